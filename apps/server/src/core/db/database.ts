@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DbKind = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
+
+// Read bigint counts as numbers and timestamptz as ISO strings, the same shapes SQLite gives.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (v) => new Date(v).toISOString());
+
+export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): DbHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(options.dataDir, 'zapdesk.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, kind: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * True when a write failed on the unique index of `table.column`. Unique indexes are named
+ * `<table>_<column>_unique`, which is what PostgreSQL reports; SQLite names `table.column`.
+ */
+export function isUniqueViolation(error: unknown, target?: { table: string; column: string }): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: unknown; message?: unknown; constraint?: unknown };
+  const unique = e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  if (!unique || !target) return unique;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return e.constraint === `${target.table}_${target.column}_unique` || message.includes(`${target.table}.${target.column}`);
+}

@@ -1,0 +1,17 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DbHandle } from './database.js';
+import { initialMigration } from './migrations/001_initial.js';
+
+/** Migrations live in code and run at every start; each runs once, in name order. */
+export async function migrateToLatest(handle: DbHandle): Promise<void> {
+  const migrations: Record<string, Migration> = {
+    '001_initial': initialMigration(handle.kind),
+  };
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db: handle.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Domain events, published by services after their transaction commits. The realtime gateway
+ * is the one listener that turns them into socket events.
+ */
+import { EventEmitter } from 'node:events';
+import type { TContact, TQueue, TQuickAnswer, TSetting, TUser } from '@zapdesk/shared/schemas';
+
+export type DomainEvents = {
+  'user.saved': { user: TUser; created: boolean };
+  'user.deleted': { userId: number };
+  /** Sessions of this user must end (logout, password change, deletion). */
+  'user.sessionsRevoked': { userId: number };
+  'queue.saved': { queue: TQueue; created: boolean };
+  'queue.deleted': { queueId: number };
+  'quickAnswer.saved': { quickAnswer: TQuickAnswer; created: boolean };
+  'quickAnswer.deleted': { quickAnswerId: number };
+  'contact.saved': { contact: TContact; created: boolean };
+  'contact.deleted': { contactId: number };
+  'setting.updated': { setting: TSetting };
+};
+
+export type DomainEventName = keyof DomainEvents;
+
+export class DomainEventBus {
+  readonly #emitter = new EventEmitter();
+
+  publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
+    this.#emitter.emit(name, payload);
+  }
+
+  subscribe<K extends DomainEventName>(name: K, handler: (payload: DomainEvents[K]) => void): () => void {
+    this.#emitter.on(name, handler);
+    return () => this.#emitter.off(name, handler);
+  }
+}

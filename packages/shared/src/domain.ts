@@ -1,0 +1,120 @@
+/** Domain vocabulary shared by server and web: statuses, roles, setting keys, limits. */
+
+export const PROFILES = ['admin', 'user'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+export function isAdminProfile(profile: string): boolean {
+  return profile.toLowerCase() === 'admin';
+}
+
+export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+export const CONNECTION_STATUSES = ['qrcode', 'OPENING', 'PAIRING', 'CONNECTED', 'DISCONNECTED', 'TIMEOUT'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** Statuses that light the Connections menu badge. */
+export const CONNECTION_ALERT_STATUSES: readonly ConnectionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
+
+export const CHANNELS = ['whatsapp', 'simulator'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const MEDIA_TYPES = ['image', 'audio', 'video', 'location', 'vcard', 'other'] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+/** 0 clock, 1 single check, 2 double check, 3 and 4 read. */
+export const ACKS = [0, 1, 2, 3, 4] as const;
+export type Ack = (typeof ACKS)[number];
+
+export const TOGGLE_VALUES = ['enabled', 'disabled'] as const;
+export type ToggleValue = (typeof TOGGLE_VALUES)[number];
+
+export const TIME_CREATE_NEW_TICKET_OPTIONS = [10, 30, 60, 300, 1800, 3600, 7200, 21600, 43200, 86400, 172800] as const;
+
+type SettingDefinition = {
+  /** 'toggle' values are enabled/disabled; 'select' takes one of `options`. */
+  kind: 'toggle' | 'text' | 'select' | 'readonly';
+  default: string;
+  /** Write-only over the API: read back masked. */
+  secret?: boolean;
+  options?: readonly string[];
+  group: 'general' | 'typebot' | 'email' | 'vonage' | 'api';
+};
+
+export const SETTINGS = {
+  userCreation: { kind: 'toggle', default: 'enabled', group: 'general' },
+  timeCreateNewTicket: {
+    kind: 'select',
+    default: '3600',
+    options: TIME_CREATE_NEW_TICKET_OPTIONS.map(String),
+    group: 'general',
+  },
+  groups: { kind: 'toggle', default: 'disabled', group: 'general' },
+  CheckMsgIsGroup: { kind: 'toggle', default: 'enabled', group: 'general' },
+  call: { kind: 'toggle', default: 'disabled', group: 'general' },
+  typebot: { kind: 'toggle', default: 'disabled', group: 'typebot' },
+  typebotUrl: { kind: 'text', default: '', group: 'typebot' },
+  typebotName: { kind: 'text', default: '', group: 'typebot' },
+  typebotRestart: { kind: 'text', default: '#sair', group: 'typebot' },
+  typebotOff: { kind: 'text', default: '#humano', group: 'typebot' },
+  typebotTime: { kind: 'text', default: '30', group: 'typebot' },
+  emailUser: { kind: 'text', default: '', group: 'email' },
+  emailPass: { kind: 'text', default: '', secret: true, group: 'email' },
+  emailFrom: { kind: 'text', default: '', group: 'email' },
+  emailTo: { kind: 'text', default: '', group: 'email' },
+  vonageApiKey: { kind: 'text', default: '', group: 'vonage' },
+  vonageApiSecret: { kind: 'text', default: '', secret: true, group: 'vonage' },
+  vonageApiId: { kind: 'text', default: '', group: 'vonage' },
+  userApiToken: { kind: 'readonly', default: '', group: 'api' },
+} as const satisfies Record<string, SettingDefinition>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+export function isSettingKey(value: string): value is SettingKey {
+  return Object.hasOwn(SETTINGS, value);
+}
+
+/** What a secret setting reads back as once it holds a value. */
+export const MASKED_VALUE = '********';
+
+/** Limits the spec names. */
+export const LIMITS = {
+  pageSize: 20,
+  messagesPageSize: 20,
+  searchMinChars: 3,
+  searchDebounceMs: 500,
+  submitDelayMs: 400,
+  toastMs: 3000,
+  minAudioBytes: 10000,
+  inputMaxLines: 5,
+  autoCloseHours: 24,
+  connectionBadgeDelayMs: 2000,
+  quickAnswerMaxChars: 30000,
+  drawerWidth: 240,
+  contactDrawerWidth: 320,
+  mobileBreakpoint: 600,
+} as const;
+
+/** The 51 preset queue colours of the queue form. */
+export const QUEUE_COLORS = [
+  '#B80000', '#DB3E00', '#FCCB00', '#008B02', '#006B76', '#1273DE', '#004DCF', '#5300EB', '#EB9694',
+  '#FAD0C3', '#FEF3BD', '#C1E1C5', '#BEDADC', '#C4DEF6', '#BED3F3', '#D4C4FB', '#4D4D4D', '#999999',
+  '#FFFFFF', '#F44E3B', '#FE9200', '#FCDC00', '#DBDF00', '#A4DD00', '#68CCCA', '#73D8FF', '#AEA1FF',
+  '#FDA1FF', '#333333', '#808080', '#CCCCCC', '#D33115', '#E27300', '#FCC400', '#B0BC00', '#68BC00',
+  '#16A5A5', '#009CE0', '#7B64FF', '#FA28FF', '#000000', '#666666', '#B3B3B3', '#9F0500', '#C45100',
+  '#FB9E00', '#808900', '#194D33', '#0C797D', '#0062B1', '#653294',
+] as const;
+
+/** Colour of a ticket without a queue. */
+export const NO_QUEUE_COLOR = '#7C7C7C';
+
+/** Digits only: country code + area code + number. */
+export function normalizeNumber(raw: string): string {
+  return raw.replace(/\D/g, '');
+}
+
+/** Lower-case and strip accents, so 'joao' finds 'João'. */
+export function foldText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}

@@ -1,0 +1,194 @@
+/**
+ * Request and response schemas of the API, shared by the server (parsing, OpenAPI) and the
+ * web app (forms). Field errors carry a code from VALIDATION_CODES; both sides translate it.
+ */
+import { z } from 'zod';
+import { PROFILES, SETTING_KEYS, LIMITS } from './domain.js';
+import { ERROR_CODES } from './errors.js';
+
+export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'INVALID'] as const;
+export type ValidationCode = (typeof VALIDATION_CODES)[number];
+
+export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
+  REQUIRED: 'Required',
+  TOO_SHORT: 'Too Short!',
+  TOO_LONG: 'Too Long!',
+  INVALID_EMAIL: 'Invalid email',
+  DIGITS_ONLY: 'Digits only: country code, area code and number',
+  INVALID: 'Invalid value',
+};
+
+const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
+
+function text(min: number, max: number) {
+  return z.string(required).trim().min(min === 1 ? 1 : min, min <= 1 ? 'REQUIRED' : 'TOO_SHORT').max(max, 'TOO_LONG');
+}
+
+/** A required text: empty reads as 'Required', short as 'Too Short!'. */
+function requiredText(min: number, max: number) {
+  return z
+    .string(required)
+    .trim()
+    .check((ctx) => {
+      if (ctx.value.length === 0) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
+      else if (ctx.value.length < min) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
+      else if (ctx.value.length > max) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
+    });
+}
+
+export const ZEmail = z.string(required).trim().toLowerCase().min(1, 'REQUIRED').pipe(z.email('INVALID_EMAIL')).pipe(z.string().max(120, 'TOO_LONG'));
+const ZOptionalEmail = z
+  .string('INVALID')
+  .trim()
+  .toLowerCase()
+  .max(120, 'TOO_LONG')
+  .refine((v) => v === '' || z.email().safeParse(v).success, 'INVALID_EMAIL');
+export const ZPassword = text(5, 50);
+const ZId = z.coerce.number('INVALID').int('INVALID').positive('INVALID');
+const ZIdList = z.array(z.number('INVALID').int('INVALID').positive('INVALID'), 'INVALID');
+
+export const ZIdParamsSchema = z.object({ id: ZId });
+
+export const ZListQuerySchema = z.object({
+  searchParam: z.string('INVALID').trim().max(100, 'TOO_LONG').optional().default(''),
+  pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
+});
+export type TListQuery = z.infer<typeof ZListQuerySchema>;
+
+// ---------- auth ----------
+export const ZLoginSchema = z.object({ email: ZEmail, password: z.string(required).min(1, 'REQUIRED').max(200, 'TOO_LONG') });
+export type TLogin = z.infer<typeof ZLoginSchema>;
+
+export const ZSignupSchema = z.object({ name: requiredText(2, 50), email: ZEmail, password: ZPassword });
+export type TSignup = z.infer<typeof ZSignupSchema>;
+
+// ---------- queues ----------
+export const ZQueueSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  color: z.string(),
+  greetingMessage: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TQueue = z.infer<typeof ZQueueSchema>;
+export const ZQueueRefSchema = z.object({ id: z.number(), name: z.string(), color: z.string() });
+export type TQueueRef = z.infer<typeof ZQueueRefSchema>;
+
+export const ZQueueInputSchema = z.object({
+  name: requiredText(2, 50),
+  color: z.string(required).trim().min(3, 'TOO_SHORT').max(9, 'TOO_LONG'),
+  greetingMessage: z.string('INVALID').max(LIMITS.quickAnswerMaxChars, 'TOO_LONG').optional().default(''),
+});
+export type TQueueInput = z.input<typeof ZQueueInputSchema>;
+
+// ---------- users ----------
+export const ZUserSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  profile: z.enum(PROFILES),
+  whatsappId: z.number().nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  queues: z.array(ZQueueRefSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TUser = z.infer<typeof ZUserSchema>;
+
+export const ZUserCreateSchema = z.object({
+  name: requiredText(2, 50),
+  email: ZEmail,
+  password: ZPassword,
+  profile: z.enum(PROFILES, 'INVALID').optional().default('user'),
+  whatsappId: z.number('INVALID').int('INVALID').positive('INVALID').nullable().optional(),
+  queueIds: ZIdList.optional().default([]),
+});
+export type TUserCreate = z.input<typeof ZUserCreateSchema>;
+
+/** On update the password is optional: empty keeps the current one. */
+export const ZUserUpdateSchema = z.object({
+  name: requiredText(2, 50),
+  email: ZEmail,
+  password: z.union([z.literal(''), ZPassword]).optional(),
+  profile: z.enum(PROFILES, 'INVALID').optional(),
+  whatsappId: z.number('INVALID').int('INVALID').positive('INVALID').nullable().optional(),
+  queueIds: ZIdList.optional(),
+});
+export type TUserUpdate = z.input<typeof ZUserUpdateSchema>;
+
+export const ZUserListSchema = z.object({ users: z.array(ZUserSchema), count: z.number(), hasMore: z.boolean() });
+
+export const ZLoginResponseSchema = z.object({ token: z.string(), user: ZUserSchema });
+export type TLoginResponse = z.infer<typeof ZLoginResponseSchema>;
+
+// ---------- quick answers ----------
+export const ZQuickAnswerSchema = z.object({ id: z.number(), shortcut: z.string(), message: z.string(), createdAt: z.string(), updatedAt: z.string() });
+export type TQuickAnswer = z.infer<typeof ZQuickAnswerSchema>;
+export const ZQuickAnswerInputSchema = z.object({
+  shortcut: requiredText(2, 50),
+  message: requiredText(8, LIMITS.quickAnswerMaxChars),
+});
+export type TQuickAnswerInput = z.input<typeof ZQuickAnswerInputSchema>;
+export const ZQuickAnswerListSchema = z.object({ quickAnswers: z.array(ZQuickAnswerSchema), count: z.number(), hasMore: z.boolean() });
+
+// ---------- contacts ----------
+export const ZExtraInfoSchema = z.object({ id: z.number().optional(), name: z.string(), value: z.string() });
+export const ZContactSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
+  extraInfo: z.array(ZExtraInfoSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TContact = z.infer<typeof ZContactSchema>;
+
+export const ZContactNumber = z
+  .string(required)
+  .trim()
+  .check((ctx) => {
+    if (ctx.value.length === 0) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
+    else if (!/^\d+$/.test(ctx.value)) ctx.issues.push({ code: 'custom', message: 'DIGITS_ONLY', input: ctx.value });
+    else if (ctx.value.length < 8) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
+    else if (ctx.value.length > 50) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
+  });
+
+export const ZContactInputSchema = z.object({
+  name: requiredText(2, 50),
+  number: ZContactNumber,
+  email: ZOptionalEmail.optional().default(''),
+  extraInfo: z
+    .array(z.object({ name: requiredText(1, 100), value: z.string('INVALID').trim().max(1000, 'TOO_LONG') }), 'INVALID')
+    .max(50, 'TOO_LONG')
+    .optional(),
+});
+export type TContactInput = z.input<typeof ZContactInputSchema>;
+export const ZContactListSchema = z.object({ contacts: z.array(ZContactSchema), count: z.number(), hasMore: z.boolean() });
+
+export const ZContactImportResultSchema = z.object({
+  created: z.number(),
+  updated: z.number(),
+  skipped: z.array(z.object({ line: z.number(), reason: z.string() })),
+});
+export type TContactImportResult = z.infer<typeof ZContactImportResultSchema>;
+
+// ---------- settings ----------
+export const ZSettingSchema = z.object({
+  key: z.enum(SETTING_KEYS),
+  value: z.string(),
+  /** True for a secret that holds a value: `value` is then masked. */
+  isSet: z.boolean(),
+  updatedAt: z.string(),
+});
+export type TSetting = z.infer<typeof ZSettingSchema>;
+export const ZSettingUpdateSchema = z.object({ value: z.string('INVALID').max(2000, 'TOO_LONG') });
+export const ZSettingParamsSchema = z.object({ key: z.string() });
+
+// ---------- errors ----------
+export const ZErrorSchema = z.object({ error: z.enum(ERROR_CODES), message: z.string(), fields: z.record(z.string(), z.string()).optional() });
+
+export const ZHealthSchema = z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']), version: z.string() });
