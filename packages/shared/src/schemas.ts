@@ -3,7 +3,7 @@
  * web app (forms). Field errors carry a code from VALIDATION_CODES; both sides translate it.
  */
 import { z } from 'zod';
-import { PROFILES, SETTING_KEYS, LIMITS } from './domain.js';
+import { CHANNELS, CONNECTION_STATUSES, LIMITS, PROFILES, SETTING_KEYS } from './domain.js';
 import { ERROR_CODES } from './errors.js';
 
 export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'INVALID'] as const;
@@ -171,7 +171,6 @@ export const ZContactListSchema = z.object({ contacts: z.array(ZContactSchema), 
 
 export const ZContactImportResultSchema = z.object({
   created: z.number(),
-  updated: z.number(),
   skipped: z.array(z.object({ line: z.number(), reason: z.string() })),
 });
 export type TContactImportResult = z.infer<typeof ZContactImportResultSchema>;
@@ -192,3 +191,20 @@ export const ZSettingParamsSchema = z.object({ key: z.string() });
 export const ZErrorSchema = z.object({ error: z.enum(ERROR_CODES), message: z.string(), fields: z.record(z.string(), z.string()).optional() });
 
 export const ZHealthSchema = z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']), version: z.string() });
+
+// ---------- connections ----------
+export const ZWhatsappSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  channel: z.enum(CHANNELS),
+  status: z.enum(CONNECTION_STATUSES),
+  qrcode: z.string(),
+  retries: z.number(),
+  isDefault: z.boolean(),
+  greetingMessage: z.string(),
+  farewellMessage: z.string(),
+  queues: z.array(ZQueueRefSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TWhatsapp = z.infer<typeof ZWhatsappSchema>;

@@ -1,0 +1,128 @@
+/** Builds the whole product: database, HTTP API, web app and realtime gateway, on one server. */
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '@zapdesk/shared/errors';
+import { ZHealthSchema } from '@zapdesk/shared/schemas';
+import { TokenService } from './core/auth/tokens.js';
+import type { Config } from './core/config.js';
+import type { AppContext } from './core/context.js';
+import { openDatabase } from './core/db/database.js';
+import { migrateToLatest } from './core/db/migrate.js';
+import { DomainEventBus } from './core/events.js';
+import { installErrorHandling } from './core/http/error-handler.js';
+import { loadSecrets } from './core/secrets.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { contactsRoutes } from './features/contacts/contacts.routes.js';
+import { queuesRoutes } from './features/queues/queues.routes.js';
+import { quickAnswersRoutes } from './features/quickAnswers/quickAnswers.routes.js';
+import { settingsRoutes } from './features/settings/settings.routes.js';
+import { seedSettings } from './features/settings/settings.service.js';
+import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
+import { usersRoutes } from './features/users/users.routes.js';
+import { whatsappsRoutes } from './features/whatsapps/whatsapps.routes.js';
+import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
+
+export const VERSION = '0.1.0';
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+/** One line per request only when debugging: at info level the log stays readable. */
+function requestLogging(enabled: boolean): LogController {
+  return new LogController({ disableRequestLogging: !enabled });
+}
+
+export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServer; admin: AdminLogin; close: () => Promise<void> };
+
+export async function buildApp(config: Config): Promise<BuiltApp> {
+  const secrets = loadSecrets(config);
+  const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(handle);
+  const ctx: AppContext = {
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    events: new DomainEventBus(),
+    secrets,
+    tokens: new TokenService({
+      accessSecret: secrets.jwtSecret,
+      refreshSecret: secrets.jwtRefreshSecret,
+      accessTtl: config.accessTokenTtl,
+      refreshTtl: config.refreshTokenTtl,
+    }),
+  };
+  await seedSettings(ctx);
+  const admin = await ensureAdmin(ctx);
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'ZapDesk API', version: VERSION, description: 'Multi-agent WhatsApp inbox. Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/api/health', { schema: { tags: ['health'], response: { 200: ZHealthSchema } } }, () => ({
+    status: 'ok' as const,
+    database: ctx.dbKind,
+    version: VERSION,
+  }));
+
+  await app.register(
+    async (api) => {
+      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, whatsappsRoutes]) {
+        await api.register(routes, { ctx });
+      }
+    },
+    { prefix: '/api' },
+  );
+
+  const webIndex = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(webIndex);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/socket.io');
+    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Client-side routes (/tickets, /users, ...) all load the web app.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ error: 'ERR_NOT_FOUND', message: `Route ${request.method} ${request.url.split('?')[0]} not found` } satisfies ErrorBody);
+  });
+
+  await app.ready();
+  const io = attachRealtime(ctx, app.server);
+
+  return {
+    app,
+    ctx,
+    io,
+    admin,
+    close: async () => {
+      await io.close();
+      await app.close();
+      await handle.close();
+    },
+  };
+}

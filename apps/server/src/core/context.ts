@@ -1,0 +1,15 @@
+import type { Config } from './config.js';
+import type { Db, DbKind } from './db/database.js';
+import type { DomainEventBus } from './events.js';
+import type { Secrets } from './secrets.js';
+import type { TokenService } from './auth/tokens.js';
+
+/** What every feature receives: configuration, the database and the event bus. */
+export type AppContext = {
+  config: Config;
+  db: Db;
+  dbKind: DbKind;
+  events: DomainEventBus;
+  tokens: TokenService;
+  secrets: Secrets;
+};

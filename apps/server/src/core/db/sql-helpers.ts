@@ -1,0 +1,16 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { LIMITS } from '@zapdesk/shared/domain';
+
+/** `column LIKE '%term%'` with the term's wildcards escaped; the same on both databases. */
+export function containsLike(column: Expression<unknown> | RawBuilder<unknown>, term: string): RawBuilder<SqlBool> {
+  const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<SqlBool>`${column} like ${`%${escaped}%`} escape '\\'`;
+}
+
+export function pageWindow(pageNumber: number, pageSize: number = LIMITS.pageSize): { limit: number; offset: number } {
+  return { limit: pageSize, offset: (pageNumber - 1) * pageSize };
+}
+
+export function bool(value: number | boolean): boolean {
+  return value === true || value === 1;
+}

@@ -1,0 +1,53 @@
+/** Route guards: who is calling (bearer access token) and whether they may. */
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { isAdminProfile } from '@zapdesk/shared/domain';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { findAuthUserById, type AuthUser } from '../../features/users/users.repository.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authUser: AuthUser | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+}
+
+/** Resolves an access token to its user: 403 ERR_SESSION_EXPIRED when expired, 401 otherwise. */
+export async function userFromAccessToken(ctx: AppContext, token: string | undefined): Promise<AuthUser> {
+  if (!token) throw new AppError('ERR_INVALID_TOKEN');
+  const result = await ctx.tokens.verifyAccess(token);
+  if (!result.ok) throw new AppError(result.reason === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN');
+  const user = await findAuthUserById(ctx.db, result.claims.userId);
+  if (!user || user.tokenVersion !== result.claims.tokenVersion) throw new AppError('ERR_INVALID_TOKEN');
+  return user;
+}
+
+export function authenticate(ctx: AppContext): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest) => {
+    request.authUser = await userFromAccessToken(ctx, bearerToken(request));
+  };
+}
+
+export function requireAdmin(ctx: AppContext): preHandlerAsyncHookHandler {
+  const auth = authenticate(ctx);
+  return async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
+    await auth.call(this as never, request, reply);
+    if (!isAdmin(request)) throw new AppError('ERR_NO_PERMISSION');
+  };
+}
+
+/** The authenticated user of a request that passed `authenticate`. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.authUser) throw new AppError('ERR_INVALID_TOKEN');
+  return request.authUser;
+}
+
+export function isAdmin(request: FastifyRequest): boolean {
+  return request.authUser !== null && isAdminProfile(request.authUser.profile);
+}

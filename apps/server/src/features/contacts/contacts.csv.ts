@@ -1,0 +1,59 @@
+/** The contacts CSV: a header row (name, number, email; pt and es names too), `;` or `,` separated. */
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { foldText } from '@zapdesk/shared/domain';
+import { ZContactInputSchema, type TContactImportResult } from '@zapdesk/shared/schemas';
+import { AppError } from '../../core/errors.js';
+import type { ContactWrite } from './contacts.repository.js';
+
+export const CSV_SEPARATOR = ';';
+export const MAX_IMPORT_ROWS = 50000;
+
+const HEADER_ALIASES: Record<string, keyof ContactWrite> = {
+  name: 'name', nome: 'name', nombre: 'name',
+  number: 'number', numero: 'number', phone: 'number', telefone: 'number', telefono: 'number', whatsapp: 'number',
+  email: 'email', 'e-mail': 'email', correo: 'email',
+};
+
+export type ParsedImport = { rows: { line: number; data: ContactWrite }[]; invalid: TContactImportResult['skipped'] };
+
+export function parseContactsCsv(content: string): ParsedImport {
+  const text = content.replace(/^\uFEFF/, '');
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  const delimiter = firstLine.includes(';') ? ';' : ',';
+  let records: string[][];
+  try {
+    records = parse(text, { delimiter, skip_empty_lines: true, relax_column_count: true, trim: true });
+  } catch (error) {
+    throw new AppError('ERR_INVALID_CSV', { message: `The file is not a valid contacts CSV: ${(error as Error).message}` });
+  }
+  const header = (records[0] ?? []).map((h) => HEADER_ALIASES[foldText(h)]);
+  const nameIdx = header.indexOf('name');
+  const numberIdx = header.indexOf('number');
+  const emailIdx = header.indexOf('email');
+  if (nameIdx < 0 || numberIdx < 0) {
+    throw new AppError('ERR_INVALID_CSV', { message: 'The first line must name the columns: name;number;email' });
+  }
+  if (records.length - 1 > MAX_IMPORT_ROWS) {
+    throw new AppError('ERR_INVALID_CSV', { message: `At most ${MAX_IMPORT_ROWS} contacts per file.` });
+  }
+  const parsed: ParsedImport = { rows: [], invalid: [] };
+  records.slice(1).forEach((record, i) => {
+    const line = i + 2;
+    const result = ZContactInputSchema.safeParse({
+      name: record[nameIdx] ?? '',
+      number: (record[numberIdx] ?? '').replace(/[\s()+.-]/g, ''),
+      email: emailIdx >= 0 ? (record[emailIdx] ?? '') : '',
+    });
+    if (result.success) parsed.rows.push({ line, data: { name: result.data.name, number: result.data.number, email: result.data.email } });
+    else {
+      const issue = result.error.issues[0];
+      parsed.invalid.push({ line, reason: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'INVALID'}` });
+    }
+  });
+  return parsed;
+}
+
+export function contactsCsvChunk(rows: ContactWrite[], withHeader: boolean): string {
+  return stringify(rows, { delimiter: CSV_SEPARATOR, header: withHeader, columns: ['name', 'number', 'email'] });
+}

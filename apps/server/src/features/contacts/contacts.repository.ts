@@ -1,0 +1,103 @@
+import { foldText } from '@zapdesk/shared/domain';
+import type { TContact } from '@zapdesk/shared/schemas';
+import { sql } from 'kysely';
+import type { Db } from '../../core/db/database.js';
+import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
+
+const columns = ['id', 'name', 'number', 'email', 'profilePicUrl', 'isGroup', 'createdAt', 'updatedAt'] as const;
+
+export type ContactWrite = { name: string; number: string; email: string };
+export type ExtraInfoWrite = { name: string; value: string };
+
+export function contactSearchText(data: ContactWrite): string {
+  return foldText(`${data.name} ${data.number} ${data.email}`);
+}
+
+async function withExtraInfo(db: Db, rows: { id: number; name: string; number: string; email: string; profilePicUrl: string; isGroup: number; createdAt: string; updatedAt: string }[]): Promise<TContact[]> {
+  if (rows.length === 0) return [];
+  const extra = await db
+    .selectFrom('contactExtraInfo')
+    .select(['id', 'contactId', 'name', 'value'])
+    .where('contactId', 'in', rows.map((r) => r.id))
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    isGroup: bool(r.isGroup),
+    extraInfo: extra.filter((e) => e.contactId === r.id).map((e) => ({ id: e.id, name: e.name, value: e.value })),
+  }));
+}
+
+export async function listContacts(db: Db, options: { searchParam: string; pageNumber: number }) {
+  const term = foldText(options.searchParam);
+  const base = term ? db.selectFrom('contacts').where(containsLike(sql.ref('searchText'), term)) : db.selectFrom('contacts');
+  const { limit, offset } = pageWindow(options.pageNumber);
+  const [countRow, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base.select(columns).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+  ]);
+  const count = Number(countRow.n);
+  return { contacts: await withExtraInfo(db, rows), count, hasMore: count > offset + rows.length };
+}
+
+export async function findContactById(db: Db, id: number): Promise<TContact | undefined> {
+  const row = await db.selectFrom('contacts').select(columns).where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const [contact] = await withExtraInfo(db, [row]);
+  return contact;
+}
+
+export async function findContactIdByNumber(db: Db, number: string): Promise<number | undefined> {
+  const row = await db.selectFrom('contacts').select('id').where('number', '=', number).executeTakeFirst();
+  return row?.id;
+}
+
+export async function existingNumbers(db: Db, numbers: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < numbers.length; i += 500) {
+    const rows = await db.selectFrom('contacts').select('number').where('number', 'in', numbers.slice(i, i + 500)).execute();
+    for (const r of rows) found.add(r.number);
+  }
+  return found;
+}
+
+export async function insertContact(db: Db, data: ContactWrite, now: string): Promise<number> {
+  const row = await db
+    .insertInto('contacts')
+    .values({ ...data, profilePicUrl: '', isGroup: 0, searchText: contactSearchText(data), createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateContact(db: Db, id: number, data: ContactWrite, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('contacts')
+    .set({ ...data, searchText: contactSearchText(data), updatedAt: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function replaceExtraInfo(db: Db, contactId: number, extraInfo: ExtraInfoWrite[]): Promise<void> {
+  await db.deleteFrom('contactExtraInfo').where('contactId', '=', contactId).execute();
+  if (extraInfo.length > 0) {
+    await db.insertInto('contactExtraInfo').values(extraInfo.map((e) => ({ contactId, name: e.name, value: e.value }))).execute();
+  }
+}
+
+export async function deleteContact(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('contacts').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Streams every contact in pages, for the CSV export. */
+export async function* allContacts(db: Db, batch = 1000): AsyncGenerator<{ name: string; number: string; email: string }[]> {
+  let lastId = 0;
+  for (;;) {
+    const rows = await db.selectFrom('contacts').select(['id', 'name', 'number', 'email']).where('id', '>', lastId).where('isGroup', '=', 0).orderBy('id').limit(batch).execute();
+    if (rows.length === 0) return;
+    lastId = rows[rows.length - 1]?.id ?? lastId;
+    yield rows;
+  }
+}

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { authenticate, requireAdmin } from '../../core/http/auth-hooks.js';
+import { allContacts } from './contacts.repository.js';
+import { contactsCsvChunk, parseContactsCsv } from './contacts.csv.js';
+import * as service from './contacts.service.js';
+
+export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const tags = ['contacts'];
+  const preHandler = authenticate(ctx);
+
+  app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, preHandler }, (req) =>
+    service.listContacts(ctx, req.query),
+  );
+
+  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, preHandler }, async (_req, reply) => {
+    let csv = '';
+    let first = true;
+    for await (const rows of allContacts(ctx.db)) {
+      csv += contactsCsvChunk(rows, first);
+      first = false;
+    }
+    if (first) csv = contactsCsvChunk([], true);
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="contacts.csv"').send(csv);
+  });
+
+  app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, preHandler }, (req) =>
+    service.getContact(ctx, req.params.id),
+  );
+
+  app.post('/contacts', { schema: { tags, body: ZContactInputSchema, response: { 201: ZContactSchema } }, preHandler }, async (req, reply) =>
+    reply.code(201).send(await service.createContact(ctx, req.body)),
+  );
+
+  app.post('/contact', { schema: { tags, body: ZContactInputSchema, response: { 200: ZContactSchema } }, preHandler }, (req) =>
+    service.findOrCreateContact(ctx, req.body),
+  );
+
+  app.put('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, body: ZContactInputSchema, response: { 200: ZContactSchema } }, preHandler }, (req) =>
+    service.updateContact(ctx, req.params.id, req.body),
+  );
+
+  app.delete('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+    await service.deleteContact(ctx, req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.post('/contacts/import', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } }, preHandler }, async (req) => {
+    if (!req.isMultipart()) throw new AppError('ERR_INVALID_CSV', { message: 'Send the CSV as multipart/form-data in a field named file.' });
+    const file = await req.file();
+    if (!file) throw new AppError('ERR_INVALID_CSV', { message: 'Send the CSV as multipart/form-data in a field named file.' });
+    const buffer = await file.toBuffer();
+    const { rows, invalid } = parseContactsCsv(buffer.toString('utf8'));
+    return service.importContacts(ctx, rows, invalid);
+  });
+};

@@ -1,0 +1,41 @@
+import type { TQueue } from '@zapdesk/shared/schemas';
+import type { Db } from '../../core/db/database.js';
+
+const columns = ['id', 'name', 'color', 'greetingMessage', 'createdAt', 'updatedAt'] as const;
+
+export function listQueues(db: Db): Promise<TQueue[]> {
+  return db.selectFrom('queues').select(columns).orderBy('name').orderBy('id').execute();
+}
+
+export function findQueueById(db: Db, id: number): Promise<TQueue | undefined> {
+  return db.selectFrom('queues').select(columns).where('id', '=', id).executeTakeFirst();
+}
+
+/** The ids among `ids` that name no queue. */
+export async function missingQueueIds(db: Db, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await db.selectFrom('queues').select('id').where('id', 'in', ids).execute();
+  const existing = new Set(found.map((r) => r.id));
+  return ids.filter((id) => !existing.has(id));
+}
+
+export async function colorTaken(db: Db, color: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('queues').select('id').where('color', '=', color);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export type QueueWrite = { name: string; color: string; greetingMessage: string };
+
+export async function insertQueue(db: Db, data: QueueWrite, now: string): Promise<TQueue> {
+  return db.insertInto('queues').values({ ...data, createdAt: now, updatedAt: now }).returning(columns).executeTakeFirstOrThrow();
+}
+
+export async function updateQueue(db: Db, id: number, data: QueueWrite, now: string): Promise<TQueue | undefined> {
+  return db.updateTable('queues').set({ ...data, updatedAt: now }).where('id', '=', id).returning(columns).executeTakeFirst();
+}
+
+export async function deleteQueue(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('queues').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

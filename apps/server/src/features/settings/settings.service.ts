@@ -1,0 +1,58 @@
+import { MASKED_VALUE, SETTING_KEYS, SETTINGS, isSettingKey, type SettingKey } from '@zapdesk/shared/domain';
+import type { TSetting } from '@zapdesk/shared/schemas';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { randomToken } from '../../core/secrets.js';
+import { nowIso } from '../../core/time.js';
+import * as repo from './settings.repository.js';
+
+function toSetting(row: repo.SettingRow & { key: SettingKey }): TSetting {
+  const def = SETTINGS[row.key];
+  const secret = 'secret' in def && def.secret;
+  const isSet = row.value !== '';
+  return { key: row.key, value: secret && isSet ? MASKED_VALUE : row.value, isSet, updatedAt: row.updatedAt };
+}
+
+/** Every key of the product gets a value on first start; userApiToken a fresh random one. */
+export async function seedSettings(ctx: AppContext): Promise<void> {
+  const values = Object.fromEntries(SETTING_KEYS.map((key) => [key, key === 'userApiToken' ? randomToken(24) : SETTINGS[key].default])) as Record<SettingKey, string>;
+  await repo.insertMissingSettings(ctx.db, values, nowIso());
+}
+
+export async function listSettings(ctx: AppContext): Promise<TSetting[]> {
+  const rows = await repo.listSettingRows(ctx.db);
+  return rows.flatMap((row) => {
+    const key = row.key;
+    return isSettingKey(key) ? [toSetting({ ...row, key })] : [];
+  });
+}
+
+function parseKey(key: string): SettingKey {
+  if (!isSettingKey(key)) throw new AppError('ERR_NO_SETTING_FOUND');
+  return key;
+}
+
+function checkValue(key: SettingKey, value: string): void {
+  const def = SETTINGS[key];
+  if (def.kind === 'readonly') throw new AppError('ERR_SETTING_READ_ONLY');
+  const allowed = def.kind === 'toggle' ? ['enabled', 'disabled'] : def.kind === 'select' && 'options' in def ? def.options : undefined;
+  if (allowed && !allowed.includes(value)) {
+    throw new AppError('ERR_VALIDATION', { message: `${key} must be one of: ${allowed.join(', ')}`, fields: { value: 'INVALID' } });
+  }
+}
+
+export async function updateSetting(ctx: AppContext, rawKey: string, value: string): Promise<TSetting> {
+  const key = parseKey(rawKey);
+  checkValue(key, value);
+  const row = await repo.upsertSetting(ctx.db, key, value, nowIso());
+  const setting = toSetting({ ...row, key });
+  ctx.events.publish('setting.updated', { setting });
+  return setting;
+}
+
+export async function regenerateApiToken(ctx: AppContext): Promise<TSetting> {
+  const row = await repo.upsertSetting(ctx.db, 'userApiToken', randomToken(24), nowIso());
+  const setting = toSetting({ ...row, key: 'userApiToken' });
+  ctx.events.publish('setting.updated', { setting });
+  return setting;
+}

@@ -1,0 +1,146 @@
+import type { Profile } from '@zapdesk/shared/domain';
+import type { TUser } from '@zapdesk/shared/schemas';
+import type { Db } from '../../core/db/database.js';
+import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
+import { sql } from 'kysely';
+
+export type AuthUser = { id: number; name: string; email: string; profile: Profile; tokenVersion: number };
+
+function asProfile(value: string): Profile {
+  return value === 'admin' ? 'admin' : 'user';
+}
+
+export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | undefined> {
+  const row = await db.selectFrom('users').select(['id', 'name', 'email', 'profile', 'tokenVersion']).where('id', '=', id).executeTakeFirst();
+  return row && { ...row, profile: asProfile(row.profile) };
+}
+
+export async function findCredentialsByEmail(db: Db, email: string) {
+  return db.selectFrom('users').select(['id', 'passwordHash', 'tokenVersion']).where('email', '=', email).executeTakeFirst();
+}
+
+export async function findPasswordHash(db: Db, id: number): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('passwordHash').where('id', '=', id).executeTakeFirst();
+  return row?.passwordHash;
+}
+
+export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('users').select('id').where('email', '=', email);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('profile', '=', 'admin').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+const userColumns = ['users.id', 'users.name', 'users.email', 'users.profile', 'users.whatsappId', 'users.createdAt', 'users.updatedAt'] as const;
+
+/** Loads users with their queues and default connection, in the order of `ids`. */
+export async function findUsersByIds(db: Db, ids: number[]): Promise<TUser[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('whatsapps', 'whatsapps.id', 'users.whatsappId')
+    .select([...userColumns, 'whatsapps.name as whatsappName'])
+    .where('users.id', 'in', ids)
+    .execute();
+  const queues = await db
+    .selectFrom('userQueues')
+    .innerJoin('queues', 'queues.id', 'userQueues.queueId')
+    .select(['userQueues.userId', 'queues.id', 'queues.name', 'queues.color'])
+    .where('userQueues.userId', 'in', ids)
+    .orderBy('queues.name')
+    .execute();
+  const byId = new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        name: r.name,
+        email: r.email,
+        profile: asProfile(r.profile),
+        whatsappId: r.whatsappId,
+        whatsapp: r.whatsappId !== null && r.whatsappName !== null ? { id: r.whatsappId, name: r.whatsappName } : null,
+        queues: queues.filter((q) => q.userId === r.id).map((q) => ({ id: q.id, name: q.name, color: q.color })),
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+      } satisfies TUser,
+    ]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function findUserById(db: Db, id: number): Promise<TUser | undefined> {
+  const [user] = await findUsersByIds(db, [id]);
+  return user;
+}
+
+export async function listUsers(db: Db, options: { searchParam: string; pageNumber: number }): Promise<{ users: TUser[]; count: number; hasMore: boolean }> {
+  const term = options.searchParam.toLowerCase();
+  let base = db.selectFrom('users');
+  if (term) {
+    base = base.where((eb) => eb.or([containsLike(sql`lower(${sql.ref('name')})`, term), containsLike(sql`lower(${sql.ref('email')})`, term)]));
+  }
+  const { limit, offset } = pageWindow(options.pageNumber);
+  const [countRow, idRows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base.select('id').orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+  ]);
+  const count = Number(countRow.n);
+  const users = await findUsersByIds(db, idRows.map((r) => r.id));
+  return { users, count, hasMore: count > offset + users.length };
+}
+
+export type UserWrite = { name: string; email: string; profile: Profile; whatsappId: number | null; passwordHash?: string };
+
+export async function insertUser(db: Db, data: UserWrite & { passwordHash: string }, now: string): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({ name: data.name, email: data.email, passwordHash: data.passwordHash, profile: data.profile, whatsappId: data.whatsappId, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateUser(db: Db, id: number, data: Partial<UserWrite> & { bumpTokenVersion?: boolean }, now: string): Promise<void> {
+  const { bumpTokenVersion, ...fields } = data;
+  await db
+    .updateTable('users')
+    .set({ ...fields, updatedAt: now })
+    .$if(bumpTokenVersion === true, (q) => q.set((eb) => ({ tokenVersion: eb('tokenVersion', '+', 1) })))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function bumpTokenVersion(db: Db, id: number): Promise<number> {
+  const row = await db
+    .updateTable('users')
+    .set((eb) => ({ tokenVersion: eb('tokenVersion', '+', 1) }))
+    .where('id', '=', id)
+    .returning('tokenVersion')
+    .executeTakeFirst();
+  return row?.tokenVersion ?? 0;
+}
+
+export async function setUserQueues(db: Db, userId: number, queueIds: number[]): Promise<void> {
+  await db.deleteFrom('userQueues').where('userId', '=', userId).execute();
+  if (queueIds.length > 0) {
+    await db.insertInto('userQueues').values([...new Set(queueIds)].map((queueId) => ({ userId, queueId }))).execute();
+  }
+}
+
+export async function deleteUser(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+/** A deleted agent's open tickets go back to the queue instead of staying open with nobody. */
+export async function returnOpenTicketsOfUser(db: Db, userId: number, now: string): Promise<void> {
+  await db.updateTable('tickets').set({ status: 'pending', userId: null, updatedAt: now }).where('userId', '=', userId).where('status', '=', 'open').execute();
+}

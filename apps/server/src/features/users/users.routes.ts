@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZIdParamsSchema, ZListQuerySchema, ZUserCreateSchema, ZUserListSchema, ZUserSchema, ZUserUpdateSchema } from '@zapdesk/shared/schemas';
+import type { AppContext } from '../../core/context.js';
+import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
+import { setRefreshCookie } from '../auth/auth.cookies.js';
+import * as service from './users.service.js';
+
+export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const tags = ['users'];
+
+  app.get('/users', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, preHandler: authenticate(ctx) }, (req) =>
+    service.listUsers(ctx, req.query),
+  );
+
+  app.get('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZUserSchema } }, preHandler: authenticate(ctx) }, (req) =>
+    service.getUser(ctx, currentUser(req), req.params.id),
+  );
+
+  app.post('/users', { schema: { tags, body: ZUserCreateSchema, response: { 201: ZUserSchema } }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+    const user = await service.createUser(ctx, req.body);
+    return reply.code(201).send(user);
+  });
+
+  app.put('/users/:id', { schema: { tags, params: ZIdParamsSchema, body: ZUserUpdateSchema, response: { 200: ZUserSchema } }, preHandler: authenticate(ctx) }, async (req, reply) => {
+    const actor = currentUser(req);
+    const { user, ownPasswordChanged } = await service.updateUser(ctx, actor, req.params.id, req.body);
+    // Changing one's own password ends earlier sessions; this browser keeps going with a new cookie.
+    if (ownPasswordChanged) await setRefreshCookie(ctx, reply, user.id);
+    return user;
+  });
+
+  app.delete('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+    await service.deleteUser(ctx, currentUser(req), req.params.id);
+    return reply.code(204).send(null);
+  });
+};

@@ -1,0 +1,33 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './core/config.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const built = await buildApp(config);
+  const address = await built.app.listen({ port: config.port, host: config.host });
+  const url = config.publicUrl ?? `http://localhost:${new URL(address).port}`;
+  const login = built.admin.password
+    ? `Log in as ${built.admin.email} with password ${built.admin.password}${built.ctx.secrets.adminPasswordGenerated ? ' (generated on first start; change it under Profile)' : ''}`
+    : `Log in as ${built.admin.email} (or any user) with the password you set`;
+  const lines = [
+    '',
+    `  ZapDesk is running at ${url}`,
+    `  ${login}`,
+    `  Database: ${built.ctx.dbKind}${built.ctx.dbKind === 'sqlite' ? ` (${config.dataDir})` : ''}   API docs: ${url}/api/docs`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+
+  const shutdown = async (signal: string) => {
+    built.app.log.info(`${signal} received, shutting down`);
+    await built.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
