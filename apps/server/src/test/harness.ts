@@ -1,0 +1,147 @@
+/**
+ * Test harness: a real app on a fresh database (a temp SQLite file, or a new PostgreSQL
+ * database when TEST_DB=postgres), driven through HTTP with `app.inject()`.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LightMyRequestResponse, InjectOptions } from 'fastify';
+import pg from 'pg';
+import type { Profile } from '@zapdesk/shared/domain';
+import type { TContact, TQueue, TUser } from '@zapdesk/shared/schemas';
+import { buildApp, type BuiltApp } from '../app.js';
+import { loadConfig } from '../core/config.js';
+
+export const ADMIN = { email: 'admin@test.local', password: 'admin-pass' };
+
+export type TestApp = BuiltApp & {
+  url: string | undefined;
+  adminToken: string;
+  request: (options: InjectOptions & { token?: string }) => Promise<LightMyRequestResponse>;
+  login: (email: string, password: string) => Promise<{ token: string; user: TUser; cookie: string }>;
+  createUser: (options?: { profile?: Profile; queueIds?: number[]; name?: string; email?: string; password?: string }) => Promise<{ user: TUser; token: string; password: string }>;
+  createQueue: (options?: { name?: string; color?: string; greetingMessage?: string }) => Promise<TQueue>;
+  createContact: (options?: { name?: string; number?: string; email?: string }) => Promise<TContact>;
+  listen: () => Promise<string>;
+};
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
+  const name = `zapdesk_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw new Error(`PostgreSQL expected at ${base} but unreachable: ${(error as Error).message}`);
+  }
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+let counter = 0;
+function unique(): string {
+  counter += 1;
+  return `${process.pid}${counter}${randomBytes(2).toString('hex')}`;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
+  const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'silent',
+    LOGIN_RATE_LIMIT: '1000',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...env,
+  });
+  const built = await buildApp(config);
+  let url: string | undefined;
+
+  const request: TestApp['request'] = ({ token, headers, ...rest }) =>
+    built.app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+
+  const login: TestApp['login'] = async (email, password) => {
+    const res = await request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+    const cookie = res.cookies.find((c) => c.name === 'jrt');
+    return { ...(res.json() as { token: string; user: TUser }), cookie: cookie ? `jrt=${cookie.value}` : '' };
+  };
+
+  const { token: adminToken } = await login(ADMIN.email, ADMIN.password);
+
+  const testApp: TestApp = {
+    ...built,
+    get url() {
+      return url;
+    },
+    adminToken,
+    request,
+    login,
+    async createUser(options = {}) {
+      const password = options.password ?? 'secret-pass';
+      const res = await request({
+        method: 'POST',
+        url: '/api/users',
+        token: adminToken,
+        payload: {
+          name: options.name ?? `Agent ${unique()}`,
+          email: options.email ?? `agent${unique()}@test.local`,
+          password,
+          profile: options.profile ?? 'user',
+          queueIds: options.queueIds ?? [],
+        },
+      });
+      if (res.statusCode !== 201) throw new Error(`createUser failed: ${res.statusCode} ${res.body}`);
+      const user = res.json() as TUser;
+      const { token } = await login(user.email, password);
+      return { user, token, password };
+    },
+    async createQueue(options = {}) {
+      const res = await request({
+        method: 'POST',
+        url: '/api/queue',
+        token: adminToken,
+        payload: { name: options.name ?? `Queue ${unique()}`, color: options.color ?? `#${randomBytes(3).toString('hex')}`, greetingMessage: options.greetingMessage ?? '' },
+      });
+      if (res.statusCode !== 201) throw new Error(`createQueue failed: ${res.statusCode} ${res.body}`);
+      return res.json() as TQueue;
+    },
+    async createContact(options = {}) {
+      const res = await request({
+        method: 'POST',
+        url: '/api/contacts',
+        token: adminToken,
+        payload: { name: options.name ?? `Contact ${unique()}`, number: options.number ?? `55${String(Date.now()).slice(-9)}${counter}`, email: options.email ?? '' },
+      });
+      if (res.statusCode !== 201) throw new Error(`createContact failed: ${res.statusCode} ${res.body}`);
+      return res.json() as TContact;
+    },
+    async listen() {
+      const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
+      url = address;
+      return address;
+    },
+    async close() {
+      await built.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return testApp;
+}

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The API suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set
+ * (each test file gets a fresh database there).
+ */
+const serverProject = (db: 'sqlite' | 'postgres') => ({
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
+  test: {
+    name: `api-${db}`,
+    include: ['apps/server/src/**/*.test.ts', 'packages/shared/src/**/*.test.ts'],
+    env: { TEST_DB: db },
+    globalSetup: db === 'postgres' ? ['apps/server/src/test/postgres-global-setup.ts'] : [],
+    testTimeout: 20000,
+    hookTimeout: 30000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [serverProject('sqlite'), ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : [])],
+  },
+});
