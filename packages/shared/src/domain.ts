@@ -78,6 +78,9 @@ export function isSettingKey(value: string): value is SettingKey {
 /** What a secret setting reads back as once it holds a value. */
 export const MASKED_VALUE = '********';
 
+/** Ids are 32-bit integers in the database (serial on PostgreSQL): a larger one names nothing. */
+export const MAX_ID = 2_147_483_647;
+
 /** Limits the spec names. */
 export const LIMITS = {
   pageSize: 20,

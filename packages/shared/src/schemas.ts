@@ -3,7 +3,7 @@
  * web app (forms). Field errors carry a code from VALIDATION_CODES; both sides translate it.
  */
 import { z } from 'zod';
-import { CHANNELS, CONNECTION_STATUSES, LIMITS, PROFILES, SETTING_KEYS } from './domain.js';
+import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS } from './domain.js';
 import { ERROR_CODES } from './errors.js';
 
 export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'INVALID'] as const;
@@ -20,8 +20,18 @@ export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
 
 const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
 
+/** PostgreSQL text cannot hold U+0000: such input is refused on both databases alike. */
+function hasNoNul(value: string): boolean {
+  return !value.includes('\u0000');
+}
+
+/** Any stored or searched free text. */
+function freeText(error: string | typeof required = 'INVALID') {
+  return z.string(error).refine(hasNoNul, 'INVALID');
+}
+
 function text(min: number, max: number) {
-  return z.string(required).trim().min(min === 1 ? 1 : min, min <= 1 ? 'REQUIRED' : 'TOO_SHORT').max(max, 'TOO_LONG');
+  return freeText(required).trim().min(min === 1 ? 1 : min, min <= 1 ? 'REQUIRED' : 'TOO_SHORT').max(max, 'TOO_LONG');
 }
 
 /** A required text: empty reads as 'Required', short as 'Too Short!'. */
@@ -31,6 +41,7 @@ function requiredText(min: number, max: number) {
     .trim()
     .check((ctx) => {
       if (ctx.value.length === 0) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
+      else if (!hasNoNul(ctx.value)) ctx.issues.push({ code: 'custom', message: 'INVALID', input: ctx.value });
       else if (ctx.value.length < min) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
       else if (ctx.value.length > max) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
     });
@@ -44,13 +55,14 @@ const ZOptionalEmail = z
   .max(120, 'TOO_LONG')
   .refine((v) => v === '' || z.email().safeParse(v).success, 'INVALID_EMAIL');
 export const ZPassword = text(5, 50);
-const ZId = z.coerce.number('INVALID').int('INVALID').positive('INVALID');
-const ZIdList = z.array(z.number('INVALID').int('INVALID').positive('INVALID'), 'INVALID');
+const ZIdValue = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
+const ZId = z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
+const ZIdList = z.array(ZIdValue, 'INVALID');
 
 export const ZIdParamsSchema = z.object({ id: ZId });
 
 export const ZListQuerySchema = z.object({
-  searchParam: z.string('INVALID').trim().max(100, 'TOO_LONG').optional().default(''),
+  searchParam: freeText().trim().max(100, 'TOO_LONG').optional().default(''),
   pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
 });
 export type TListQuery = z.infer<typeof ZListQuerySchema>;
@@ -77,8 +89,9 @@ export type TQueueRef = z.infer<typeof ZQueueRefSchema>;
 
 export const ZQueueInputSchema = z.object({
   name: requiredText(2, 50),
-  color: z.string(required).trim().min(3, 'TOO_SHORT').max(9, 'TOO_LONG'),
-  greetingMessage: z.string('INVALID').max(LIMITS.quickAnswerMaxChars, 'TOO_LONG').optional().default(''),
+  // Upper-cased before the length check: the stored value is the one that must fit.
+  color: freeText(required).trim().toUpperCase().min(3, 'TOO_SHORT').max(9, 'TOO_LONG'),
+  greetingMessage: freeText().max(LIMITS.quickAnswerMaxChars, 'TOO_LONG').optional().default(''),
 });
 export type TQueueInput = z.input<typeof ZQueueInputSchema>;
 
@@ -101,7 +114,7 @@ export const ZUserCreateSchema = z.object({
   email: ZEmail,
   password: ZPassword,
   profile: z.enum(PROFILES, 'INVALID').optional().default('user'),
-  whatsappId: z.number('INVALID').int('INVALID').positive('INVALID').nullable().optional(),
+  whatsappId: ZIdValue.nullable().optional(),
   queueIds: ZIdList.optional().default([]),
 });
 export type TUserCreate = z.input<typeof ZUserCreateSchema>;
@@ -112,7 +125,7 @@ export const ZUserUpdateSchema = z.object({
   email: ZEmail,
   password: z.union([z.literal(''), ZPassword]).optional(),
   profile: z.enum(PROFILES, 'INVALID').optional(),
-  whatsappId: z.number('INVALID').int('INVALID').positive('INVALID').nullable().optional(),
+  whatsappId: ZIdValue.nullable().optional(),
   queueIds: ZIdList.optional(),
 });
 export type TUserUpdate = z.input<typeof ZUserUpdateSchema>;
@@ -162,7 +175,7 @@ export const ZContactInputSchema = z.object({
   number: ZContactNumber,
   email: ZOptionalEmail.optional().default(''),
   extraInfo: z
-    .array(z.object({ name: requiredText(1, 100), value: z.string('INVALID').trim().max(1000, 'TOO_LONG') }), 'INVALID')
+    .array(z.object({ name: requiredText(1, 100), value: freeText().trim().max(1000, 'TOO_LONG') }), 'INVALID')
     .max(50, 'TOO_LONG')
     .optional(),
 });
@@ -184,7 +197,7 @@ export const ZSettingSchema = z.object({
   updatedAt: z.string(),
 });
 export type TSetting = z.infer<typeof ZSettingSchema>;
-export const ZSettingUpdateSchema = z.object({ value: z.string('INVALID').max(2000, 'TOO_LONG') });
+export const ZSettingUpdateSchema = z.object({ value: freeText().max(2000, 'TOO_LONG') });
 export const ZSettingParamsSchema = z.object({ key: z.string() });
 
 // ---------- errors ----------

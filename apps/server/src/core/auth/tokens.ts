@@ -3,6 +3,7 @@
  * cookie). Both carry the user's tokenVersion: bumping it on logout or password change ends
  * every earlier session.
  */
+import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export type TokenClaims = { userId: number; tokenVersion: number };
@@ -38,9 +39,12 @@ export class TokenService {
   }
 }
 
+// A random id makes every token unique, so a refresh always hands out a new cookie even
+// within the second of the previous one (iat and exp have one-second resolution).
 function sign(claims: TokenClaims, typ: string, key: Uint8Array, ttl: string): Promise<string> {
   return new SignJWT({ tv: claims.tokenVersion, typ })
     .setProtectedHeader({ alg: 'HS256' })
+    .setJti(randomUUID())
     .setSubject(String(claims.userId))
     .setIssuedAt()
     .setExpirationTime(ttl)

@@ -1,5 +1,8 @@
-/** Route guards: who is calling (bearer access token) and whether they may. */
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+/**
+ * Route guards: who is calling (bearer access token) and whether they may. They run onRequest,
+ * before the body is read and validated: a caller without the right sees 401/403, never field errors.
+ */
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
@@ -28,13 +31,13 @@ export async function userFromAccessToken(ctx: AppContext, token: string | undef
   return user;
 }
 
-export function authenticate(ctx: AppContext): preHandlerAsyncHookHandler {
+export function authenticate(ctx: AppContext): onRequestAsyncHookHandler {
   return async (request: FastifyRequest) => {
     request.authUser = await userFromAccessToken(ctx, bearerToken(request));
   };
 }
 
-export function requireAdmin(ctx: AppContext): preHandlerAsyncHookHandler {
+export function requireAdmin(ctx: AppContext): onRequestAsyncHookHandler {
   const auth = authenticate(ctx);
   return async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
     await auth.call(this as never, request, reply);

@@ -42,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     }
   });
 
-  app.delete('/auth/logout', { schema: { tags, response: { 204: z.null() } }, preHandler: authenticate(ctx) }, async (req, reply) => {
+  app.delete('/auth/logout', { schema: { tags, response: { 204: z.null() } }, onRequest: authenticate(ctx) }, async (req, reply) => {
     await service.logout(ctx, currentUser(req).id);
     clearRefreshCookie(reply);
     return reply.code(204).send(null);

@@ -18,12 +18,24 @@ const HEADER_ALIASES: Record<string, keyof ContactWrite> = {
 export type ParsedImport = { rows: { line: number; data: ContactWrite }[]; invalid: TContactImportResult['skipped'] };
 
 export function parseContactsCsv(content: string): ParsedImport {
-  const text = content.replace(/^\uFEFF/, '');
-  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  // One line ending, so the parser counts lines the way an editor shows them.
+  const text = content.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const firstLine = text.split('\n', 1)[0] ?? '';
   const delimiter = firstLine.includes(';') ? ';' : ',';
+  // Empty lines are skipped, so a record's position is not its line: keep the line it ends on.
+  const lines: number[] = [];
   let records: string[][];
   try {
-    records = parse(text, { delimiter, skip_empty_lines: true, relax_column_count: true, trim: true });
+    records = parse(text, {
+      delimiter,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+      on_record: (record, context) => {
+        lines.push(context.lines);
+        return record;
+      },
+    });
   } catch (error) {
     throw new AppError('ERR_INVALID_CSV', { message: `The file is not a valid contacts CSV: ${(error as Error).message}` });
   }
@@ -39,7 +51,7 @@ export function parseContactsCsv(content: string): ParsedImport {
   }
   const parsed: ParsedImport = { rows: [], invalid: [] };
   records.slice(1).forEach((record, i) => {
-    const line = i + 2;
+    const line = lines[i + 1] ?? i + 2;
     const result = ZContactInputSchema.safeParse({
       name: record[nameIdx] ?? '',
       number: (record[numberIdx] ?? '').replace(/[\s()+.-]/g, ''),

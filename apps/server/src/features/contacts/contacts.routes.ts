@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
@@ -10,13 +11,13 @@ import * as service from './contacts.service.js';
 
 export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['contacts'];
-  const preHandler = authenticate(ctx);
+  const onRequest = authenticate(ctx);
 
-  app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, preHandler }, (req) =>
+  app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) =>
     service.listContacts(ctx, req.query),
   );
 
-  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, preHandler }, async (_req, reply) => {
+  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest }, async (_req, reply) => {
     let csv = '';
     let first = true;
     for await (const rows of allContacts(ctx.db)) {
@@ -27,33 +28,47 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="contacts.csv"').send(csv);
   });
 
-  app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, preHandler }, (req) =>
+  app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
     service.getContact(ctx, req.params.id),
   );
 
-  app.post('/contacts', { schema: { tags, body: ZContactInputSchema, response: { 201: ZContactSchema } }, preHandler }, async (req, reply) =>
+  app.post('/contacts', { schema: { tags, body: ZContactInputSchema, response: { 201: ZContactSchema } }, onRequest }, async (req, reply) =>
     reply.code(201).send(await service.createContact(ctx, req.body)),
   );
 
-  app.post('/contact', { schema: { tags, body: ZContactInputSchema, response: { 200: ZContactSchema } }, preHandler }, (req) =>
+  app.post('/contact', { schema: { tags, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
     service.findOrCreateContact(ctx, req.body),
   );
 
-  app.put('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, body: ZContactInputSchema, response: { 200: ZContactSchema } }, preHandler }, (req) =>
+  app.put('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
     service.updateContact(ctx, req.params.id, req.body),
   );
 
-  app.delete('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+  app.delete('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
     await service.deleteContact(ctx, req.params.id);
     return reply.code(204).send(null);
   });
 
-  app.post('/contacts/import', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } }, preHandler }, async (req) => {
-    if (!req.isMultipart()) throw new AppError('ERR_INVALID_CSV', { message: 'Send the CSV as multipart/form-data in a field named file.' });
-    const file = await req.file();
-    if (!file) throw new AppError('ERR_INVALID_CSV', { message: 'Send the CSV as multipart/form-data in a field named file.' });
-    const buffer = await file.toBuffer();
-    const { rows, invalid } = parseContactsCsv(buffer.toString('utf8'));
+  app.post('/contacts/import', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } }, onRequest }, async (req) => {
+    const { rows, invalid } = parseContactsCsv(await readUploadedFile(req));
     return service.importContacts(ctx, rows, invalid);
   });
 };
+
+const SEND_AS_MULTIPART = 'Send the CSV as multipart/form-data in a field named file.';
+
+/** The uploaded file as text. A malformed multipart body is the client's error (400), not a 500. */
+async function readUploadedFile(req: FastifyRequest): Promise<string> {
+  if (!req.isMultipart()) throw new AppError('ERR_INVALID_CSV', { message: SEND_AS_MULTIPART });
+  let buffer: Buffer | undefined;
+  try {
+    const file = await req.file();
+    buffer = file ? await file.toBuffer() : undefined;
+  } catch (error) {
+    // An oversized file keeps its 413; anything else here is an unreadable body.
+    if (typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 413) throw error;
+    throw new AppError('ERR_INVALID_CSV', { message: `The upload could not be read: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  if (!buffer) throw new AppError('ERR_INVALID_CSV', { message: SEND_AS_MULTIPART });
+  return buffer.toString('utf8');
+}

@@ -8,21 +8,21 @@ import * as service from './queues.service.js';
 export const queuesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['queues'];
 
-  app.get('/queue', { schema: { tags, response: { 200: z.array(ZQueueSchema) } }, preHandler: authenticate(ctx) }, () => service.listQueues(ctx));
+  app.get('/queue', { schema: { tags, response: { 200: z.array(ZQueueSchema) } }, onRequest: authenticate(ctx) }, () => service.listQueues(ctx));
 
-  app.get('/queue/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZQueueSchema } }, preHandler: authenticate(ctx) }, (req) =>
+  app.get('/queue/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZQueueSchema } }, onRequest: authenticate(ctx) }, (req) =>
     service.getQueue(ctx, req.params.id),
   );
 
-  app.post('/queue', { schema: { tags, body: ZQueueInputSchema, response: { 201: ZQueueSchema } }, preHandler: requireAdmin(ctx) }, async (req, reply) =>
+  app.post('/queue', { schema: { tags, body: ZQueueInputSchema, response: { 201: ZQueueSchema } }, onRequest: requireAdmin(ctx) }, async (req, reply) =>
     reply.code(201).send(await service.createQueue(ctx, req.body)),
   );
 
-  app.put('/queue/:id', { schema: { tags, params: ZIdParamsSchema, body: ZQueueInputSchema, response: { 200: ZQueueSchema } }, preHandler: requireAdmin(ctx) }, (req) =>
+  app.put('/queue/:id', { schema: { tags, params: ZIdParamsSchema, body: ZQueueInputSchema, response: { 200: ZQueueSchema } }, onRequest: requireAdmin(ctx) }, (req) =>
     service.updateQueue(ctx, req.params.id, req.body),
   );
 
-  app.delete('/queue/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+  app.delete('/queue/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
     await service.deleteQueue(ctx, req.params.id);
     return reply.code(204).send(null);
   });

@@ -8,21 +8,21 @@ import * as service from './quickAnswers.service.js';
 /** Quick answers are shared by the whole team: any logged-in user manages them. */
 export const quickAnswersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['quickAnswers'];
-  const preHandler = authenticate(ctx);
+  const onRequest = authenticate(ctx);
 
-  app.get('/quickAnswers', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZQuickAnswerListSchema } }, preHandler }, (req) =>
+  app.get('/quickAnswers', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZQuickAnswerListSchema } }, onRequest }, (req) =>
     service.listQuickAnswers(ctx, req.query),
   );
-  app.get('/quickAnswers/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZQuickAnswerSchema } }, preHandler }, (req) =>
+  app.get('/quickAnswers/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZQuickAnswerSchema } }, onRequest }, (req) =>
     service.getQuickAnswer(ctx, req.params.id),
   );
-  app.post('/quickAnswers', { schema: { tags, body: ZQuickAnswerInputSchema, response: { 201: ZQuickAnswerSchema } }, preHandler }, async (req, reply) =>
+  app.post('/quickAnswers', { schema: { tags, body: ZQuickAnswerInputSchema, response: { 201: ZQuickAnswerSchema } }, onRequest }, async (req, reply) =>
     reply.code(201).send(await service.createQuickAnswer(ctx, req.body)),
   );
-  app.put('/quickAnswers/:id', { schema: { tags, params: ZIdParamsSchema, body: ZQuickAnswerInputSchema, response: { 200: ZQuickAnswerSchema } }, preHandler }, (req) =>
+  app.put('/quickAnswers/:id', { schema: { tags, params: ZIdParamsSchema, body: ZQuickAnswerInputSchema, response: { 200: ZQuickAnswerSchema } }, onRequest }, (req) =>
     service.updateQuickAnswer(ctx, req.params.id, req.body),
   );
-  app.delete('/quickAnswers/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, preHandler }, async (req, reply) => {
+  app.delete('/quickAnswers/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest }, async (req, reply) => {
     await service.deleteQuickAnswer(ctx, req.params.id);
     return reply.code(204).send(null);
   });

@@ -7,13 +7,13 @@ import * as service from './settings.service.js';
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['settings'];
-  const preHandler = requireAdmin(ctx);
+  const onRequest = requireAdmin(ctx);
 
-  app.get('/settings', { schema: { tags, response: { 200: z.array(ZSettingSchema) } }, preHandler }, () => service.listSettings(ctx));
+  app.get('/settings', { schema: { tags, response: { 200: z.array(ZSettingSchema) } }, onRequest }, () => service.listSettings(ctx));
 
-  app.put('/settings/:key', { schema: { tags, params: ZSettingParamsSchema, body: ZSettingUpdateSchema, response: { 200: ZSettingSchema } }, preHandler }, (req) =>
+  app.put('/settings/:key', { schema: { tags, params: ZSettingParamsSchema, body: ZSettingUpdateSchema, response: { 200: ZSettingSchema } }, onRequest }, (req) =>
     service.updateSetting(ctx, req.params.key, req.body.value),
   );
 
-  app.post('/settings/userApiToken/regenerate', { schema: { tags, response: { 200: ZSettingSchema } }, preHandler }, () => service.regenerateApiToken(ctx));
+  app.post('/settings/userApiToken/regenerate', { schema: { tags, response: { 200: ZSettingSchema } }, onRequest }, () => service.regenerateApiToken(ctx));
 };

@@ -9,20 +9,20 @@ import * as service from './users.service.js';
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['users'];
 
-  app.get('/users', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, preHandler: authenticate(ctx) }, (req) =>
+  app.get('/users', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, onRequest: authenticate(ctx) }, (req) =>
     service.listUsers(ctx, req.query),
   );
 
-  app.get('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZUserSchema } }, preHandler: authenticate(ctx) }, (req) =>
+  app.get('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZUserSchema } }, onRequest: authenticate(ctx) }, (req) =>
     service.getUser(ctx, currentUser(req), req.params.id),
   );
 
-  app.post('/users', { schema: { tags, body: ZUserCreateSchema, response: { 201: ZUserSchema } }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+  app.post('/users', { schema: { tags, body: ZUserCreateSchema, response: { 201: ZUserSchema } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
     const user = await service.createUser(ctx, req.body);
     return reply.code(201).send(user);
   });
 
-  app.put('/users/:id', { schema: { tags, params: ZIdParamsSchema, body: ZUserUpdateSchema, response: { 200: ZUserSchema } }, preHandler: authenticate(ctx) }, async (req, reply) => {
+  app.put('/users/:id', { schema: { tags, params: ZIdParamsSchema, body: ZUserUpdateSchema, response: { 200: ZUserSchema } }, onRequest: authenticate(ctx) }, async (req, reply) => {
     const actor = currentUser(req);
     const { user, ownPasswordChanged } = await service.updateUser(ctx, actor, req.params.id, req.body);
     // Changing one's own password ends earlier sessions; this browser keeps going with a new cookie.
@@ -30,7 +30,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     return user;
   });
 
-  app.delete('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, preHandler: requireAdmin(ctx) }, async (req, reply) => {
+  app.delete('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
     await service.deleteUser(ctx, currentUser(req), req.params.id);
     return reply.code(204).send(null);
   });

@@ -6,5 +6,5 @@ import { authenticate } from '../../core/http/auth-hooks.js';
 import { listWhatsapps } from './whatsapps.repository.js';
 
 export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get('/whatsapp', { schema: { tags: ['connections'], response: { 200: z.array(ZWhatsappSchema) } }, preHandler: authenticate(ctx) }, () => listWhatsapps(ctx.db));
+  app.get('/whatsapp', { schema: { tags: ['connections'], response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, () => listWhatsapps(ctx.db));
 };
