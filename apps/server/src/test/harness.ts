@@ -11,7 +11,10 @@ import pg from 'pg';
 import type { Profile } from '@zapdesk/shared/domain';
 import type { TContact, TQueue, TUser } from '@zapdesk/shared/schemas';
 import { buildApp, type BuiltApp } from '../app.js';
+import { TokenService } from '../core/auth/tokens.js';
 import { loadConfig } from '../core/config.js';
+import { nowIso } from '../core/time.js';
+import { findAuthUserById } from '../features/users/users.repository.js';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass' };
 
@@ -23,6 +26,10 @@ export type TestApp = BuiltApp & {
   createUser: (options?: { profile?: Profile; queueIds?: number[]; name?: string; email?: string; password?: string }) => Promise<{ user: TUser; token: string; password: string }>;
   createQueue: (options?: { name?: string; color?: string; greetingMessage?: string }) => Promise<TQueue>;
   createContact: (options?: { name?: string; number?: string; email?: string }) => Promise<TContact>;
+  /** Connections have no write API yet: this one is written straight to the database. */
+  insertWhatsapp: (options?: { name?: string; isDefault?: boolean }) => Promise<{ id: number; name: string }>;
+  /** Tokens signed with the app's real secrets that expired a minute ago. */
+  expiredTokens: (userId: number) => Promise<{ access: string; refresh: string }>;
   listen: () => Promise<string>;
 };
 
@@ -131,6 +138,24 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       });
       if (res.statusCode !== 201) throw new Error(`createContact failed: ${res.statusCode} ${res.body}`);
       return res.json() as TContact;
+    },
+    async insertWhatsapp(options = {}) {
+      const now = nowIso();
+      const name = options.name ?? `Connection ${unique()}`;
+      const row = await built.ctx.db
+        .insertInto('whatsapps')
+        .values({ name, channel: 'whatsapp', status: 'DISCONNECTED', qrcode: '', isDefault: options.isDefault ? 1 : 0, greetingMessage: '', farewellMessage: '', leaseOwner: null, leaseUntil: null, createdAt: now, updatedAt: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, name };
+    },
+    async expiredTokens(userId) {
+      const user = await findAuthUserById(built.ctx.db, userId);
+      if (!user) throw new Error(`expiredTokens: no user ${userId}`);
+      const { secrets } = built.ctx;
+      const past = new TokenService({ accessSecret: secrets.jwtSecret, refreshSecret: secrets.jwtRefreshSecret, accessTtl: '-1m', refreshTtl: '-1m' });
+      const claims = { userId, tokenVersion: user.tokenVersion };
+      return { access: await past.signAccess(claims), refresh: await past.signRefresh(claims) };
     },
     async listen() {
       const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
