@@ -1,0 +1,39 @@
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ToastContainer } from 'react-toastify';
+import { LIMITS } from '@zapdesk/shared/domain';
+import { ApiError } from '../core/api/ApiError';
+import { AuthProvider } from '../core/auth/AuthProvider';
+import { SocketProvider } from '../core/realtime/SocketProvider';
+import { AppRouter } from './AppRouter';
+import { RealtimeSync } from './RealtimeSync';
+import { theme } from './theme';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      // Client errors (no permission, not found) will not change by asking again.
+      retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+export function App() {
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <QueryClientProvider client={queryClient}>
+        <AuthProvider>
+          <SocketProvider>
+            <RealtimeSync />
+            <AppRouter />
+          </SocketProvider>
+        </AuthProvider>
+      </QueryClientProvider>
+      <ToastContainer position="top-right" autoClose={LIMITS.toastMs} newestOnTop closeOnClick pauseOnFocusLoss={false} theme="colored" />
+    </ThemeProvider>
+  );
+}

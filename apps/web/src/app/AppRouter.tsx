@@ -1,0 +1,62 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { CenteredLoader } from '../core/ui/CenteredLoader';
+import { AppShell } from './shell/AppShell';
+import { PublicOnly, RequireAdmin, RequireAuth } from './guards';
+import { ComingSoonPage } from './pages/ComingSoonPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { PRIVATE_ROUTES, type PrivateRoute } from './routes';
+
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const SignupPage = lazy(() => import('../features/auth/SignupPage'));
+
+// One lazy component per page module, made once (not on every render).
+const pages = new Map<PrivateRoute, LazyExoticComponent<ComponentType>>();
+for (const route of PRIVATE_ROUTES) {
+  if (route.load) pages.set(route, lazy(route.load));
+}
+
+function RoutePage({ route }: { route: PrivateRoute }) {
+  const Page = pages.get(route);
+  const element = Page ? <Page /> : <ComingSoonPage labelKey={route.labelKey} />;
+  return route.adminOnly ? <RequireAdmin>{element}</RequireAdmin> : element;
+}
+
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <Suspense fallback={<CenteredLoader fullScreen />}>
+        <Routes>
+          <Route
+            path="/login"
+            element={
+              <PublicOnly>
+                <LoginPage />
+              </PublicOnly>
+            }
+          />
+          <Route
+            path="/signup"
+            element={
+              <PublicOnly>
+                <SignupPage />
+              </PublicOnly>
+            }
+          />
+          <Route
+            element={
+              <RequireAuth>
+                <AppShell />
+              </RequireAuth>
+            }
+          >
+            {PRIVATE_ROUTES.map((route) => (
+              <Route key={route.path} path={route.path} element={<RoutePage route={route} />} />
+            ))}
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

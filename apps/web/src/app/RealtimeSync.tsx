@@ -1,0 +1,52 @@
+/**
+ * The one place that maps socket events onto the cached lists (and onto the signed-in user),
+ * so every open list follows creates, updates and deletes made in any tab.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { endSessionLocally } from '../core/api/client';
+import { useAuth } from '../core/auth/AuthProvider';
+import { useSocket } from '../core/realtime/SocketProvider';
+import { applyContactEvent } from '../features/contacts/contacts.api';
+import { applyQueueEvent } from '../features/queues/queues.api';
+import { applyQuickAnswerEvent } from '../features/quickAnswers/quickAnswers.api';
+import { applySettingsEvent } from '../features/settings/settings.api';
+import { applyUserEvent } from '../features/users/users.api';
+
+export function RealtimeSync() {
+  const socket = useSocket();
+  const queryClient = useQueryClient();
+  const { user, setUser } = useAuth();
+  const userId = user?.id;
+
+  useEffect(() => {
+    if (!socket) return;
+    const onUser: ServerToClientEvents['user'] = (payload) => {
+      applyUserEvent(queryClient, payload);
+      if (payload.action === 'delete') {
+        if (payload.userId === userId) endSessionLocally();
+      } else if (payload.user.id === userId) {
+        setUser(payload.user);
+      }
+    };
+    const onQueue: ServerToClientEvents['queue'] = (payload) => applyQueueEvent(queryClient, payload);
+    const onQuickAnswer: ServerToClientEvents['quickAnswer'] = (payload) => applyQuickAnswerEvent(queryClient, payload);
+    const onContact: ServerToClientEvents['contact'] = (payload) => applyContactEvent(queryClient, payload);
+    const onSettings: ServerToClientEvents['settings'] = (payload) => applySettingsEvent(queryClient, payload);
+    socket.on('user', onUser);
+    socket.on('queue', onQueue);
+    socket.on('quickAnswer', onQuickAnswer);
+    socket.on('contact', onContact);
+    socket.on('settings', onSettings);
+    return () => {
+      socket.off('user', onUser);
+      socket.off('queue', onQueue);
+      socket.off('quickAnswer', onQuickAnswer);
+      socket.off('contact', onContact);
+      socket.off('settings', onSettings);
+    };
+  }, [socket, queryClient, userId, setUser]);
+
+  return null;
+}

@@ -1,0 +1,99 @@
+/**
+ * The one list of private routes. It feeds both the router and the side menu. Routes without
+ * `load` show the 'coming soon' page until their feature lands: give them a `load` then.
+ * Paths match case-insensitively, so /Queues and /Settings reach the same pages as /queues and /settings.
+ */
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import ContactPhoneOutlined from '@mui/icons-material/ContactPhoneOutlined';
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import EventOutlined from '@mui/icons-material/EventOutlined';
+import FolderOpenOutlined from '@mui/icons-material/FolderOpenOutlined';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
+import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import Instagram from '@mui/icons-material/Instagram';
+import LinkOutlined from '@mui/icons-material/LinkOutlined';
+import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
+import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
+import PhoneInTalkOutlined from '@mui/icons-material/PhoneInTalkOutlined';
+import QuestionAnswerOutlined from '@mui/icons-material/QuestionAnswerOutlined';
+import SendOutlined from '@mui/icons-material/SendOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import SmsOutlined from '@mui/icons-material/SmsOutlined';
+import SyncAltOutlined from '@mui/icons-material/SyncAltOutlined';
+import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
+import type { ComponentType } from 'react';
+import type { Messages } from '../i18n/locales/en';
+
+export type MenuLabelKey = keyof Messages['menu'];
+export type MenuSection = 'main' | 'bulk' | 'admin';
+type MenuIcon = typeof DashboardOutlined;
+
+export type PrivateRoute = {
+  path: string;
+  /** Menu label and page title. */
+  labelKey: MenuLabelKey;
+  /** Where the route shows in the side menu; none for sub-routes. */
+  menu?: { section: MenuSection; icon: MenuIcon };
+  adminOnly?: boolean;
+  /** The page module; absent while the feature is still to come. */
+  load?: () => Promise<{ default: ComponentType }>;
+};
+
+export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
+  { path: '/', labelKey: 'dashboard', menu: { section: 'main', icon: DashboardOutlined } },
+  { path: '/tickets', labelKey: 'tickets', menu: { section: 'main', icon: ForumOutlined } },
+  { path: '/tickets/:ticketId', labelKey: 'tickets' },
+  { path: '/connections', labelKey: 'connections', menu: { section: 'main', icon: SyncAltOutlined } },
+  {
+    path: '/contacts',
+    labelKey: 'contacts',
+    menu: { section: 'main', icon: ContactPhoneOutlined },
+    load: () => import('../features/contacts/ContactsPage'),
+  },
+  {
+    path: '/quickAnswers',
+    labelKey: 'quickAnswers',
+    menu: { section: 'main', icon: QuestionAnswerOutlined },
+    load: () => import('../features/quickAnswers/QuickAnswersPage'),
+  },
+  { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined } },
+
+  { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined } },
+  { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined } },
+  { path: '/ZDGMedia2', labelKey: 'bulkMediaPath', menu: { section: 'bulk', icon: FolderOpenOutlined } },
+  { path: '/ZDGMedia3', labelKey: 'bulkAudio', menu: { section: 'bulk', icon: MicNoneOutlined } },
+  { path: '/ZDGGroups', labelKey: 'groups', menu: { section: 'bulk', icon: GroupsOutlined } },
+  { path: '/ZDGAgendamento', labelKey: 'scheduled', menu: { section: 'bulk', icon: EventOutlined } },
+  { path: '/ZDGChatbot', labelKey: 'bot', menu: { section: 'bulk', icon: SmartToyOutlined } },
+  { path: '/InstaDirect', labelKey: 'directIg', menu: { section: 'bulk', icon: Instagram } },
+  { path: '/SMS', labelKey: 'sms', menu: { section: 'bulk', icon: SmsOutlined } },
+  { path: '/VoiceCall', labelKey: 'voiceCall', menu: { section: 'bulk', icon: PhoneInTalkOutlined } },
+  { path: '/ZDGHistorico', labelKey: 'history', menu: { section: 'bulk', icon: HistoryOutlined } },
+
+  {
+    path: '/users',
+    labelKey: 'users',
+    menu: { section: 'admin', icon: PeopleAltOutlined },
+    adminOnly: true,
+    load: () => import('../features/users/UsersPage'),
+  },
+  {
+    path: '/queues',
+    labelKey: 'queues',
+    menu: { section: 'admin', icon: AccountTreeOutlined },
+    adminOnly: true,
+    load: () => import('../features/queues/QueuesPage'),
+  },
+  {
+    path: '/settings',
+    labelKey: 'settings',
+    menu: { section: 'admin', icon: SettingsOutlined },
+    adminOnly: true,
+    load: () => import('../features/settings/SettingsPage'),
+  },
+];
+
+/** Menu section headings; the main section has none. */
+export const SECTION_LABELS: Record<Exclude<MenuSection, 'main'>, MenuLabelKey> = { bulk: 'bulk', admin: 'administration' };

@@ -1,0 +1,36 @@
+import { createTheme } from '@mui/material/styles';
+
+export const theme = createTheme({
+  palette: {
+    primary: { main: '#00796B', light: '#48A999', dark: '#004C40', contrastText: '#FFFFFF' },
+    secondary: { main: '#25D366', contrastText: '#FFFFFF' },
+    background: { default: '#F4F6F8', paper: '#FFFFFF' },
+    text: { primary: '#1F2933', secondary: '#5F6B7A' },
+  },
+  shape: { borderRadius: 10 },
+  typography: {
+    fontFamily: '"Inter", "Segoe UI", "Roboto", "Helvetica Neue", "Noto Sans", Arial, sans-serif',
+    button: { textTransform: 'none', fontWeight: 600 },
+    h5: { letterSpacing: '-0.01em' },
+  },
+  components: {
+    MuiButton: { defaultProps: { disableElevation: true } },
+    MuiAppBar: { defaultProps: { elevation: 0 } },
+    MuiPaper: { styleOverrides: { outlined: { borderColor: '#E3E8EE' } } },
+    MuiTableCell: {
+      styleOverrides: {
+        head: { fontWeight: 600, color: '#5F6B7A', backgroundColor: '#F9FAFB', whiteSpace: 'nowrap' },
+      },
+    },
+    MuiDialogTitle: { styleOverrides: { root: { fontWeight: 700 } } },
+    MuiListItemButton: {
+      styleOverrides: {
+        root: {
+          borderRadius: 8,
+          '&.Mui-selected': { backgroundColor: 'rgba(0, 121, 107, 0.12)', color: '#00695C' },
+          '&.Mui-selected .MuiListItemIcon-root': { color: '#00796B' },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,35 @@
+import { isErrorCode, type ErrorCode } from '@zapdesk/shared/errors';
+
+/** A failed API call: the HTTP status and, when the body had one, its error code and field codes. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | undefined;
+  readonly fields: Record<string, string>;
+
+  constructor(options: { status: number; code?: ErrorCode | undefined; message: string; fields?: Record<string, string> | undefined }) {
+    super(options.message);
+    this.name = 'ApiError';
+    this.status = options.status;
+    this.code = options.code;
+    this.fields = options.fields ?? {};
+  }
+
+  static async fromResponse(response: Response): Promise<ApiError> {
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
+    const record = typeof body === 'object' && body !== null ? body : {};
+    const code = 'error' in record && isErrorCode(record.error) ? record.error : undefined;
+    const message = 'message' in record && typeof record.message === 'string' ? record.message : '';
+    const fields: Record<string, string> = {};
+    if ('fields' in record && typeof record.fields === 'object' && record.fields !== null) {
+      for (const [path, value] of Object.entries(record.fields)) {
+        if (typeof value === 'string') fields[path] = value;
+      }
+    }
+    return new ApiError({ status: response.status, code, message, fields });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The one API client. It sends the bearer token and the cookies, refreshes the session once and
+ * retries once when the access token expired (403 ERR_SESSION_EXPIRED), and ends the session
+ * locally on a 401.
+ */
+import type { z } from 'zod';
+import { ZLoginResponseSchema, type TLoginResponse } from '@zapdesk/shared/schemas';
+import { ApiError } from './ApiError';
+import { getToken, setToken } from './tokenStore';
+
+const API_BASE = '/api';
+
+type SessionListener = { refreshed?: (session: TLoginResponse) => void; ended?: () => void };
+const sessionListeners = new Set<SessionListener>();
+
+/** AuthProvider listens here: a refresh brings fresh user data, a 401 ends the session. */
+export function onSessionEvent(listener: SessionListener): () => void {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
+export function endSessionLocally(): void {
+  setToken(null);
+  for (const listener of sessionListeners) listener.ended?.();
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Query;
+  /** Login, signup and refresh answer 401 for their own reasons: they must not end the session. */
+  sessionless?: boolean;
+};
+
+function buildUrl(path: string, query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers = new Headers();
+  const token = getToken();
+  if (token && !options.sessionless) headers.set('Authorization', `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.body);
+  }
+  return fetch(buildUrl(path, options.query), {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+    credentials: 'include',
+  });
+}
+
+let refreshInFlight: Promise<TLoginResponse | null> | null = null;
+
+/**
+ * Exchanges the refresh cookie for a new access token. Concurrent callers share one request.
+ * Resolves null (and ends the local session) when there is no valid cookie.
+ */
+export function refreshSession(): Promise<TLoginResponse | null> {
+  refreshInFlight ??= (async () => {
+    try {
+      const response = await send('/auth/refresh_token', { method: 'POST', sessionless: true });
+      if (!response.ok) {
+        endSessionLocally();
+        return null;
+      }
+      const session = ZLoginResponseSchema.parse(await response.json());
+      setToken(session.token);
+      for (const listener of sessionListeners) listener.refreshed?.(session);
+      return session;
+    } catch {
+      // Network failure: keep the token, the next call may succeed.
+      return null;
+    } finally {
+      refreshInFlight = null;
+    }
+  })();
+  return refreshInFlight;
+}
+
+/** Sends a request and returns the raw response once it succeeded (after one refresh-and-retry). */
+export async function requestRaw(path: string, options: RequestOptions = {}): Promise<Response> {
+  let response = await send(path, options);
+  if (!options.sessionless && response.status === 403) {
+    const error = await ApiError.fromResponse(response.clone());
+    if (error.code === 'ERR_SESSION_EXPIRED') {
+      const session = await refreshSession();
+      if (!session) throw error;
+      response = await send(path, options);
+    }
+  }
+  if (response.ok) return response;
+  const error = await ApiError.fromResponse(response);
+  if (response.status === 401 && !options.sessionless) endSessionLocally();
+  throw error;
+}
+
+/** A JSON request whose answer is checked against a shared schema. */
+export async function request<S extends z.ZodType>(path: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+  const response = await requestRaw(path, options);
+  return schema.parse(await response.json());
+}
+
+/** A request whose answer has no body (204). */
+export async function requestVoid(path: string, options: RequestOptions = {}): Promise<void> {
+  await requestRaw(path, options);
+}

@@ -1,0 +1,76 @@
+/**
+ * The session: restored from the refresh cookie at start, set by login, ended by logout or by
+ * any 401 the API client meets. Pages read it with useAuth().
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { isAdminProfile } from '@zapdesk/shared/domain';
+import { ZLoginResponseSchema, type TLogin, type TUser } from '@zapdesk/shared/schemas';
+import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
+import { setToken } from '../api/tokenStore';
+
+type AuthState = { status: 'loading' } | { status: 'anonymous' } | { status: 'authenticated'; user: TUser };
+
+type AuthContextValue = {
+  state: AuthState;
+  user: TUser | null;
+  isAdmin: boolean;
+  login: (input: TLogin) => Promise<TUser>;
+  logout: () => Promise<void>;
+  /** Replaces the signed-in user's data (after a profile save or a live update). */
+  setUser: (user: TUser) => void;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<AuthState>({ status: 'loading' });
+
+  useEffect(() => {
+    const off = onSessionEvent({
+      refreshed: (session) => setState({ status: 'authenticated', user: session.user }),
+      ended: () => {
+        setState({ status: 'anonymous' });
+        queryClient.clear();
+      },
+    });
+    void refreshSession().then((session) => {
+      if (!session) setState((current) => (current.status === 'loading' ? { status: 'anonymous' } : current));
+    });
+    return off;
+  }, [queryClient]);
+
+  const login = useCallback(async (input: TLogin) => {
+    const session = await request('/auth/login', ZLoginResponseSchema, { method: 'POST', body: input, sessionless: true });
+    setToken(session.token);
+    setState({ status: 'authenticated', user: session.user });
+    return session.user;
+  }, []);
+
+  const logout = useCallback(async () => {
+    try {
+      await requestVoid('/auth/logout', { method: 'DELETE' });
+    } catch {
+      // The session ends locally whatever the server answered.
+    }
+    endSessionLocally();
+  }, []);
+
+  const setUser = useCallback((user: TUser) => {
+    setState((current) => (current.status === 'authenticated' && current.user.id === user.id ? { status: 'authenticated', user } : current));
+  }, []);
+
+  const value = useMemo<AuthContextValue>(() => {
+    const user = state.status === 'authenticated' ? state.user : null;
+    return { state, user, isAdmin: user ? isAdminProfile(user.profile) : false, login, logout, setUser };
+  }, [state, login, logout, setUser]);
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside AuthProvider');
+  return value;
+}

@@ -1,0 +1,79 @@
+/**
+ * Exactly one socket per tab: opened after login with the current access token, re-opened with a
+ * fresh token when the server refuses or drops it, closed on logout.
+ */
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { refreshSession } from '../api/client';
+import { getToken } from '../api/tokenStore';
+import { useAuth } from '../auth/AuthProvider';
+
+export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const SocketContext = createContext<AppSocket | null>(null);
+
+/** How many refresh-and-reconnect rounds to try before waiting for the next token change. */
+const MAX_RECOVERIES = 3;
+
+export function SocketProvider({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  const userId = user?.id ?? null;
+  const [socket, setSocket] = useState<AppSocket | null>(null);
+
+  useEffect(() => {
+    if (userId === null) return;
+    let disposed = false;
+    let recoveries = 0;
+    const next: AppSocket = io({
+      path: '/socket.io',
+      autoConnect: false,
+      withCredentials: true,
+      auth: (cb) => cb({ token: getToken() ?? '' }),
+    });
+
+    // The server refused the handshake (expired or revoked token) or dropped a revoked session:
+    // get a fresh token and connect again. A failed refresh ends the session, which closes this socket.
+    const recover = async () => {
+      if (recoveries >= MAX_RECOVERIES) return;
+      recoveries += 1;
+      const session = await refreshSession();
+      if (session && !disposed) next.connect();
+    };
+
+    next.on('connect', () => {
+      recoveries = 0;
+    });
+    next.on('connect_error', () => {
+      // While `active`, the client retries by itself (a network blip); otherwise the server said no.
+      if (!next.active) void recover();
+    });
+    next.on('disconnect', (reason) => {
+      if (reason === 'io server disconnect') void recover();
+    });
+    next.connect();
+    setSocket(next);
+
+    return () => {
+      disposed = true;
+      next.removeAllListeners();
+      next.disconnect();
+      setSocket(null);
+    };
+  }, [userId]);
+
+  return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
+}
+
+export function useSocket(): AppSocket | null {
+  return useContext(SocketContext);
+}
+
+/**
+ * Runs `subscribe` with the tab's socket while the component is mounted; it returns the
+ * unsubscribe. Pass a stable function (useCallback).
+ */
+export function useSocketSubscription(subscribe: (socket: AppSocket) => () => void): void {
+  const socket = useSocket();
+  useEffect(() => (socket ? subscribe(socket) : undefined), [socket, subscribe]);
+}

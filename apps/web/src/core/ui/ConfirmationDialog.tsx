@@ -1,0 +1,57 @@
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+type Props = {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  onClose: () => void;
+  onConfirm: () => Promise<unknown> | void;
+  confirmLabel?: string;
+  danger?: boolean;
+};
+
+/** A yes/no dialog; the confirm button waits for the action and closes the dialog afterwards. */
+export function ConfirmationDialog({ open, title, children, onClose, onConfirm, confirmLabel, danger = true }: Props) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+    } finally {
+      setBusy(false);
+      onClose();
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth data-testid="confirmation-dialog">
+      <DialogTitle>{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText component="div">{children}</DialogContentText>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={onClose} color="inherit" data-testid="confirmation-cancel">
+          {t('confirmation.cancel')}
+        </Button>
+        <Button
+          onClick={() => void confirm()}
+          variant="contained"
+          color={danger ? 'error' : 'primary'}
+          disabled={busy}
+          data-testid="confirmation-confirm"
+        >
+          {confirmLabel ?? t('confirmation.confirm')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

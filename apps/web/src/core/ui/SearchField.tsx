@@ -1,0 +1,28 @@
+import SearchIcon from '@mui/icons-material/Search';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField from '@mui/material/TextField';
+
+type Props = { value: string; onChange: (value: string) => void; placeholder: string; testId?: string };
+
+export function SearchField({ value, onChange, placeholder, testId = 'search-input' }: Props) {
+  return (
+    <TextField
+      size="small"
+      type="search"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      placeholder={placeholder}
+      sx={{ minWidth: { xs: '100%', sm: 280 } }}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" color="action" />
+            </InputAdornment>
+          ),
+        },
+        htmlInput: { 'data-testid': testId, 'aria-label': placeholder },
+      }}
+    />
+  );
+}

@@ -1,0 +1,73 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { foldText } from '@zapdesk/shared/domain';
+import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { ZContactImportResultSchema, ZContactListSchema, ZContactSchema, type TContact, type TContactInput } from '@zapdesk/shared/schemas';
+import { request, requestRaw, requestVoid } from '../../core/api/client';
+import { removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
+
+export const contactsKeys = {
+  list: ['contacts', 'list'] as const,
+  detail: (id: number) => ['contacts', 'detail', id] as const,
+};
+
+export async function fetchContactsPage(search: string, pageNumber: number): Promise<Page<TContact>> {
+  const { contacts, count, hasMore } = await request('/contacts', ZContactListSchema, { query: { searchParam: search, pageNumber } });
+  return { items: contacts, count, hasMore };
+}
+
+export function fetchContact(id: number) {
+  return request(`/contacts/${id}`, ZContactSchema);
+}
+
+export function createContact(input: TContactInput) {
+  return request('/contacts', ZContactSchema, { method: 'POST', body: input });
+}
+
+export function updateContact(id: number, input: TContactInput) {
+  return request(`/contacts/${id}`, ZContactSchema, { method: 'PUT', body: input });
+}
+
+export function deleteContact(id: number) {
+  return requestVoid(`/contacts/${id}`, { method: 'DELETE' });
+}
+
+export function importContacts(file: File) {
+  const body = new FormData();
+  body.append('file', file);
+  return request('/contacts/import', ZContactImportResultSchema, { method: 'POST', body });
+}
+
+/** Fetches the CSV with the bearer token and hands it to the browser as a download. */
+export async function downloadContactsCsv(): Promise<void> {
+  const response = await requestRaw('/contacts/export');
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'contacts.csv';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function matchesSearch(contact: TContact, search: string): boolean {
+  const needle = foldText(search.trim());
+  return (
+    needle === '' || foldText(contact.name).includes(needle) || contact.number.includes(needle) || foldText(contact.email).includes(needle)
+  );
+}
+
+export function saveContactInCache(queryClient: QueryClient, contact: TContact): void {
+  upsertInPages(queryClient, { listKey: contactsKeys.list, item: contact, matches: matchesSearch });
+  queryClient.setQueryData(contactsKeys.detail(contact.id), contact);
+}
+
+export function applyContactEvent(queryClient: QueryClient, payload: Parameters<ServerToClientEvents['contact']>[0]): void {
+  if (payload.action === 'delete') {
+    removeFromPages(queryClient, contactsKeys.list, payload.contactId);
+    queryClient.removeQueries({ queryKey: contactsKeys.detail(payload.contactId) });
+  } else {
+    saveContactInCache(queryClient, payload.contact);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Global settings, grouped: every change saves at once. Toggles and the select save on change,
+ * text fields when left or on Enter; secrets are write-only; the API token is read-only.
+ */
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { SETTING_KEYS, SETTINGS, type SettingKey } from '@zapdesk/shared/domain';
+import type { TSetting } from '@zapdesk/shared/schemas';
+import { CenteredLoader } from '../../core/ui/CenteredLoader';
+import { PageLayout } from '../../core/ui/PageLayout';
+import { toastError } from '../../core/ui/toastError';
+import { ApiTokenControl, SecretControl, TextControl, TimeSelectControl, ToggleControl } from './SettingControls';
+import { saveSettingInCache, updateSetting, useSettings } from './settings.api';
+
+type Group = (typeof SETTINGS)[SettingKey]['group'];
+const GROUPS: readonly Group[] = ['general', 'typebot', 'email', 'vonage', 'api'];
+
+function isSecret(key: SettingKey): boolean {
+  const definition = SETTINGS[key];
+  return 'secret' in definition && definition.secret;
+}
+
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const settings = useSettings();
+  const byKey = new Map((settings.data ?? []).map((setting) => [setting.key, setting]));
+
+  const save = async (key: SettingKey, value: string): Promise<boolean> => {
+    try {
+      saveSettingInCache(queryClient, await updateSetting(key, value));
+      toast.success(t('settings.saved'), { toastId: `setting-${key}` });
+      return true;
+    } catch (error) {
+      toastError(error);
+      return false;
+    }
+  };
+
+  const renderControl = (key: SettingKey, setting: TSetting) => {
+    const definition = SETTINGS[key];
+    if (definition.kind === 'toggle') return <ToggleControl settingKey={key} value={setting.value} onSave={save} />;
+    if (definition.kind === 'select') return <TimeSelectControl settingKey={key} value={setting.value} onSave={save} />;
+    if (definition.kind === 'readonly') return <ApiTokenControl value={setting.value} />;
+    if (isSecret(key)) return <SecretControl settingKey={key} isSet={setting.isSet} onSave={save} />;
+    return <TextControl settingKey={key} value={setting.value} onSave={save} />;
+  };
+
+  return (
+    <PageLayout title={t('settings.title')} testId="settings-page">
+      {settings.isPending ? (
+        <CenteredLoader />
+      ) : (
+        <Stack gap={3} sx={{ maxWidth: 960, width: '100%', pb: 3 }}>
+          {GROUPS.map((group) => {
+            const keys = SETTING_KEYS.filter((key) => SETTINGS[key].group === group && byKey.has(key));
+            if (keys.length === 0) return null;
+            return (
+              <Paper key={group} variant="outlined" data-testid={`settings-group-${group}`}>
+                <Typography variant="subtitle1" fontWeight={700} sx={{ px: 3, pt: 2, pb: 1 }}>
+                  {t(`settings.groups.${group}`)}
+                </Typography>
+                {keys.map((key, index) => {
+                  const setting = byKey.get(key);
+                  if (!setting) return null;
+                  return (
+                    <Box key={key}>
+                      {index > 0 ? <Divider sx={{ mx: 3 }} /> : null}
+                      <Stack
+                        direction={{ xs: 'column', sm: 'row' }}
+                        alignItems={{ xs: 'stretch', sm: 'center' }}
+                        justifyContent="space-between"
+                        gap={{ xs: 1, sm: 3 }}
+                        sx={{ px: 3, py: 1.75 }}
+                        data-testid={`setting-row-${key}`}
+                      >
+                        <Box sx={{ minWidth: 0 }}>
+                          <Typography variant="body1" fontWeight={600}>
+                            {t(`settings.keys.${key}.label`)}
+                          </Typography>
+                          <Typography variant="body2" color="text.secondary">
+                            {t(`settings.keys.${key}.help`)}
+                          </Typography>
+                        </Box>
+                        <Box sx={{ flexShrink: 0, width: { xs: '100%', sm: 320 }, display: 'flex', justifyContent: { sm: 'flex-end' } }}>
+                          {renderControl(key, setting)}
+                        </Box>
+                      </Stack>
+                    </Box>
+                  );
+                })}
+              </Paper>
+            );
+          })}
+        </Stack>
+      )}
+    </PageLayout>
+  );
+}

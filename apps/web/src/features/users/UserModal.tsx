@@ -1,0 +1,201 @@
+/**
+ * Adds or edits a user. Admins set every field; a user editing themself (Profile in the user
+ * menu) sets only name, email and password.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { LIMITS, PROFILES } from '@zapdesk/shared/domain';
+import type { TUser, TUserUpdate } from '@zapdesk/shared/schemas';
+import { refreshSession } from '../../core/api/client';
+import { useAuth } from '../../core/auth/AuthProvider';
+import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
+import { CenteredLoader } from '../../core/ui/CenteredLoader';
+import { muiRegister } from '../../core/ui/muiRegister';
+import { PasswordField } from '../../core/ui/PasswordField';
+import { toastError } from '../../core/ui/toastError';
+import { QueueMultiSelect } from '../queues/QueueMultiSelect';
+import { useWhatsapps } from '../whatsapps/whatsapps.api';
+import { userFormSchema, type UserFormValues } from './userForm';
+import { createUser, fetchUser, saveUserInCache, updateUser, usersKeys } from './users.api';
+
+type Props = { open: boolean; userId?: number | undefined; onClose: () => void };
+
+const EMPTY: UserFormValues = { name: '', email: '', password: '', profile: 'user', queueIds: [], whatsappId: null };
+
+function toFormValues(user: TUser): UserFormValues {
+  return {
+    name: user.name,
+    email: user.email,
+    password: '',
+    profile: user.profile,
+    queueIds: user.queues.map((queue) => queue.id),
+    whatsappId: user.whatsappId,
+  };
+}
+
+export default function UserModal({ open, userId, onClose }: Props) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { user: me, isAdmin, setUser } = useAuth();
+  const editing = userId !== undefined;
+  const isSelf = editing && userId === me?.id;
+  const existing = useQuery({ queryKey: usersKeys.detail(userId ?? 0), queryFn: () => fetchUser(userId ?? 0), enabled: editing });
+  const whatsapps = useWhatsapps(isAdmin);
+  const profileLabelId = useId();
+  const connectionLabelId = useId();
+
+  const form = useForm<UserFormValues>({ resolver: zodResolver(userFormSchema(editing)), defaultValues: EMPTY });
+  const { errors, isSubmitting } = form.formState;
+  const { reset } = form;
+
+  useEffect(() => {
+    if (existing.data) reset(toFormValues(existing.data));
+  }, [existing.data, reset]);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    await delay(LIMITS.submitDelayMs);
+    const base: TUserUpdate = { name: values.name, email: values.email, ...(values.password ? { password: values.password } : {}) };
+    const body: TUserUpdate = isAdmin ? { ...base, profile: values.profile, queueIds: values.queueIds, whatsappId: values.whatsappId } : base;
+    try {
+      const saved = userId === undefined ? await createUser({ ...body, password: values.password }) : await updateUser(userId, body);
+      saveUserInCache(queryClient, saved);
+      if (isSelf) {
+        setUser(saved);
+        // A new password ends the older sessions: take the fresh refresh cookie for a new token.
+        if (values.password) await refreshSession();
+      }
+      toast.success(t('userModal.saved'));
+      onClose();
+    } catch (error) {
+      applyServerFieldErrors(error, form.setError, ['name', 'email', 'password', 'profile', 'queueIds', 'whatsappId']);
+      toastError(error);
+    }
+  });
+
+  const title = isSelf ? t('userModal.profileTitle') : editing ? t('userModal.editTitle') : t('userModal.addTitle');
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth scroll="paper" data-testid="user-modal">
+      <DialogTitle>{title}</DialogTitle>
+      {editing && existing.isPending ? (
+        <DialogContent>
+          <CenteredLoader />
+        </DialogContent>
+      ) : (
+        <form noValidate onSubmit={onSubmit}>
+          <DialogContent dividers>
+            <Stack gap={2.5}>
+              <Stack direction={{ xs: 'column', sm: 'row' }} gap={2}>
+                <TextField
+                  {...muiRegister(form.register('name'))}
+                  label={t('userModal.name')}
+                  autoFocus
+                  fullWidth
+                  error={Boolean(errors.name)}
+                  helperText={fieldErrorText(errors.name)}
+                  slotProps={{ htmlInput: { 'data-testid': 'user-name' } }}
+                />
+                <PasswordField
+                  {...muiRegister(form.register('password'))}
+                  label={t('userModal.password')}
+                  autoComplete="new-password"
+                  fullWidth
+                  error={Boolean(errors.password)}
+                  helperText={fieldErrorText(errors.password) ?? (editing ? t('userModal.passwordKeep') : undefined)}
+                  slotProps={{ htmlInput: { 'data-testid': 'user-password' } }}
+                />
+              </Stack>
+              <Stack direction={{ xs: 'column', sm: 'row' }} gap={2}>
+                <TextField
+                  {...muiRegister(form.register('email'))}
+                  label={t('userModal.email')}
+                  type="email"
+                  fullWidth
+                  error={Boolean(errors.email)}
+                  helperText={fieldErrorText(errors.email)}
+                  slotProps={{ htmlInput: { 'data-testid': 'user-email' } }}
+                />
+                {isAdmin ? (
+                  <Controller
+                    control={form.control}
+                    name="profile"
+                    render={({ field }) => (
+                      <FormControl fullWidth data-testid="user-profile">
+                        <InputLabel id={profileLabelId}>{t('userModal.profile')}</InputLabel>
+                        <Select labelId={profileLabelId} label={t('userModal.profile')} value={field.value} onChange={(event) => field.onChange(event.target.value)}>
+                          {PROFILES.map((profile) => (
+                            <MenuItem key={profile} value={profile}>
+                              {t(`users.profiles.${profile}`)}
+                            </MenuItem>
+                          ))}
+                        </Select>
+                      </FormControl>
+                    )}
+                  />
+                ) : null}
+              </Stack>
+              {isAdmin ? (
+                <>
+                  <Controller
+                    control={form.control}
+                    name="queueIds"
+                    render={({ field }) => <QueueMultiSelect label={t('userModal.queues')} value={field.value} onChange={field.onChange} testId="user-queues" />}
+                  />
+                  <Controller
+                    control={form.control}
+                    name="whatsappId"
+                    render={({ field }) => (
+                      <FormControl fullWidth data-testid="user-connection">
+                        <InputLabel id={connectionLabelId}>{t('userModal.connection')}</InputLabel>
+                        <Select
+                          labelId={connectionLabelId}
+                          label={t('userModal.connection')}
+                          value={field.value === null ? '' : String(field.value)}
+                          onChange={(event) => field.onChange(event.target.value === '' ? null : Number(event.target.value))}
+                        >
+                          <MenuItem value="">
+                            <em>{t('common.none')}</em>
+                          </MenuItem>
+                          {(whatsapps.data ?? []).map((connection) => (
+                            <MenuItem key={connection.id} value={String(connection.id)}>
+                              {connection.name}
+                            </MenuItem>
+                          ))}
+                        </Select>
+                      </FormControl>
+                    )}
+                  />
+                </>
+              ) : null}
+            </Stack>
+          </DialogContent>
+          <DialogActions sx={{ px: 3, py: 2 }}>
+            <Button onClick={onClose} color="inherit" disabled={isSubmitting} data-testid="user-cancel">
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="user-submit" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : null}>
+              {editing ? t('common.save') : t('common.add')}
+            </Button>
+          </DialogActions>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+

@@ -1,0 +1,52 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { foldText } from '@zapdesk/shared/domain';
+import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { ZUserListSchema, ZUserSchema, type TUser, type TUserCreate, type TUserUpdate } from '@zapdesk/shared/schemas';
+import { request, requestVoid } from '../../core/api/client';
+import { removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
+
+export const usersKeys = {
+  list: ['users', 'list'] as const,
+  detail: (id: number) => ['users', 'detail', id] as const,
+};
+
+export async function fetchUsersPage(search: string, pageNumber: number): Promise<Page<TUser>> {
+  const { users, count, hasMore } = await request('/users', ZUserListSchema, { query: { searchParam: search, pageNumber } });
+  return { items: users, count, hasMore };
+}
+
+export function fetchUser(id: number) {
+  return request(`/users/${id}`, ZUserSchema);
+}
+
+export function createUser(input: TUserCreate) {
+  return request('/users', ZUserSchema, { method: 'POST', body: input });
+}
+
+export function updateUser(id: number, input: TUserUpdate) {
+  return request(`/users/${id}`, ZUserSchema, { method: 'PUT', body: input });
+}
+
+export function deleteUser(id: number) {
+  return requestVoid(`/users/${id}`, { method: 'DELETE' });
+}
+
+function matchesSearch(user: TUser, search: string): boolean {
+  const needle = foldText(search.trim());
+  return needle === '' || foldText(user.name).includes(needle) || foldText(user.email).includes(needle);
+}
+
+export function saveUserInCache(queryClient: QueryClient, user: TUser): void {
+  upsertInPages(queryClient, { listKey: usersKeys.list, item: user, matches: matchesSearch });
+  queryClient.setQueryData(usersKeys.detail(user.id), user);
+}
+
+export function removeUserFromCache(queryClient: QueryClient, userId: number): void {
+  removeFromPages(queryClient, usersKeys.list, userId);
+  queryClient.removeQueries({ queryKey: usersKeys.detail(userId) });
+}
+
+export function applyUserEvent(queryClient: QueryClient, payload: Parameters<ServerToClientEvents['user']>[0]): void {
+  if (payload.action === 'delete') removeUserFromCache(queryClient, payload.userId);
+  else saveUserInCache(queryClient, payload.user);
+}
