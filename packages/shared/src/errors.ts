@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   ERR_SETTING_READ_ONLY: 400,
   ERR_CANNOT_DELETE_SELF: 400,
   ERR_LAST_ADMIN: 400,
+  ERR_SIMULATOR_DISABLED: 400,
   ERR_INVALID_CSV: 400,
   ERR_VALIDATION: 400,
   ERR_TOO_MANY_REQUESTS: 429,
@@ -78,6 +79,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_SETTING_READ_ONLY: 'This setting is read-only.',
   ERR_CANNOT_DELETE_SELF: 'You cannot delete your own user.',
   ERR_LAST_ADMIN: 'There must be at least one administrator.',
+  ERR_SIMULATOR_DISABLED: 'The simulator is off on this server (SIMULATOR=on enables it).',
   ERR_INVALID_CSV: 'The file is not a valid contacts CSV.',
   ERR_VALIDATION: 'The request has invalid fields.',
   ERR_TOO_MANY_REQUESTS: 'Too many attempts. Please wait a minute and try again.',
@@ -93,5 +95,5 @@ export type ErrorBody = {
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in ERROR_STATUS;
+  return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }

@@ -52,6 +52,13 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
+      // The app's pool has ended, but its connections may still be saying goodbye: a forced drop
+      // now would kill them mid-way and surface as an uncaught error. Let them go first.
+      for (let i = 0; i < 100; i += 1) {
+        const { rows } = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if ((rows[0]?.n ?? 0) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
