@@ -28,6 +28,11 @@ import { seedSettings } from './features/settings/settings.service.js';
 import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
 import { usersRoutes } from './features/users/users.routes.js';
 import { whatsappsRoutes } from './features/whatsapps/whatsapps.routes.js';
+import { createInboundHandler } from './features/messages/inbound.service.js';
+import { messagesRoutes } from './features/messages/messages.routes.js';
+import { simulatorRoutes } from './features/simulator/simulator.routes.js';
+import { ticketsRoutes } from './features/tickets/tickets.routes.js';
+import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 
 export const VERSION = '0.1.0';
@@ -38,9 +43,9 @@ function requestLogging(enabled: boolean): LogController {
   return new LogController({ disableRequestLogging: !enabled });
 }
 
-export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServer; admin: AdminLogin; close: () => Promise<void> };
+export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServer; sessions: SessionManager; admin: AdminLogin; close: () => Promise<void> };
 
-export async function buildApp(config: Config): Promise<BuiltApp> {
+export async function buildApp(config: Config, options: { driverFactory?: DriverFactory } = {}): Promise<BuiltApp> {
   const secrets = loadSecrets(config);
   const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle);
@@ -58,6 +63,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     }),
   };
   await seedSettings(ctx);
+  const { events } = ctx;
+  const sessions = new SessionManager(ctx, options.driverFactory);
+  sessions.setInboundHandler(createInboundHandler(ctx, sessions));
   const admin = await ensureAdmin(ctx);
 
   const app = Fastify({
@@ -90,8 +98,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, whatsappsRoutes]) {
+      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes]) {
         await api.register(routes, { ctx });
+      }
+      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
+        await api.register(routes, { ctx, sessions });
       }
     },
     { prefix: '/api' },
@@ -113,13 +124,17 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   await app.ready();
   const io = attachRealtime(ctx, app.server);
+  events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
+  await sessions.restoreAll();
 
   return {
     app,
     ctx,
     io,
     admin,
+    sessions,
     close: async () => {
+      await sessions.closeAll();
       await io.close();
       await app.close();
       await handle.close();

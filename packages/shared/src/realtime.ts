@@ -1,5 +1,7 @@
 /** Socket event names and payloads: `{ action, <entity> }` as the spec's clients expect. */
-import type { TContact, TQueue, TQuickAnswer, TSetting, TUser } from './schemas.js';
+import type { ConnectionStatus } from './domain.js';
+import type { TMessage, TTicket } from './messaging.js';
+import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from './schemas.js';
 
 export type CrudAction = 'create' | 'update' | 'delete';
 
@@ -11,6 +13,11 @@ export type ServerToClientEvents = {
   ) => void;
   contact: (payload: { action: 'create' | 'update'; contact: TContact } | { action: 'delete'; contactId: number }) => void;
   settings: (payload: { action: 'update'; setting: TSetting }) => void;
+  whatsapp: (payload: { action: 'update'; whatsapp: TWhatsapp } | { action: 'delete'; whatsappId: number }) => void;
+  /** The QR code reaches admins only; others get an empty one. */
+  whatsappSession: (payload: { action: 'update'; session: { id: number; status: ConnectionStatus; updatedAt: string; qrcode: string; retries: number } }) => void;
+  ticket: (payload: { action: 'update'; ticket: TTicket } | { action: 'updateUnread'; ticketId: number } | { action: 'delete'; ticketId: number }) => void;
+  appMessage: (payload: { action: 'create' | 'update'; message: TMessage; ticket: TTicket; contact: TTicket['contact'] }) => void;
 };
 
 export type ClientToServerEvents = {

@@ -20,6 +20,7 @@ const ZEnvSchema = z.object({
   TRUST_PROXY: ZBool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  SIMULATOR: ZBool.default(false),
 });
 
 export type Config = {
@@ -38,6 +39,7 @@ export type Config = {
   trustProxy: boolean;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   webDist: string;
+  simulator: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -62,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    simulator: e.SIMULATOR,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../../web/dist', import.meta.url).pathname),
   };
 }

@@ -3,7 +3,9 @@
  * is the one listener that turns them into socket events.
  */
 import { EventEmitter } from 'node:events';
-import type { TContact, TQueue, TQuickAnswer, TSetting, TUser } from '@zapdesk/shared/schemas';
+import type { ConnectionStatus } from '@zapdesk/shared/domain';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from '@zapdesk/shared/schemas';
 
 export type DomainEvents = {
   'user.saved': { user: TUser; created: boolean };
@@ -17,6 +19,14 @@ export type DomainEvents = {
   'contact.saved': { contact: TContact; created: boolean };
   'contact.deleted': { contactId: number };
   'setting.updated': { setting: TSetting };
+  'whatsapp.saved': { whatsapp: TWhatsapp };
+  'whatsapp.deleted': { whatsappId: number };
+  'whatsapp.session': { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
+  'ticket.saved': { ticket: TTicket };
+  'ticket.deleted': { ticket: TTicket };
+  'message.saved': { message: TMessage; ticket: TTicket; created: boolean };
+  /** A channel session failed to handle an event: logged, never thrown into the driver. */
+  'channel.error': { whatsappId: number; error: unknown };
 };
 
 export type DomainEventName = keyof DomainEvents;

@@ -15,18 +15,17 @@ function asStatus(value: string): ConnectionStatus {
   return CONNECTION_STATUSES.find((s) => s === value) ?? 'DISCONNECTED';
 }
 
-export async function listWhatsapps(db: Db): Promise<TWhatsapp[]> {
-  const rows = await db
-    .selectFrom('whatsapps')
-    .select(['id', 'name', 'channel', 'status', 'qrcode', 'retries', 'isDefault', 'greetingMessage', 'farewellMessage', 'createdAt', 'updatedAt'])
-    .orderBy('name')
-    .execute();
+const columns = ['id', 'name', 'channel', 'status', 'qrcode', 'retries', 'isDefault', 'greetingMessage', 'farewellMessage', 'createdAt', 'updatedAt'] as const;
+
+async function withQueues(db: Db, rows: { id: number; name: string; channel: string; status: string; qrcode: string; retries: number; isDefault: number; greetingMessage: string; farewellMessage: string; createdAt: string; updatedAt: string }[]): Promise<TWhatsapp[]> {
   const queues = rows.length
     ? await db
         .selectFrom('whatsappQueues')
         .innerJoin('queues', 'queues.id', 'whatsappQueues.queueId')
-        .select(['whatsappQueues.whatsappId', 'queues.id', 'queues.name', 'queues.color'])
+        .select(['whatsappQueues.whatsappId', 'queues.id', 'queues.name', 'queues.color', 'queues.greetingMessage'])
         .where('whatsappQueues.whatsappId', 'in', rows.map((r) => r.id))
+        .orderBy('queues.name')
+        .orderBy('queues.id')
         .execute()
     : [];
   return rows.map((r) => ({
@@ -36,4 +35,81 @@ export async function listWhatsapps(db: Db): Promise<TWhatsapp[]> {
     isDefault: bool(r.isDefault),
     queues: queues.filter((q) => q.whatsappId === r.id).map((q) => ({ id: q.id, name: q.name, color: q.color })),
   }));
+}
+
+export async function listWhatsapps(db: Db): Promise<TWhatsapp[]> {
+  return withQueues(db, await db.selectFrom('whatsapps').select(columns).orderBy('name').orderBy('id').execute());
+}
+
+export async function findWhatsappById(db: Db, id: number): Promise<TWhatsapp | undefined> {
+  const [found] = await withQueues(db, await db.selectFrom('whatsapps').select(columns).where('id', '=', id).execute());
+  return found;
+}
+
+/** Queues of a connection with their greetings, in menu order. */
+export function listConnectionQueues(db: Db, whatsappId: number) {
+  return db
+    .selectFrom('whatsappQueues')
+    .innerJoin('queues', 'queues.id', 'whatsappQueues.queueId')
+    .select(['queues.id', 'queues.name', 'queues.color', 'queues.greetingMessage'])
+    .where('whatsappQueues.whatsappId', '=', whatsappId)
+    .orderBy('queues.name')
+    .orderBy('queues.id')
+    .execute();
+}
+
+export async function countWhatsapps(db: Db): Promise<number> {
+  const row = await db.selectFrom('whatsapps').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function nameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('whatsapps').select('id').where('name', '=', name);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export type WhatsappWrite = { name: string; isDefault: boolean; greetingMessage: string; farewellMessage: string; channel: Channel };
+
+export async function insertWhatsapp(db: Db, data: WhatsappWrite, now: string): Promise<number> {
+  const row = await db
+    .insertInto('whatsapps')
+    .values({ ...data, isDefault: data.isDefault ? 1 : 0, status: 'OPENING', qrcode: '', retries: 0, leaseOwner: null, leaseUntil: null, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateWhatsapp(db: Db, id: number, data: Omit<WhatsappWrite, 'channel'>, now: string): Promise<void> {
+  await db
+    .updateTable('whatsapps')
+    .set({ ...data, isDefault: data.isDefault ? 1 : 0, updatedAt: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Makes `id` the only default connection. */
+export async function makeOnlyDefault(db: Db, id: number, now: string): Promise<number[]> {
+  const others = await db.selectFrom('whatsapps').select('id').where('isDefault', '=', 1).where('id', '!=', id).execute();
+  if (others.length) await db.updateTable('whatsapps').set({ isDefault: 0, updatedAt: now }).where('id', 'in', others.map((o) => o.id)).execute();
+  await db.updateTable('whatsapps').set({ isDefault: 1 }).where('id', '=', id).execute();
+  return others.map((o) => o.id);
+}
+
+export async function firstOtherWhatsappId(db: Db, exceptId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('whatsapps').select('id').where('id', '!=', exceptId).orderBy('id').executeTakeFirst();
+  return row?.id;
+}
+
+export async function setWhatsappQueues(db: Db, whatsappId: number, queueIds: number[]): Promise<void> {
+  await db.deleteFrom('whatsappQueues').where('whatsappId', '=', whatsappId).execute();
+  if (queueIds.length) await db.insertInto('whatsappQueues').values([...new Set(queueIds)].map((queueId) => ({ whatsappId, queueId }))).execute();
+}
+
+export async function deleteWhatsapp(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('whatsapps').where('id', '=', id).execute();
+}
+
+export async function updateSessionState(db: Db, id: number, state: { status?: ConnectionStatus; qrcode?: string; retries?: number }, now: string): Promise<void> {
+  await db.updateTable('whatsapps').set({ ...state, updatedAt: now }).where('id', '=', id).execute();
 }

@@ -1,10 +1,59 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZWhatsappSchema } from '@zapdesk/shared/schemas';
+import { ZPairingCodeRequestSchema, ZWhatsappInputSchema } from '@zapdesk/shared/messaging';
+import { ZIdParamsSchema, ZWhatsappSchema } from '@zapdesk/shared/schemas';
+import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
-import { authenticate } from '../../core/http/auth-hooks.js';
+import { authenticate, requireAdmin } from '../../core/http/auth-hooks.js';
 import { listWhatsapps } from './whatsapps.repository.js';
+import * as service from './whatsapps.service.js';
 
-export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get('/whatsapp', { schema: { tags: ['connections'], response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, () => listWhatsapps(ctx.db));
+export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
+  const tags = ['connections'];
+  const admin = requireAdmin(ctx);
+
+  app.get('/whatsapp', { schema: { tags, response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, () => listWhatsapps(ctx.db));
+
+  app.get('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: authenticate(ctx) }, (req) =>
+    service.getWhatsapp(ctx, req.params.id),
+  );
+
+  app.post('/whatsapp', { schema: { tags, body: ZWhatsappInputSchema, response: { 201: ZWhatsappSchema } }, onRequest: admin }, async (req, reply) =>
+    reply.code(201).send(await service.createWhatsapp(ctx, sessions, req.body)),
+  );
+
+  app.put('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, body: ZWhatsappInputSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, (req) =>
+    service.updateWhatsapp(ctx, req.params.id, req.body),
+  );
+
+  app.delete('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: admin }, async (req, reply) => {
+    await service.deleteWhatsapp(ctx, sessions, req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  // Sessions: retry, new QR code, disconnect and log out.
+  app.post('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, async (req) => {
+    await service.getWhatsapp(ctx, req.params.id);
+    await sessions.start(req.params.id);
+    return service.getWhatsapp(ctx, req.params.id);
+  });
+
+  app.put('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, async (req) => {
+    await service.getWhatsapp(ctx, req.params.id);
+    await sessions.logout(req.params.id);
+    await sessions.start(req.params.id);
+    return service.getWhatsapp(ctx, req.params.id);
+  });
+
+  app.delete('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, async (req) => {
+    await service.getWhatsapp(ctx, req.params.id);
+    await sessions.logout(req.params.id);
+    return service.getWhatsapp(ctx, req.params.id);
+  });
+
+  app.post(
+    '/whatsappsession/:id/pairing-code',
+    { schema: { tags, params: ZIdParamsSchema, body: ZPairingCodeRequestSchema, response: { 200: z.object({ code: z.string() }) } }, onRequest: admin },
+    async (req) => ({ code: await sessions.requireDriver(req.params.id).requestPairingCode(req.body.phoneNumber) }),
+  );
 };

@@ -1,0 +1,19 @@
+import { EventEmitter } from 'node:events';
+import type { ChannelEvents } from './channel.js';
+
+/** Typed listener registry shared by the drivers. */
+export class ChannelEmitter {
+  readonly #emitter = new EventEmitter();
+
+  on<K extends keyof ChannelEvents>(event: K, listener: ChannelEvents[K]): void {
+    this.#emitter.on(event, listener);
+  }
+
+  emit<K extends keyof ChannelEvents>(event: K, ...args: Parameters<ChannelEvents[K]>): void {
+    this.#emitter.emit(event, ...args);
+  }
+
+  clear(): void {
+    this.#emitter.removeAllListeners();
+  }
+}

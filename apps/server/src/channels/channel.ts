@@ -1,0 +1,73 @@
+/**
+ * The contract every messaging driver implements (WhatsApp through Baileys, the simulator,
+ * later Instagram). Addresses here are the product's own: a contact is a phone number in digits
+ * (`5511999990000`) or a group id; provider address formats never leave a driver.
+ */
+import type { ConnectionStatus, MediaType } from '@zapdesk/shared/domain';
+
+/** Who a conversation is with: a person by phone number, or a group. */
+export type ChatAddress = { kind: 'person'; number: string } | { kind: 'group'; groupId: string };
+
+export type InboundMedia = {
+  mediaType: MediaType;
+  mimetype: string;
+  filename: string;
+  /** Reads the bytes; drivers download lazily so a failed download never loses the message. */
+  load: () => Promise<Buffer>;
+};
+
+export type InboundMessage = {
+  /** The provider's id: the pipeline stores each id once. */
+  providerId: string;
+  chat: ChatAddress;
+  /** The person who wrote (in a group, the participant); absent for own messages. */
+  sender?: { number: string; name?: string };
+  fromMe: boolean;
+  body: string;
+  media?: InboundMedia;
+  /** Location as the spec's pipe format: image|link|description. */
+  location?: { latitude: number; longitude: number; description?: string };
+  vcard?: string;
+  quotedProviderId?: string;
+  group?: { subject: string };
+  timestamp: Date;
+};
+
+export type OutboundContent =
+  | { kind: 'text'; body: string }
+  | { kind: 'media'; mediaType: MediaType; data: Buffer; mimetype: string; filename: string; caption?: string }
+  | { kind: 'voice'; data: Buffer; mimetype: string };
+
+export type SendResult = { providerId: string; timestamp: Date };
+
+export type ChannelEvents = {
+  /** A new QR code to show ('' when none is pending). */
+  qr: (qrcode: string) => void;
+  /** Pairing-by-code: the code to type on the phone. */
+  pairingCode: (code: string) => void;
+  status: (status: ConnectionStatus, info?: { loggedOut?: boolean; reason?: string }) => void;
+  message: (message: InboundMessage) => void;
+  /** Delivery progress of a message: 0 pending .. 4 read. */
+  ack: (update: { providerId: string; ack: number }) => void;
+  revoke: (update: { providerId: string }) => void;
+  contact: (update: { number: string; name?: string }) => void;
+};
+
+export type HistoryRequest = { chat: ChatAddress; limit: number };
+
+export interface ChannelDriver {
+  start(): Promise<void>;
+  /** Closes the live session but keeps the credentials (restart, shutdown). */
+  stop(): Promise<void>;
+  /** Unlinks the device and forgets the credentials. */
+  logout(): Promise<void>;
+  requestPairingCode(phoneNumber: string): Promise<string>;
+  send(to: ChatAddress, content: OutboundContent, options?: { quotedProviderId?: string }): Promise<SendResult>;
+  deleteForEveryone(chat: ChatAddress, providerId: string, fromMe: boolean): Promise<void>;
+  markRead(chat: ChatAddress, providerIds: string[]): Promise<void>;
+  /** The number's canonical form when it has an account, else undefined. */
+  checkNumber(number: string): Promise<string | undefined>;
+  profilePictureUrl(chat: ChatAddress): Promise<string | undefined>;
+  fetchHistory(request: HistoryRequest): Promise<InboundMessage[]>;
+  on<K extends keyof ChannelEvents>(event: K, listener: ChannelEvents[K]): void;
+}

@@ -1,0 +1,127 @@
+/**
+ * Owns the live channel sessions of this node: starts a driver per connection, restores them
+ * at start, writes their status to the database and hands inbound events to the pipeline.
+ */
+import type { ConnectionStatus } from '@zapdesk/shared/domain';
+import type { AppContext } from '../core/context.js';
+import { AppError } from '../core/errors.js';
+import { nowIso } from '../core/time.js';
+import { findWhatsappById, listWhatsapps, updateSessionState } from '../features/whatsapps/whatsapps.repository.js';
+import { ChannelAuthStore } from './auth-store.js';
+import type { ChannelDriver, InboundMessage } from './channel.js';
+import { SimulatorDriver } from './simulator/simulator.driver.js';
+
+export type InboundHandler = {
+  message(whatsappId: number, message: InboundMessage): Promise<void>;
+  ack(whatsappId: number, providerId: string, ack: number): Promise<void>;
+  revoke(whatsappId: number, providerId: string): Promise<void>;
+};
+
+export type DriverFactory = (options: { ctx: AppContext; whatsappId: number; channel: string; auth: ChannelAuthStore }) => ChannelDriver;
+
+export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, auth }) => {
+  if (channel === 'simulator') {
+    if (!ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
+    return new SimulatorDriver({ whatsappId, auth });
+  }
+  throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: `The ${channel} channel is not available on this server.` });
+};
+
+export class SessionManager {
+  readonly #sessions = new Map<number, ChannelDriver>();
+  readonly #retries = new Map<number, number>();
+  #handler: InboundHandler | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly factory: DriverFactory = defaultDriverFactory,
+  ) {}
+
+  setInboundHandler(handler: InboundHandler): void {
+    this.#handler = handler;
+  }
+
+  driver(whatsappId: number): ChannelDriver | undefined {
+    return this.#sessions.get(whatsappId);
+  }
+
+  /** The live driver of a connection, or ERR_WAPP_NOT_INITIALIZED. */
+  requireDriver(whatsappId: number): ChannelDriver {
+    const driver = this.#sessions.get(whatsappId);
+    if (!driver) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return driver;
+  }
+
+  async restoreAll(): Promise<void> {
+    for (const w of await listWhatsapps(this.ctx.db)) {
+      try {
+        await this.start(w.id);
+      } catch (error) {
+        // One connection that cannot start (its channel turned off, say) must not stop the others.
+        this.ctx.events.publish('channel.error', { whatsappId: w.id, error });
+        await this.#saveState(w.id, { status: 'DISCONNECTED', qrcode: '' });
+      }
+    }
+  }
+
+  async start(whatsappId: number): Promise<void> {
+    await this.stop(whatsappId);
+    const whatsapp = await findWhatsappById(this.ctx.db, whatsappId);
+    if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
+    const driver = this.factory({ ctx: this.ctx, whatsappId, channel: whatsapp.channel, auth: new ChannelAuthStore(this.ctx.db, whatsappId) });
+    this.#sessions.set(whatsappId, driver);
+    this.#wire(whatsappId, driver);
+    await driver.start();
+  }
+
+  async stop(whatsappId: number): Promise<void> {
+    const driver = this.#sessions.get(whatsappId);
+    if (!driver) return;
+    this.#sessions.delete(whatsappId);
+    await driver.stop();
+  }
+
+  async logout(whatsappId: number): Promise<void> {
+    const driver = this.#sessions.get(whatsappId);
+    this.#sessions.delete(whatsappId);
+    if (driver) await driver.logout();
+    else await new ChannelAuthStore(this.ctx.db, whatsappId).clear();
+    await this.#saveState(whatsappId, { status: 'DISCONNECTED', qrcode: '' });
+  }
+
+  async closeAll(): Promise<void> {
+    for (const id of [...this.#sessions.keys()]) await this.stop(id);
+  }
+
+  #wire(whatsappId: number, driver: ChannelDriver): void {
+    const log = (error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error });
+    const isCurrent = () => this.#sessions.get(whatsappId) === driver;
+    driver.on('qr', (qrcode) => {
+      if (isCurrent()) void this.#saveState(whatsappId, { status: qrcode ? 'qrcode' : 'OPENING', qrcode }).catch(log);
+    });
+    driver.on('status', (status, info) => {
+      if (!isCurrent()) return;
+      if (status === 'CONNECTED') this.#retries.set(whatsappId, 0);
+      if (status === 'DISCONNECTED' && !info?.loggedOut) this.#retries.set(whatsappId, (this.#retries.get(whatsappId) ?? 0) + 1);
+      void this.#saveState(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) }).catch(log);
+    });
+    driver.on('message', (message) => {
+      if (isCurrent() && this.#handler) void this.#handler.message(whatsappId, message).catch(log);
+    });
+    driver.on('ack', ({ providerId, ack }) => {
+      if (this.#handler) void this.#handler.ack(whatsappId, providerId, ack).catch(log);
+    });
+    driver.on('revoke', ({ providerId }) => {
+      if (this.#handler) void this.#handler.revoke(whatsappId, providerId).catch(log);
+    });
+  }
+
+  async #saveState(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): Promise<void> {
+    const retries = this.#retries.get(whatsappId) ?? 0;
+    const now = nowIso();
+    await updateSessionState(this.ctx.db, whatsappId, { ...state, retries }, now);
+    const current = await findWhatsappById(this.ctx.db, whatsappId);
+    if (!current) return;
+    this.ctx.events.publish('whatsapp.session', { id: whatsappId, status: current.status, qrcode: current.qrcode, retries: current.retries, updatedAt: current.updatedAt });
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The simulator: an in-process stand-in for a phone, with the same contract as the WhatsApp
+ * driver. A QR code that a test or the demo 'scans', contacts that write in, acks that move
+ * sent -> delivered -> read, a stored history and a disconnect. Enabled with SIMULATOR=on.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import { AppError } from '../../core/errors.js';
+import type { ChatAddress, ChannelDriver, ChannelEvents, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
+import { ChannelEmitter } from '../channel-events.js';
+import type { ChannelAuthStore } from '../auth-store.js';
+
+export type SimulatorOptions = {
+  whatsappId: number;
+  auth: ChannelAuthStore;
+  /** Delays from send to delivered (ack 2) and to read (ack 3). */
+  ackDelaysMs?: { delivered: number; read: number };
+  qrRefreshMs?: number;
+};
+
+/** Numbers starting with 000 have no account on the simulated network. */
+export function simulatedNumberExists(number: string): boolean {
+  return /^\d{8,15}$/.test(number) && !number.startsWith('000');
+}
+
+export function chatKey(chat: ChatAddress): string {
+  return chat.kind === 'person' ? chat.number : `group:${chat.groupId}`;
+}
+
+const OUTBOX_LIMIT = 1000;
+const HISTORY_LIMIT = 500;
+
+export class SimulatorDriver implements ChannelDriver {
+  readonly #events = new ChannelEmitter();
+  readonly #options: SimulatorOptions;
+  #qr = '';
+  #connected = false;
+  #qrTimer: NodeJS.Timeout | undefined;
+  readonly #ackTimers = new Set<NodeJS.Timeout>();
+  readonly #outbox: TSimulatorOutboxItem[] = [];
+  readonly #history = new Map<string, InboundMessage[]>();
+  readonly readReceipts: string[] = [];
+
+  constructor(options: SimulatorOptions) {
+    this.#options = options;
+  }
+
+  on<K extends keyof ChannelEvents>(event: K, listener: ChannelEvents[K]): void {
+    this.#events.on(event, listener);
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  get qr(): string {
+    return this.#qr;
+  }
+
+  async start(): Promise<void> {
+    this.#events.emit('status', 'OPENING');
+    const paired = (await this.#options.auth.getOne('simulator', 'creds')) !== undefined;
+    if (paired) {
+      this.#connected = true;
+      this.#events.emit('status', 'CONNECTED');
+      return;
+    }
+    this.#newQr();
+    this.#qrTimer = setInterval(() => this.#newQr(), this.#options.qrRefreshMs ?? 60_000);
+    this.#qrTimer.unref();
+  }
+
+  #newQr(): void {
+    this.#qr = `SIM-${this.#options.whatsappId}-${randomBytes(12).toString('base64url')}`;
+    this.#events.emit('qr', this.#qr);
+  }
+
+  /** The phone scans the QR code shown: the device is linked. */
+  async scan(): Promise<void> {
+    if (!this.#qr) throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: 'There is no QR code to scan: the session is not waiting for one.' });
+    clearInterval(this.#qrTimer);
+    this.#qr = '';
+    await this.#options.auth.set([{ type: 'simulator', id: 'creds', value: JSON.stringify({ pairedAt: new Date().toISOString() }) }]);
+    this.#events.emit('status', 'PAIRING');
+    this.#connected = true;
+    this.#events.emit('status', 'CONNECTED');
+  }
+
+  /** A contact writes in (or the phone's owner writes from the phone, `fromMe`). */
+  deliver(message: InboundMessage): void {
+    this.#requireConnected();
+    this.#remember(message);
+    this.#events.emit('message', message);
+  }
+
+  /** The phone loses its connection. */
+  drop(): void {
+    this.#connected = false;
+    this.#events.emit('status', 'DISCONNECTED', { reason: 'simulated disconnect' });
+  }
+
+  outbox(): TSimulatorOutboxItem[] {
+    return [...this.#outbox];
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#qrTimer);
+    for (const t of this.#ackTimers) clearTimeout(t);
+    this.#ackTimers.clear();
+    this.#connected = false;
+    this.#qr = '';
+    this.#events.clear();
+  }
+
+  async logout(): Promise<void> {
+    await this.#options.auth.clear();
+    this.#connected = false;
+    this.#events.emit('status', 'DISCONNECTED', { loggedOut: true });
+    await this.stop();
+  }
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    if (!this.#qr) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    const code = randomBytes(4).toString('hex').toUpperCase();
+    this.#events.emit('pairingCode', code);
+    void phoneNumber;
+    return code;
+  }
+
+  async send(to: ChatAddress, content: OutboundContent, options: { quotedProviderId?: string } = {}): Promise<SendResult> {
+    this.#requireConnected();
+    if (to.kind === 'person' && !simulatedNumberExists(to.number)) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    const providerId = `SIMOUT${randomBytes(8).toString('hex').toUpperCase()}`;
+    const timestamp = new Date();
+    const body = content.kind === 'text' ? content.body : content.kind === 'media' ? (content.caption ?? '') : '';
+    this.#outbox.push({
+      id: providerId,
+      to: chatKey(to),
+      kind: content.kind,
+      body,
+      mimetype: content.kind === 'text' ? null : content.mimetype,
+      filename: content.kind === 'media' ? content.filename : null,
+      quotedId: options.quotedProviderId ?? null,
+      ack: 1,
+      sentAt: timestamp.toISOString(),
+    });
+    if (this.#outbox.length > OUTBOX_LIMIT) this.#outbox.shift();
+    this.#remember({ providerId, chat: to, fromMe: true, body, timestamp });
+    const delays = this.#options.ackDelaysMs ?? { delivered: 300, read: 1500 };
+    this.#scheduleAck(providerId, 2, delays.delivered);
+    this.#scheduleAck(providerId, 3, delays.read);
+    return { providerId, timestamp };
+  }
+
+  #scheduleAck(providerId: string, ack: number, delay: number): void {
+    const timer = setTimeout(() => {
+      this.#ackTimers.delete(timer);
+      const item = this.#outbox.find((o) => o.id === providerId);
+      if (item && item.ack < ack) item.ack = ack;
+      this.#events.emit('ack', { providerId, ack });
+    }, delay);
+    timer.unref();
+    this.#ackTimers.add(timer);
+  }
+
+  async deleteForEveryone(chat: ChatAddress, providerId: string): Promise<void> {
+    this.#requireConnected();
+    this.#outbox.push({ id: providerId, to: chatKey(chat), kind: 'delete', body: '', mimetype: null, filename: null, quotedId: null, ack: 1, sentAt: new Date().toISOString() });
+  }
+
+  async markRead(_chat: ChatAddress, providerIds: string[]): Promise<void> {
+    if (!this.#connected) return;
+    this.readReceipts.push(...providerIds);
+  }
+
+  async checkNumber(number: string): Promise<string | undefined> {
+    this.#requireConnected();
+    return simulatedNumberExists(number) ? number : undefined;
+  }
+
+  async profilePictureUrl(): Promise<string | undefined> {
+    return undefined;
+  }
+
+  async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {
+    this.#requireConnected();
+    const all = this.#history.get(chatKey(request.chat)) ?? [];
+    return all.slice(-request.limit);
+  }
+
+  #remember(message: InboundMessage): void {
+    const key = chatKey(message.chat);
+    const list = this.#history.get(key) ?? [];
+    list.push(message);
+    if (list.length > HISTORY_LIMIT) list.shift();
+    this.#history.set(key, list);
+  }
+
+  #requireConnected(): void {
+    if (!this.#connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  }
+}

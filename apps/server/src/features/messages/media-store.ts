@@ -1,0 +1,64 @@
+/**
+ * Media files live under DATA_DIR/media, never served publicly: clients get short-lived
+ * addresses signed with an HMAC of the message id and the expiry.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../../core/context.js';
+
+export const MEDIA_URL_TTL_SECONDS = 60 * 60;
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
+  'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/webm': 'webm', 'audio/wav': 'wav',
+  'video/mp4': 'mp4', 'video/webm': 'webm', 'application/pdf': 'pdf', 'text/vcard': 'vcf',
+};
+
+function extensionFor(mimetype: string, filename: string): string {
+  const fromName = path.extname(filename).slice(1).toLowerCase();
+  if (/^[a-z0-9]{1,8}$/.test(fromName)) return fromName;
+  return EXTENSIONS[mimetype.split(';')[0]?.trim() ?? ''] ?? 'bin';
+}
+
+export function mimetypeOf(file: string): string {
+  const ext = path.extname(file).slice(1).toLowerCase();
+  return Object.entries(EXTENSIONS).find(([, e]) => e === ext)?.[0] ?? 'application/octet-stream';
+}
+
+export function mediaRoot(ctx: AppContext): string {
+  return path.join(ctx.config.dataDir, 'media');
+}
+
+/** Stores the bytes and returns the path relative to the media root. */
+export async function saveMedia(ctx: AppContext, data: Buffer, options: { mimetype: string; filename: string }): Promise<string> {
+  const month = new Date().toISOString().slice(0, 7);
+  const relative = path.posix.join(month, `${randomBytes(12).toString('hex')}.${extensionFor(options.mimetype, options.filename)}`);
+  const absolute = path.join(mediaRoot(ctx), relative);
+  await fs.mkdir(path.dirname(absolute), { recursive: true });
+  await fs.writeFile(absolute, data);
+  return relative;
+}
+
+/** The absolute path of a stored file, refusing anything outside the media root. */
+export function mediaFile(ctx: AppContext, relative: string): string | undefined {
+  const root = mediaRoot(ctx);
+  const absolute = path.resolve(root, relative);
+  return absolute.startsWith(root + path.sep) ? absolute : undefined;
+}
+
+function signature(ctx: AppContext, messageId: number, expires: number): string {
+  return createHmac('sha256', ctx.secrets.jwtSecret).update(`media:${messageId}:${expires}`).digest('base64url');
+}
+
+export function signedMediaUrl(ctx: AppContext, messageId: number, nowMs = Date.now()): string {
+  const expires = Math.floor(nowMs / 1000) + MEDIA_URL_TTL_SECONDS;
+  return `/api/media/${messageId}?expires=${expires}&signature=${signature(ctx, messageId, expires)}`;
+}
+
+export function verifyMediaSignature(ctx: AppContext, messageId: number, expires: number, given: string): boolean {
+  if (expires * 1000 < Date.now()) return false;
+  const expected = Buffer.from(signature(ctx, messageId, expires));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}

@@ -1,0 +1,39 @@
+import type { TMessage } from '@zapdesk/shared/messaging';
+import type { AppContext } from '../../core/context.js';
+import { signedMediaUrl } from './media-store.js';
+import { findMessagesByIds, type MessageRow } from './messages.repository.js';
+
+/** Shapes stored messages for the API: quoted block, sender name and a signed media address. */
+export async function presentMessages(ctx: AppContext, rows: MessageRow[]): Promise<TMessage[]> {
+  const quoted = new Map((await findMessagesByIds(ctx.db, [...new Set(rows.flatMap((r) => (r.quotedMsgId ? [r.quotedMsgId] : [])))])).map((q) => [q.id, q]));
+  const contactIds = [...new Set([...rows, ...quoted.values()].flatMap((r) => (r.contactId ? [r.contactId] : [])))];
+  const contacts = new Map(
+    contactIds.length ? (await ctx.db.selectFrom('contacts').select(['id', 'name']).where('id', 'in', contactIds).execute()).map((c) => [c.id, c]) : [],
+  );
+  return rows.map((r) => {
+    const q = r.quotedMsgId ? quoted.get(r.quotedMsgId) : undefined;
+    const contact = r.contactId ? contacts.get(r.contactId) : undefined;
+    const quotedContact = q?.contactId ? contacts.get(q.contactId) : undefined;
+    return {
+      id: r.id,
+      ticketId: r.ticketId,
+      body: r.isDeleted ? '' : r.body,
+      fromMe: r.fromMe,
+      read: r.read,
+      ack: r.ack,
+      isDeleted: r.isDeleted,
+      mediaType: r.mediaType,
+      mediaUrl: r.mediaPath && !r.isDeleted ? signedMediaUrl(ctx, r.id) : null,
+      quotedMsg: q ? { id: q.id, body: q.isDeleted ? '' : q.body, fromMe: q.fromMe, contact: quotedContact ? { name: quotedContact.name } : null } : null,
+      contact: contact ? { id: contact.id, name: contact.name } : null,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    };
+  });
+}
+
+export async function presentMessage(ctx: AppContext, row: MessageRow): Promise<TMessage> {
+  const [message] = await presentMessages(ctx, [row]);
+  if (!message) throw new Error('message vanished while presenting');
+  return message;
+}

@@ -1,0 +1,112 @@
+import { MEDIA_TYPES, type MediaType } from '@zapdesk/shared/domain';
+import type { Db } from '../../core/db/database.js';
+import { bool } from '../../core/db/sql-helpers.js';
+
+export type MessageRow = {
+  id: number;
+  ticketId: number;
+  whatsappId: number;
+  providerId: string;
+  contactId: number | null;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  ack: number;
+  mediaType: MediaType | null;
+  mediaPath: string | null;
+  quotedMsgId: number | null;
+  isDeleted: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const columns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'createdAt', 'updatedAt'] as const;
+
+function toRow(r: { id: number; ticketId: number; whatsappId: number; providerId: string; contactId: number | null; body: string; fromMe: number; read: number; ack: number; mediaType: string | null; mediaPath: string | null; quotedMsgId: number | null; isDeleted: number; createdAt: string; updatedAt: string }): MessageRow {
+  return {
+    ...r,
+    fromMe: bool(r.fromMe),
+    read: bool(r.read),
+    isDeleted: bool(r.isDeleted),
+    mediaType: MEDIA_TYPES.find((m) => m === r.mediaType) ?? null,
+  };
+}
+
+export async function findMessageById(db: Db, id: number): Promise<MessageRow | undefined> {
+  const r = await db.selectFrom('messages').select(columns).where('id', '=', id).executeTakeFirst();
+  return r && toRow(r);
+}
+
+export async function findMessagesByIds(db: Db, ids: number[]): Promise<MessageRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('messages').select(columns).where('id', 'in', ids).execute();
+  return rows.map(toRow);
+}
+
+export async function findMessageByProviderId(db: Db, whatsappId: number, providerId: string): Promise<MessageRow | undefined> {
+  const r = await db.selectFrom('messages').select(columns).where('whatsappId', '=', whatsappId).where('providerId', '=', providerId).executeTakeFirst();
+  return r && toRow(r);
+}
+
+export type MessageInsert = {
+  ticketId: number;
+  whatsappId: number;
+  providerId: string;
+  contactId: number | null;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  ack: number;
+  mediaType: MediaType | null;
+  mediaPath: string | null;
+  quotedMsgId: number | null;
+  createdAt: string;
+};
+
+/** Inserts unless the provider id is already stored; returns the new id, or undefined for a redelivery. */
+export async function insertMessageOnce(db: Db, data: MessageInsert): Promise<number | undefined> {
+  const row = await db
+    .insertInto('messages')
+    .values({ ...data, fromMe: data.fromMe ? 1 : 0, read: data.read ? 1 : 0, isDeleted: 0, updatedAt: data.createdAt })
+    .onConflict((oc) => oc.columns(['whatsappId', 'providerId']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function updateMessage(db: Db, id: number, patch: Partial<{ ack: number; isDeleted: boolean; read: boolean; body: string }>, now: string): Promise<void> {
+  const { isDeleted, read, ...rest } = patch;
+  await db
+    .updateTable('messages')
+    .set({ ...rest, ...(isDeleted === undefined ? {} : { isDeleted: isDeleted ? 1 : 0 }), ...(read === undefined ? {} : { read: read ? 1 : 0 }), updatedAt: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Raises the ack of a message; acks never go back (a late 'delivered' after 'read' is ignored). */
+export async function raiseAck(db: Db, whatsappId: number, providerId: string, ack: number, now: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('messages')
+    .set({ ack, updatedAt: now })
+    .where('whatsappId', '=', whatsappId)
+    .where('providerId', '=', providerId)
+    .where('ack', '<', ack)
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function listTicketMessages(db: Db, ticketId: number, options: { limit: number; offset: number }) {
+  const [countRow, rows] = await Promise.all([
+    db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('ticketId', '=', ticketId).executeTakeFirstOrThrow(),
+    db.selectFrom('messages').select(columns).where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+  ]);
+  return { rows: rows.map(toRow), count: Number(countRow.n) };
+}
+
+/** Marks the incoming messages of a ticket read and returns their provider ids. */
+export async function markTicketRead(db: Db, ticketId: number, now: string): Promise<string[]> {
+  const unread = await db.selectFrom('messages').select('providerId').where('ticketId', '=', ticketId).where('read', '=', 0).where('fromMe', '=', 0).execute();
+  if (unread.length) await db.updateTable('messages').set({ read: 1, updatedAt: now }).where('ticketId', '=', ticketId).where('read', '=', 0).where('fromMe', '=', 0).execute();
+  return unread.map((r) => r.providerId);
+}

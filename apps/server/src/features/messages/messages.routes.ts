@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MAX_ID } from '@zapdesk/shared/domain';
+import { ZMessageListSchema, ZMessagePageQuerySchema, ZMessageSchema, ZSendTextSchema } from '@zapdesk/shared/messaging';
+import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
+import { findMessageById } from './messages.repository.js';
+import * as service from './messages.service.js';
+
+const ZTicketParams = z.object({ ticketId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') });
+const MAX_MEDIAS = 10;
+
+export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
+  const tags = ['messages'];
+  const onRequest = authenticate(ctx);
+
+  app.get('/messages/:ticketId', { schema: { tags, params: ZTicketParams, querystring: ZMessagePageQuerySchema, response: { 200: ZMessageListSchema } }, onRequest }, (req) =>
+    service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
+  );
+
+  // JSON {body, quotedMsg} or multipart: `medias` files plus `body`.
+  app.post('/messages/:ticketId', { schema: { tags, params: ZTicketParams, response: { 201: z.array(ZMessageSchema) } }, onRequest }, async (req, reply) => {
+    const actor = currentUser(req);
+    if (req.isMultipart()) {
+      const medias: service.UploadedMedia[] = [];
+      let body = '';
+      let quotedMsgId: number | undefined;
+      for await (const part of req.parts()) {
+        if (part.type === 'file') {
+          if (medias.length >= MAX_MEDIAS) throw new AppError('ERR_VALIDATION', { message: `At most ${MAX_MEDIAS} files per message.` });
+          medias.push({ data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename || 'file' });
+        } else if (part.fieldname === 'body' && typeof part.value === 'string') body = part.value;
+        else if (part.fieldname === 'quotedMsgId' && typeof part.value === 'string' && /^\d+$/.test(part.value)) quotedMsgId = Number(part.value);
+      }
+      if (medias.length === 0) throw new AppError('ERR_VALIDATION', { message: 'Send at least one file in `medias`.', fields: { medias: 'REQUIRED' } });
+      return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body, quotedMsgId, medias }));
+    }
+    const parsed = ZSendTextSchema.safeParse(req.body);
+    if (!parsed.success) {
+      const fields = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', i.message]));
+      throw new AppError('ERR_VALIDATION', { message: 'The message is empty or invalid.', fields });
+    }
+    return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsg?.id ?? null }));
+  });
+
+  app.delete('/messages/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest }, async (req, reply) => {
+    await service.deleteMessage(ctx, sessions, currentUser(req), req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  // Media by signed address: <img> and <audio> cannot send a bearer header.
+  app.get(
+    '/media/:id',
+    { schema: { tags, params: ZIdParamsSchema, querystring: z.object({ expires: z.coerce.number('INVALID').int('INVALID'), signature: z.string('INVALID').max(200) }) } },
+    async (req, reply) => {
+      if (!verifyMediaSignature(ctx, req.params.id, req.query.expires, req.query.signature)) throw new AppError('ERR_NO_PERMISSION', { message: 'This media address is invalid or expired.' });
+      const row = await findMessageById(ctx.db, req.params.id);
+      const file = row?.mediaPath && !row.isDeleted ? mediaFile(ctx, row.mediaPath) : undefined;
+      if (!file || !fs.existsSync(file)) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA');
+      return reply.header('cache-control', 'private, max-age=3600').type(mimetypeOf(file)).send(fs.createReadStream(file));
+    },
+  );
+};

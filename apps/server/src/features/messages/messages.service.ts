@@ -1,0 +1,75 @@
+import { LIMITS, type MediaType } from '@zapdesk/shared/domain';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { OutboundContent } from '../../channels/channel.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { pageWindow } from '../../core/db/sql-helpers.js';
+import { nowIso } from '../../core/time.js';
+import { findTicketById, updateTicket } from '../tickets/tickets.repository.js';
+import { getVisibleTicket } from '../tickets/tickets.service.js';
+import type { AuthUser } from '../users/users.repository.js';
+import { publishMessageUpdate } from './inbound.service.js';
+import { presentMessages } from './messages.presenter.js';
+import * as repo from './messages.repository.js';
+import { chatOf, sendOnTicket } from './outbound.service.js';
+
+/** Newest page first; within a page, oldest first (the order the chat shows). Opening reads the ticket. */
+export async function listMessages(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticketId: number, pageNumber: number): Promise<{ messages: TMessage[]; count: number; hasMore: boolean; ticket: TTicket }> {
+  let ticket = await getVisibleTicket(ctx, actor, ticketId);
+  const { limit, offset } = pageWindow(pageNumber, LIMITS.messagesPageSize);
+  const { rows, count } = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset });
+  if (ticket.unreadMessages > 0) {
+    // Nothing is written when nothing is unread.
+    const now = nowIso();
+    const providerIds = await repo.markTicketRead(ctx.db, ticketId, now);
+    await updateTicket(ctx.db, ticketId, { unreadMessages: 0 }, now);
+    const driver = sessions.driver(ticket.whatsappId);
+    if (driver && providerIds.length) await driver.markRead(chatOf(ticket), providerIds).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
+    ticket = (await findTicketById(ctx.db, ticketId)) ?? ticket;
+    ctx.events.publish('ticket.saved', { ticket });
+  }
+  const messages = await presentMessages(ctx, rows.reverse());
+  return { messages, count, hasMore: count > offset + rows.length, ticket };
+}
+
+export type UploadedMedia = { data: Buffer; mimetype: string; filename: string };
+
+function mediaTypeOf(mimetype: string): MediaType {
+  if (mimetype.startsWith('image/')) return 'image';
+  if (mimetype.startsWith('audio/')) return 'audio';
+  if (mimetype.startsWith('video/')) return 'video';
+  return 'other';
+}
+
+export async function sendMessage(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticketId: number, input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[] }): Promise<TMessage[]> {
+  const ticket = await getVisibleTicket(ctx, actor, ticketId);
+  if (ticket.status !== 'open') throw new AppError('ERR_VALIDATION', { message: 'Messages are sent on open tickets: accept or reopen it first.' });
+  const contents: OutboundContent[] = input.medias?.length
+    ? input.medias.map((m, i) =>
+        m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
+          ? { kind: 'voice', data: m.data, mimetype: m.mimetype }
+          : { kind: 'media', mediaType: mediaTypeOf(m.mimetype), data: m.data, mimetype: m.mimetype, filename: m.filename, ...(i === 0 && input.body.trim() ? { caption: input.body } : {}) },
+      )
+    : [{ kind: 'text', body: input.body }];
+  const ids: number[] = [];
+  for (const content of contents) ids.push(await sendOnTicket(ctx, sessions, { ticket, content, quotedMsgId: input.quotedMsgId ?? null }));
+  return presentMessages(ctx, await repo.findMessagesByIds(ctx.db, ids));
+}
+
+/** Only one's own messages can be deleted, for everyone. */
+export async function deleteMessage(ctx: AppContext, sessions: SessionManager, actor: AuthUser, messageId: number): Promise<void> {
+  const row = await repo.findMessageById(ctx.db, messageId);
+  if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  const ticket = await getVisibleTicket(ctx, actor, row.ticketId);
+  if (!row.fromMe) throw new AppError('ERR_NO_PERMISSION');
+  if (row.isDeleted) return;
+  try {
+    await sessions.requireDriver(ticket.whatsappId).deleteForEveryone(chatOf(ticket), row.providerId, true);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'ERR_WAPP_NOT_INITIALIZED') throw error;
+    throw new AppError('ERR_DELETE_WAPP_MSG');
+  }
+  await repo.updateMessage(ctx.db, messageId, { isDeleted: true }, nowIso());
+  await publishMessageUpdate(ctx, messageId);
+}

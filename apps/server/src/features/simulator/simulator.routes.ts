@@ -1,0 +1,73 @@
+/** Drives the simulated phones (admin only, present only with SIMULATOR=on). */
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MAX_ID, type MediaType } from '@zapdesk/shared/domain';
+import { ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
+import type { InboundMessage } from '../../channels/channel.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { requireAdmin } from '../../core/http/auth-hooks.js';
+import { getWhatsapp } from '../whatsapps/whatsapps.service.js';
+
+const ZParams = z.object({ connectionId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') });
+
+function mediaTypeOf(mimetype: string): MediaType {
+  if (mimetype.startsWith('image/')) return 'image';
+  if (mimetype.startsWith('audio/')) return 'audio';
+  if (mimetype.startsWith('video/')) return 'video';
+  return 'other';
+}
+
+export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
+  const tags = ['simulator'];
+  const onRequest = requireAdmin(ctx);
+
+  async function simulator(connectionId: number): Promise<SimulatorDriver> {
+    const whatsapp = await getWhatsapp(ctx, connectionId);
+    const driver = sessions.driver(connectionId);
+    if (whatsapp.channel !== 'simulator') throw new AppError('ERR_VALIDATION', { message: 'This connection is not a simulator.' });
+    if (!(driver instanceof SimulatorDriver)) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return driver;
+  }
+
+  app.post('/simulator/:connectionId/scan', { schema: { tags, params: ZParams, response: { 200: z.object({ status: z.string() }) } }, onRequest }, async (req) => {
+    await (await simulator(req.params.connectionId)).scan();
+    return { status: 'CONNECTED' };
+  });
+
+  app.post('/simulator/:connectionId/inbound', { schema: { tags, params: ZParams, body: ZSimulatorInboundSchema, response: { 200: z.object({ id: z.string() }) } }, onRequest }, async (req) => {
+    const driver = await simulator(req.params.connectionId);
+    const input = req.body;
+    const providerId = input.id ?? `SIMIN${randomBytes(8).toString('hex').toUpperCase()}`;
+    const media = input.media;
+    const data = media ? Buffer.from(media.base64, 'base64') : undefined;
+    if (media && (!data || data.length === 0)) throw new AppError('ERR_VALIDATION', { message: 'media.base64 holds no data.', fields: { 'media.base64': 'INVALID' } });
+    const message: InboundMessage = {
+      providerId,
+      chat: input.group ? { kind: 'group', groupId: input.group.id } : { kind: 'person', number: input.from },
+      sender: { number: input.from, ...(input.name ? { name: input.name } : {}) },
+      fromMe: input.fromMe,
+      body: input.body,
+      ...(media && data ? { media: { mediaType: mediaTypeOf(media.mimetype), mimetype: media.mimetype, filename: media.filename, load: async () => data } } : {}),
+      ...(input.location ? { location: input.location } : {}),
+      ...(input.vcard ? { vcard: input.vcard } : {}),
+      ...(input.quotedId ? { quotedProviderId: input.quotedId } : {}),
+      ...(input.group ? { group: { subject: input.group.subject } } : {}),
+      timestamp: new Date(),
+    };
+    driver.deliver(message);
+    return { id: providerId };
+  });
+
+  app.get('/simulator/:connectionId/outbox', { schema: { tags, params: ZParams, response: { 200: z.array(ZSimulatorOutboxItemSchema) } }, onRequest }, async (req) =>
+    (await simulator(req.params.connectionId)).outbox(),
+  );
+
+  app.post('/simulator/:connectionId/disconnect', { schema: { tags, params: ZParams, response: { 200: z.object({ status: z.string() }) } }, onRequest }, async (req) => {
+    (await simulator(req.params.connectionId)).drop();
+    return { status: 'DISCONNECTED' };
+  });
+};

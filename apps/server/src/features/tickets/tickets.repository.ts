@@ -1,0 +1,149 @@
+import { TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { Db } from '../../core/db/database.js';
+import { bool, pageWindow } from '../../core/db/sql-helpers.js';
+import { findContactById } from '../contacts/contacts.repository.js';
+
+function asStatus(value: string): TicketStatus {
+  return TICKET_STATUSES.find((s) => s === value) ?? 'pending';
+}
+
+const ticketColumns = [
+  'tickets.id',
+  'tickets.status',
+  'tickets.userId',
+  'tickets.queueId',
+  'tickets.whatsappId',
+  'tickets.contactId',
+  'tickets.lastMessage',
+  'tickets.unreadMessages',
+  'tickets.isGroup',
+  'tickets.createdAt',
+  'tickets.updatedAt',
+] as const;
+
+/** Loads tickets with their contact, queue, user and connection, in the order of `ids`. */
+export async function findTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('tickets')
+    .innerJoin('whatsapps', 'whatsapps.id', 'tickets.whatsappId')
+    .leftJoin('queues', 'queues.id', 'tickets.queueId')
+    .leftJoin('users', 'users.id', 'tickets.userId')
+    .select([...ticketColumns, 'whatsapps.name as whatsappName', 'queues.name as queueName', 'queues.color as queueColor', 'users.name as userName'])
+    .where('tickets.id', 'in', ids)
+    .execute();
+  const contacts = new Map<number, NonNullable<Awaited<ReturnType<typeof findContactById>>>>();
+  for (const contactId of new Set(rows.map((r) => r.contactId))) {
+    const contact = await findContactById(db, contactId);
+    if (contact) contacts.set(contactId, contact);
+  }
+  const byId = new Map<number, TTicket>();
+  for (const r of rows) {
+    const contact = contacts.get(r.contactId);
+    if (!contact) continue;
+    byId.set(r.id, {
+      id: r.id,
+      status: asStatus(r.status),
+      userId: r.userId,
+      queueId: r.queueId,
+      whatsappId: r.whatsappId,
+      contactId: r.contactId,
+      lastMessage: r.lastMessage,
+      unreadMessages: r.unreadMessages,
+      isGroup: bool(r.isGroup),
+      contact,
+      queue: r.queueId !== null && r.queueName !== null && r.queueColor !== null ? { id: r.queueId, name: r.queueName, color: r.queueColor } : null,
+      user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
+      whatsapp: { id: r.whatsappId, name: r.whatsappName },
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    });
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function findTicketById(db: Db, id: number): Promise<TTicket | undefined> {
+  const [ticket] = await findTicketsByIds(db, [id]);
+  return ticket;
+}
+
+export async function findActiveTicketId(db: Db, contactId: number, whatsappId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('tickets')
+    .select('id')
+    .where('contactId', '=', contactId)
+    .where('whatsappId', '=', whatsappId)
+    .where('status', 'in', ['open', 'pending'])
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function findLastClosedTicket(db: Db, contactId: number, whatsappId: number) {
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'updatedAt'])
+    .where('contactId', '=', contactId)
+    .where('whatsappId', '=', whatsappId)
+    .where('status', '=', 'closed')
+    .orderBy('updatedAt', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+export async function insertTicket(db: Db, data: { contactId: number; whatsappId: number; isGroup: boolean; status: TicketStatus; userId: number | null }, now: string): Promise<number> {
+  const row = await db
+    .insertInto('tickets')
+    .values({ ...data, isGroup: data.isGroup ? 1 : 0, queueId: null, lastMessage: '', unreadMessages: 0, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export type TicketPatch = Partial<{ status: TicketStatus; userId: number | null; queueId: number | null; whatsappId: number; lastMessage: string; unreadMessages: number }>;
+
+export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: string): Promise<void> {
+  await db.updateTable('tickets').set({ ...patch, updatedAt: now }).where('id', '=', id).execute();
+}
+
+/** Records a new message on the ticket: last message text, and one more unread when it came in. */
+export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean }, now: string): Promise<void> {
+  await db
+    .updateTable('tickets')
+    .set((eb) => ({
+      lastMessage: options.lastMessage,
+      updatedAt: now,
+      ...(options.incoming ? { unreadMessages: eb('unreadMessages', '+', 1) } : {}),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export type TicketScope = { userId: number; admin: boolean; showAll: boolean; queueIds: number[] };
+
+/**
+ * The tickets a user may see: admins with showAll everything; otherwise tickets of their
+ * queues (or without a queue), unassigned or their own.
+ */
+export async function listTickets(db: Db, options: { scope: TicketScope; status?: TicketStatus | undefined; pageNumber: number }) {
+  const { scope } = options;
+  let base = db.selectFrom('tickets');
+  if (options.status) base = base.where('status', '=', options.status);
+  if (!(scope.admin && scope.showAll)) {
+    base = base.where((eb) => eb.or([eb('queueId', 'is', null), ...(scope.queueIds.length ? [eb('queueId', 'in', scope.queueIds)] : [])]));
+    if (!scope.showAll || !scope.admin) base = base.where((eb) => eb.or([eb('userId', 'is', null), eb('userId', '=', scope.userId)]));
+  }
+  const { limit, offset } = pageWindow(options.pageNumber);
+  const [countRow, idRows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  const count = Number(countRow.n);
+  const tickets = await findTicketsByIds(db, idRows.map((r) => r.id));
+  return { tickets, count, hasMore: count > offset + tickets.length };
+}
+
+export async function userQueueIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('userQueues').select('queueId').where('userId', '=', userId).execute();
+  return rows.map((r) => r.queueId);
+}

@@ -1,0 +1,92 @@
+import type { TWhatsappInput } from '@zapdesk/shared/messaging';
+import type { TWhatsapp } from '@zapdesk/shared/schemas';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { isUniqueViolation } from '../../core/db/database.js';
+import { AppError } from '../../core/errors.js';
+import { nowIso } from '../../core/time.js';
+import { missingQueueIds } from '../queues/queues.repository.js';
+import * as repo from './whatsapps.repository.js';
+
+type WhatsappData = Required<TWhatsappInput>;
+
+export async function getWhatsapp(ctx: AppContext, id: number): Promise<TWhatsapp> {
+  const found = await repo.findWhatsappById(ctx.db, id);
+  if (!found) throw new AppError('ERR_NO_WAPP_FOUND');
+  return found;
+}
+
+async function check(ctx: AppContext, input: WhatsappData, exceptId?: number): Promise<void> {
+  if (input.channel === 'simulator' && !ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
+  if (input.queueIds.length > 1 && input.greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
+  if ((await missingQueueIds(ctx.db, input.queueIds)).length > 0) throw new AppError('ERR_NO_QUEUE_FOUND');
+  if (await repo.nameTaken(ctx.db, input.name, exceptId)) {
+    throw new AppError('ERR_VALIDATION', { message: 'A connection with this name already exists.', fields: { name: 'INVALID' } });
+  }
+}
+
+async function publishAll(ctx: AppContext, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    const whatsapp = await repo.findWhatsappById(ctx.db, id);
+    if (whatsapp) ctx.events.publish('whatsapp.saved', { whatsapp });
+  }
+}
+
+function guardName(error: unknown): never {
+  if (isUniqueViolation(error, { table: 'whatsapps', column: 'name' })) {
+    throw new AppError('ERR_VALIDATION', { message: 'A connection with this name already exists.', fields: { name: 'INVALID' } });
+  }
+  throw error;
+}
+
+/** The first connection is the default whatever was asked: there is always exactly one. */
+export async function createWhatsapp(ctx: AppContext, sessions: SessionManager, input: WhatsappData): Promise<TWhatsapp> {
+  await check(ctx, input);
+  const now = nowIso();
+  let changed: number[] = [];
+  const id = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const isDefault = input.isDefault || (await repo.countWhatsapps(trx)) === 0;
+      const newId = await repo.insertWhatsapp(trx, { name: input.name, isDefault, greetingMessage: input.greetingMessage, farewellMessage: input.farewellMessage, channel: input.channel }, now);
+      if (isDefault) changed = await repo.makeOnlyDefault(trx, newId, now);
+      await repo.setWhatsappQueues(trx, newId, input.queueIds);
+      return newId;
+    })
+    .catch(guardName);
+  await publishAll(ctx, [id, ...changed]);
+  await sessions.start(id).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: id, error }));
+  return getWhatsapp(ctx, id);
+}
+
+export async function updateWhatsapp(ctx: AppContext, id: number, input: WhatsappData): Promise<TWhatsapp> {
+  const current = await getWhatsapp(ctx, id);
+  await check(ctx, { ...input, channel: current.channel }, id);
+  if (current.isDefault && !input.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
+  const now = nowIso();
+  let changed: number[] = [];
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      await repo.updateWhatsapp(trx, id, { name: input.name, isDefault: input.isDefault, greetingMessage: input.greetingMessage, farewellMessage: input.farewellMessage }, now);
+      if (input.isDefault) changed = await repo.makeOnlyDefault(trx, id, now);
+      await repo.setWhatsappQueues(trx, id, input.queueIds);
+    })
+    .catch(guardName);
+  await publishAll(ctx, [id, ...changed]);
+  return getWhatsapp(ctx, id);
+}
+
+/** Deleting the default hands the flag to another connection; the session is logged out. */
+export async function deleteWhatsapp(ctx: AppContext, sessions: SessionManager, id: number): Promise<void> {
+  const current = await getWhatsapp(ctx, id);
+  await sessions.logout(id).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: id, error }));
+  let changed: number[] = [];
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.deleteWhatsapp(trx, id);
+    const next = current.isDefault ? await repo.firstOtherWhatsappId(trx, id) : undefined;
+    if (next !== undefined) changed = [next, ...(await repo.makeOnlyDefault(trx, next, nowIso()))];
+  });
+  ctx.events.publish('whatsapp.deleted', { whatsappId: id });
+  await publishAll(ctx, changed);
+}

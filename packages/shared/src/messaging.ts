@@ -1,0 +1,127 @@
+/** Schemas of connections, tickets, messages and the simulator control API. */
+import { z } from 'zod';
+import { CHANNELS, MAX_ID, MEDIA_TYPES, TICKET_STATUSES } from './domain.js';
+import { ZContactSchema, ZQueueRefSchema } from './schemas.js';
+
+const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
+const ZIdValue = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
+const noNul = (v: string) => !v.includes('\u0000');
+
+function requiredText(min: number, max: number) {
+  return z
+    .string(required)
+    .trim()
+    .check((ctx) => {
+      if (ctx.value.length === 0) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
+      else if (!noNul(ctx.value)) ctx.issues.push({ code: 'custom', message: 'INVALID', input: ctx.value });
+      else if (ctx.value.length < min) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
+      else if (ctx.value.length > max) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
+    });
+}
+const ZLongText = z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID');
+
+// ---------- connections ----------
+export const ZWhatsappInputSchema = z.object({
+  name: requiredText(2, 50),
+  isDefault: z.boolean('INVALID').optional().default(false),
+  greetingMessage: ZLongText.optional().default(''),
+  farewellMessage: ZLongText.optional().default(''),
+  queueIds: z.array(ZIdValue, 'INVALID').max(100, 'TOO_LONG').optional().default([]),
+  channel: z.enum(CHANNELS, 'INVALID').optional().default('whatsapp'),
+});
+export type TWhatsappInput = z.input<typeof ZWhatsappInputSchema>;
+
+export const ZPairingCodeRequestSchema = z.object({
+  phoneNumber: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+});
+
+// ---------- tickets ----------
+export const ZTicketSchema = z.object({
+  id: z.number(),
+  status: z.enum(TICKET_STATUSES),
+  userId: z.number().nullable(),
+  queueId: z.number().nullable(),
+  whatsappId: z.number(),
+  contactId: z.number(),
+  lastMessage: z.string(),
+  unreadMessages: z.number(),
+  isGroup: z.boolean(),
+  contact: ZContactSchema,
+  queue: ZQueueRefSchema.nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TTicket = z.infer<typeof ZTicketSchema>;
+
+export const ZTicketListQuerySchema = z.object({
+  pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
+  status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
+  showAll: z.enum(['true', 'false'], 'INVALID').optional().default('false'),
+});
+export const ZTicketListSchema = z.object({ tickets: z.array(ZTicketSchema), count: z.number(), hasMore: z.boolean() });
+
+// ---------- messages ----------
+export const ZMessageSchema = z.object({
+  id: z.number(),
+  ticketId: z.number(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  read: z.boolean(),
+  ack: z.number(),
+  isDeleted: z.boolean(),
+  mediaType: z.enum(MEDIA_TYPES).nullable(),
+  /** An authenticated, short-lived address of the media file. */
+  mediaUrl: z.string().nullable(),
+  quotedMsg: z.object({ id: z.number(), body: z.string(), fromMe: z.boolean(), contact: z.object({ name: z.string() }).nullable() }).nullable(),
+  contact: z.object({ id: z.number(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TMessage = z.infer<typeof ZMessageSchema>;
+export const ZMessageListSchema = z.object({ messages: z.array(ZMessageSchema), count: z.number(), hasMore: z.boolean(), ticket: ZTicketSchema });
+export const ZMessagePageQuerySchema = z.object({
+  pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
+});
+export const ZSendTextSchema = z.object({
+  body: z.string(required).max(30000, 'TOO_LONG').refine(noNul, 'INVALID').refine((v) => v.trim().length > 0, 'REQUIRED'),
+  quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),
+  read: z.boolean().optional(),
+  fromMe: z.boolean().optional(),
+  mediaUrl: z.string().optional(),
+});
+
+// ---------- simulator ----------
+export const ZSimulatorInboundSchema = z.object({
+  id: z.string('INVALID').min(1, 'REQUIRED').max(200, 'TOO_LONG').optional(),
+  from: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  name: z.string('INVALID').max(100, 'TOO_LONG').refine(noNul, 'INVALID').optional(),
+  body: ZLongText.optional().default(''),
+  media: z
+    .object({
+      base64: z.string(required).max(30_000_000, 'TOO_LONG'),
+      mimetype: z.string(required).min(3, 'TOO_SHORT').max(100, 'TOO_LONG'),
+      filename: z.string('INVALID').max(200, 'TOO_LONG').optional().default('file'),
+    })
+    .optional(),
+  location: z.object({ latitude: z.number('INVALID').min(-90).max(90), longitude: z.number('INVALID').min(-180).max(180), description: z.string().max(500).optional() }).optional(),
+  vcard: z.string('INVALID').max(10000, 'TOO_LONG').optional(),
+  quotedId: z.string('INVALID').max(200, 'TOO_LONG').optional(),
+  fromMe: z.boolean('INVALID').optional().default(false),
+  group: z.object({ id: z.string(required).regex(/^[\w-]{3,60}$/, 'INVALID'), subject: z.string(required).max(100, 'TOO_LONG') }).optional(),
+});
+export type TSimulatorInbound = z.input<typeof ZSimulatorInboundSchema>;
+
+export const ZSimulatorOutboxItemSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  kind: z.enum(['text', 'media', 'voice', 'delete']),
+  body: z.string(),
+  mimetype: z.string().nullable(),
+  filename: z.string().nullable(),
+  quotedId: z.string().nullable(),
+  ack: z.number(),
+  sentAt: z.string(),
+});
+export type TSimulatorOutboxItem = z.infer<typeof ZSimulatorOutboxItemSchema>;
