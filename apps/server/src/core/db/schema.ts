@@ -16,6 +16,8 @@ export type UsersTable = {
   profile: string;
   tokenVersion: Generated<number>;
   whatsappId: number | null;
+  /** Folded (lower-case, no accents) name and email for search. */
+  searchText: Generated<string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };

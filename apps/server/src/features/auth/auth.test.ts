@@ -69,6 +69,10 @@ describe('POST /api/auth/login', () => {
 
     const empty = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: '', password: '' } });
     expect(empty.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { email: 'REQUIRED', password: 'REQUIRED' } });
+
+    const long = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: 'p'.repeat(201) } });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { password: 'TOO_LONG' } });
   });
 
   it('limits login attempts per minute: past LOGIN_RATE_LIMIT it answers 429 ERR_TOO_MANY_REQUESTS, even to the right password', async () => {
@@ -86,6 +90,17 @@ describe('POST /api/auth/login', () => {
       expect(refreshCookie(fourth)).toBeUndefined();
       // Other routes are not limited.
       expect((await limited.request({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+
+      // Signup has its own counter with the same limit.
+      for (const i of [1, 2, 3]) {
+        const res = await limited.request({ method: 'POST', url: '/api/auth/signup', payload: { name: `Rate ${i}`, email: `rate${i}@test.local`, password: 'pass123' } });
+        expect(res.statusCode).toBe(201);
+      }
+      const tooMany = await limited.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Rate 4', email: 'rate4@test.local', password: 'pass123' } });
+      expect(tooMany.statusCode).toBe(429);
+      expect(tooMany.json()).toMatchObject({ error: 'ERR_TOO_MANY_REQUESTS' });
+      const users = await limited.request({ method: 'GET', url: '/api/users?searchParam=rate4', token: limited.adminToken });
+      expect(users.json()).toMatchObject({ count: 0 });
     } finally {
       await limited.close();
     }

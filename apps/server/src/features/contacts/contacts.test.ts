@@ -365,6 +365,15 @@ describe('POST /api/contacts/import', () => {
     expect(await contactCount()).toBe(before);
   });
 
+  it('refuses a file of more than 50000 contacts with 400 ERR_INVALID_CSV, and writes nothing', async () => {
+    const before = await contactCount();
+    const rows = Array.from({ length: 50001 }, (_, i) => `Bulk ${i};55${String(i).padStart(11, '0')}`);
+    const res = await importCsv(`name;number\n${rows.join('\n')}\n`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'ERR_INVALID_CSV', message: expect.stringContaining('50000') });
+    expect(await contactCount()).toBe(before);
+  });
+
   it('refuses a request that is not multipart with 400 ERR_INVALID_CSV', async () => {
     const res = await t.request({ method: 'POST', url: '/api/contacts/import', token, payload: { file: 'name;number\nAna;5571900000014' } });
     expect(res.statusCode).toBe(400);

@@ -1,4 +1,4 @@
-import type { Profile } from '@zapdesk/shared/domain';
+import { foldText, type Profile } from '@zapdesk/shared/domain';
 import type { TUser } from '@zapdesk/shared/schemas';
 import type { Db } from '../../core/db/database.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
@@ -83,11 +83,8 @@ export async function findUserById(db: Db, id: number): Promise<TUser | undefine
 }
 
 export async function listUsers(db: Db, options: { searchParam: string; pageNumber: number }): Promise<{ users: TUser[]; count: number; hasMore: boolean }> {
-  const term = options.searchParam.toLowerCase();
-  let base = db.selectFrom('users');
-  if (term) {
-    base = base.where((eb) => eb.or([containsLike(sql`lower(${sql.ref('name')})`, term), containsLike(sql`lower(${sql.ref('email')})`, term)]));
-  }
+  const term = foldText(options.searchParam);
+  const base = term ? db.selectFrom('users').where(containsLike(sql.ref('searchText'), term)) : db.selectFrom('users');
   const { limit, offset } = pageWindow(options.pageNumber);
   const [countRow, idRows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -100,20 +97,33 @@ export async function listUsers(db: Db, options: { searchParam: string; pageNumb
 
 export type UserWrite = { name: string; email: string; profile: Profile; whatsappId: number | null; passwordHash?: string };
 
+function userSearchText(data: { name: string; email: string }): string {
+  return foldText(`${data.name} ${data.email}`);
+}
+
 export async function insertUser(db: Db, data: UserWrite & { passwordHash: string }, now: string): Promise<number> {
   const row = await db
     .insertInto('users')
-    .values({ name: data.name, email: data.email, passwordHash: data.passwordHash, profile: data.profile, whatsappId: data.whatsappId, createdAt: now, updatedAt: now })
+    .values({
+      name: data.name,
+      email: data.email,
+      searchText: userSearchText(data),
+      passwordHash: data.passwordHash,
+      profile: data.profile,
+      whatsappId: data.whatsappId,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function updateUser(db: Db, id: number, data: Partial<UserWrite> & { bumpTokenVersion?: boolean }, now: string): Promise<void> {
+export async function updateUser(db: Db, id: number, data: UserWrite & { bumpTokenVersion?: boolean }, now: string): Promise<void> {
   const { bumpTokenVersion, ...fields } = data;
   await db
     .updateTable('users')
-    .set({ ...fields, updatedAt: now })
+    .set({ ...fields, searchText: userSearchText(fields), updatedAt: now })
     .$if(bumpTokenVersion === true, (q) => q.set((eb) => ({ tokenVersion: eb('tokenVersion', '+', 1) })))
     .where('id', '=', id)
     .execute();

@@ -65,6 +65,12 @@ describe('GET /api/users', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json(), term).toMatchObject({ count: 1, hasMore: false, users: [{ id: user.id }] });
     }
+    // Accented capitals too, on both databases: 'élodie' finds 'ÉLODIE', and so does 'elodie'.
+    const { user: accented } = await t.createUser({ name: 'ÉLODIE Ñúñez', email: 'elodie.nunez@test.local' });
+    for (const term of ['élodie', 'ELODIE', 'elodie ñúñez', 'nunez']) {
+      const res = await t.request({ method: 'GET', url: `/api/users?searchParam=${encodeURIComponent(term)}`, token: agent.token });
+      expect(res.json(), term).toMatchObject({ count: 1, users: [{ id: accented.id }] });
+    }
     const none = await t.request({ method: 'GET', url: '/api/users?searchParam=nobody-matches-this', token: agent.token });
     expect(none.json()).toEqual({ users: [], count: 0, hasMore: false });
   });
