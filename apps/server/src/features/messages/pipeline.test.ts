@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TWhatsapp } from '@zapdesk/shared/schemas';
+import { createTestApp, type TestApp } from '../../test/harness.js';
+
+let t: TestApp;
+let n = 0;
+const number = () => `5511${String(900000000 + (n += 1) * 7919 + Math.floor(Math.random() * 1000))}`;
+
+async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function createConnection(body: Record<string, unknown> = {}): Promise<TWhatsapp> {
+  const res = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: `Sim ${(n += 1)}`, channel: 'simulator', ...body } });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+async function connected(body: Record<string, unknown> = {}): Promise<TWhatsapp> {
+  const w = await createConnection(body);
+  const scan = await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
+  expect(scan.statusCode).toBe(200);
+  return w;
+}
+
+function inbound(whatsappId: number, payload: Record<string, unknown>) {
+  return t.request({ method: 'POST', url: `/api/simulator/${whatsappId}/inbound`, token: t.adminToken, payload });
+}
+
+async function ticketsOf(contactNumber: string): Promise<TTicket[]> {
+  const res = await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken });
+  return (res.json().tickets as TTicket[]).filter((x) => x.contact.number === contactNumber);
+}
+
+async function messagesOf(ticketId: number): Promise<TMessage[]> {
+  return (await t.request({ method: 'GET', url: `/api/messages/${ticketId}`, token: t.adminToken })).json().messages;
+}
+
+async function outbox(whatsappId: number): Promise<TSimulatorOutboxItem[]> {
+  return (await t.request({ method: 'GET', url: `/api/simulator/${whatsappId}/outbox`, token: t.adminToken })).json();
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ SIMULATOR: 'on' });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('simulator connection', () => {
+  it('shows a QR code, and turns CONNECTED when it is scanned', async () => {
+    const w = await createConnection();
+    const before = await waitFor(
+      async () => (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json() as TWhatsapp,
+      (x) => x.status === 'qrcode',
+    );
+    expect(before.qrcode).toMatch(/^SIM-/);
+    await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
+    const after = await waitFor(
+      async () => (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json() as TWhatsapp,
+      (x) => x.status === 'CONNECTED',
+    );
+    expect(after.qrcode).toBe('');
+  });
+
+  it('refuses a simulator connection when SIMULATOR is off, and has no simulator routes', async () => {
+    const off = await createTestApp();
+    try {
+      const res = await off.request({ method: 'POST', url: '/api/whatsapp', token: off.adminToken, payload: { name: 'Sim', channel: 'simulator' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'ERR_SIMULATOR_DISABLED' });
+      expect((await off.request({ method: 'POST', url: '/api/simulator/1/scan', token: off.adminToken })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('requires a greeting with more than one queue', async () => {
+    const [a, b] = [await t.createQueue(), await t.createQueue()];
+    const res = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Two queues', channel: 'simulator', queueIds: [a.id, b.id] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'ERR_WAPP_GREETING_REQUIRED' });
+  });
+});
+
+describe('inbound pipeline', () => {
+  it('turns a first message into a pending ticket with one unread message', async () => {
+    const w = await connected();
+    const from = number();
+    expect((await inbound(w.id, { from, name: 'Maria José', body: 'Olá, preciso de ajuda' })).statusCode).toBe(200);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Olá, preciso de ajuda', whatsappId: w.id, contact: { name: 'Maria José', number: from } });
+  });
+
+  it('stores a redelivered message once', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { id: 'DUP-1', from, body: 'once' });
+    await inbound(w.id, { id: 'DUP-1', from, body: 'once' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await messagesOf(ticket!.id)).filter((m) => m.body === 'once')).toHaveLength(1);
+  });
+
+  it('creates exactly one ticket when first messages of a new contact arrive at once', async () => {
+    const w = await connected();
+    const from = number();
+    await Promise.all(Array.from({ length: 12 }, (_, i) => inbound(w.id, { from, body: `burst ${i}` })));
+    const tickets = await waitFor(() => ticketsOf(from), (x) => x.length >= 1);
+    const ticket = tickets[0];
+    const all = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 12);
+    expect(all).toHaveLength(12);
+    expect(await ticketsOf(from)).toHaveLength(1);
+  });
+
+  it('reopens a recently closed ticket as pending, and opens a new one after timeCreateNewTicket', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, body: 'first' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } })).statusCode).toBe(200);
+    await inbound(w.id, { from, body: 'again' });
+    const reopened = await waitFor(() => ticketsOf(from), (x) => x[0]?.status === 'pending');
+    expect(reopened.map((x) => x.id)).toEqual([ticket!.id]);
+
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } });
+    await t.ctx.db.updateTable('tickets').set({ updatedAt: new Date(Date.now() - 2 * 3600 * 1000).toISOString() }).where('id', '=', ticket!.id).execute();
+    await inbound(w.id, { from, body: 'much later' });
+    const both = await waitFor(() => ticketsOf(from), (x) => x.length === 2);
+    expect(both.find((x) => x.id !== ticket!.id)).toMatchObject({ status: 'pending', lastMessage: 'much later' });
+  });
+
+  it('stores media privately and serves it through a signed address', async () => {
+    const w = await connected();
+    const from = number();
+    const bytes = Buffer.from('fake-png-bytes-for-the-test');
+    await inbound(w.id, { from, body: 'photo', media: { base64: bytes.toString('base64'), mimetype: 'image/png', filename: 'photo.png' } });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [message] = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 1);
+    expect(message).toMatchObject({ mediaType: 'image', body: 'photo' });
+    expect(message!.mediaUrl).toMatch(/^\/api\/media\/\d+\?expires=\d+&signature=/);
+    const file = await t.request({ method: 'GET', url: message!.mediaUrl ?? '' });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(bytes)).toBe(true);
+    const forged = await t.request({ method: 'GET', url: (message!.mediaUrl ?? '').replace(/signature=[^&]+/, 'signature=forged') });
+    expect(forged.statusCode).toBe(403);
+  });
+
+  it('stores a location in the pipe format and a vcard as a contact card', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, location: { latitude: -23.5, longitude: -46.6, description: 'Av. Paulista' } });
+    await inbound(w.id, { from, vcard: 'BEGIN:VCARD\nFN:Ana\nTEL:5511988887777\nEND:VCARD' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const messages = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 2);
+    const location = messages.find((m) => m.mediaType === 'location');
+    expect(location?.body.split('|')).toHaveLength(3);
+    expect(location?.body.split('|')[2]).toBe('Av. Paulista');
+    expect(messages.find((m) => m.mediaType === 'vcard')?.body).toContain('FN:Ana');
+  });
+
+  it('keeps messages sent from the phone itself as fromMe, without unread', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, body: 'sent from my phone', fromMe: true });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    expect(ticket!.unreadMessages).toBe(0);
+    expect((await messagesOf(ticket!.id))[0]).toMatchObject({ fromMe: true, body: 'sent from my phone' });
+  });
+
+  it('links a quoted reply to the message it quotes', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { id: 'Q-ORIG', from, body: 'original' });
+    await inbound(w.id, { from, body: 'reply', quotedId: 'Q-ORIG' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const messages = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 2);
+    expect(messages.find((m) => m.body === 'reply')?.quotedMsg).toMatchObject({ body: 'original', fromMe: false });
+  });
+
+  it('ignores group messages while CheckMsgIsGroup is enabled, and opens a group ticket when it is disabled', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, body: 'in the group', group: { id: 'grp-ignored', subject: 'Família' } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await ticketsOf('grp-ignored')).toHaveLength(0);
+
+    await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'disabled' } });
+    await inbound(w.id, { from, name: 'Tia', body: 'now it counts', group: { id: 'grp-taken', subject: 'Vendas' } });
+    const [ticket] = await waitFor(() => ticketsOf('grp-taken'), (x) => x.length === 1);
+    expect(ticket).toMatchObject({ isGroup: true, contact: { name: 'Vendas', isGroup: true } });
+    expect((await messagesOf(ticket!.id))[0]?.contact?.name).toBe('Tia');
+    await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'enabled' } });
+  });
+});
+
+describe('queues and greetings', () => {
+  it('gives the only queue to the ticket', async () => {
+    const queue = await t.createQueue({ greetingMessage: 'Welcome to {{queue}}, {{name}}!' });
+    const w = await connected({ queueIds: [queue.id] });
+    const from = number();
+    await inbound(w.id, { from, name: 'Joana', body: 'hi' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.queueId === queue.id);
+    expect(ticket!.queue).toMatchObject({ id: queue.id });
+    const sent = await waitFor(() => outbox(w.id), (o) => o.some((m) => m.to === from));
+    expect(sent.find((m) => m.to === from)?.body).toBe(`Welcome to ${queue.name}, Joana!`);
+  });
+
+  it('lists several queues as a numbered menu and assigns the one the contact picks', async () => {
+    const sales = await t.createQueue({ name: 'A Sales', greetingMessage: 'Sales here' });
+    const support = await t.createQueue({ name: 'B Support', greetingMessage: 'Support here, {{name}}' });
+    const w = await connected({ queueIds: [sales.id, support.id], greetingMessage: '{{ms}}! Choose:' });
+    const from = number();
+    await inbound(w.id, { from, name: 'Rui', body: 'hello' });
+    const menu = await waitFor(() => outbox(w.id), (o) => o.some((m) => m.to === from));
+    expect(menu[0]?.body).toMatch(/^(Bom dia|Boa tarde|Boa noite)! Choose:\n\n\*1\* - A Sales\n\*2\* - B Support$/);
+    await inbound(w.id, { from, body: '2' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.queueId === support.id);
+    expect(ticket!.queueId).toBe(support.id);
+    const after = await waitFor(() => outbox(w.id), (o) => o.filter((m) => m.to === from).length === 2);
+    expect(after[1]?.body).toBe('Support here, Rui');
+  });
+});
+
+describe('messages API', () => {
+  it('sends an agent reply through the connection and follows its acks', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, body: 'question' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const refused = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'too early' } });
+    expect(refused.statusCode).toBe(400);
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
+    const blank = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: '   ' } });
+    expect(blank.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+
+    const res = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'answer' } });
+    expect(res.statusCode).toBe(201);
+    expect((await outbox(w.id)).some((m) => m.to === from && m.body === 'answer')).toBe(true);
+    const read = await waitFor(() => messagesOf(ticket!.id), (m) => m.find((x) => x.body === 'answer')?.ack === 3);
+    expect(read.find((x) => x.body === 'answer')).toMatchObject({ fromMe: true, ack: 3 });
+  });
+
+  it('clears the unread count when the ticket is opened and marks the chat read on the device', async () => {
+    const w = await connected();
+    const from = number();
+    const { id } = (await inbound(w.id, { from, body: 'unread one' })).json();
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.unreadMessages === 1);
+    await messagesOf(ticket!.id);
+    expect((await ticketsOf(from))[0]?.unreadMessages).toBe(0);
+    const driver = t.sessions.driver(w.id) as unknown as { readReceipts: string[] };
+    expect(driver.readReceipts).toContain(id);
+  });
+
+  it('deletes own messages only', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, body: 'theirs' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
+    const [mine] = (await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'oops' } })).json() as TMessage[];
+    const theirs = (await messagesOf(ticket!.id)).find((m) => m.body === 'theirs');
+    const refused = await t.request({ method: 'DELETE', url: `/api/messages/${theirs!.id}`, token: t.adminToken });
+    expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect((await t.request({ method: 'DELETE', url: `/api/messages/${mine!.id}`, token: t.adminToken })).statusCode).toBe(204);
+    expect((await messagesOf(ticket!.id)).find((m) => m.id === mine!.id)).toMatchObject({ isDeleted: true });
+    expect((await outbox(w.id)).some((m) => m.kind === 'delete')).toBe(true);
+  });
+
+  it('answers ERR_WAPP_NOT_INITIALIZED when the phone is offline', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, body: 'hi' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
+    await t.request({ method: 'POST', url: `/api/simulator/${w.id}/disconnect`, token: t.adminToken });
+    const res = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'anyone?' } });
+    expect(res.json()).toMatchObject({ error: 'ERR_WAPP_NOT_INITIALIZED' });
+  });
+
+  it('sends the farewell when a ticket is resolved', async () => {
+    const w = await connected({ farewellMessage: 'Bye {{name}}, ticket {{ticket_id}}' });
+    const from = number();
+    await inbound(w.id, { from, name: 'Leo', body: 'thanks' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } });
+    expect((await outbox(w.id)).find((m) => m.to === from)?.body).toBe(`Bye Leo, ticket ${ticket!.id}`);
+  });
+});
