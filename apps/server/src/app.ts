@@ -33,6 +33,7 @@ import { messagesRoutes } from './features/messages/messages.routes.js';
 import { simulatorRoutes } from './features/simulator/simulator.routes.js';
 import { ticketsRoutes } from './features/tickets/tickets.routes.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
+import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 
 export const VERSION = '0.1.0';
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const io = attachRealtime(ctx, app.server);
   events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
   await sessions.restoreAll();
+  const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
 
   return {
     app,
@@ -134,6 +136,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     admin,
     sessions,
     close: async () => {
+      stopDemo();
       await sessions.closeAll();
       await io.close();
       await app.close();

@@ -21,6 +21,8 @@ const ZEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SIMULATOR: ZBool.default(false),
+  DEMO: ZBool.default(false),
+  DEMO_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
 });
 
 export type Config = {
@@ -40,6 +42,8 @@ export type Config = {
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   webDist: string;
   simulator: boolean;
+  demo: boolean;
+  demoIntervalSeconds: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -64,7 +68,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    simulator: e.SIMULATOR,
+    simulator: e.SIMULATOR || e.DEMO,
+    demo: e.DEMO,
+    demoIntervalSeconds: e.DEMO_INTERVAL_SECONDS,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../../web/dist', import.meta.url).pathname),
   };
 }
