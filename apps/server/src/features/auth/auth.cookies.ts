@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { decodeJwt } from 'jose';
 import type { AppContext } from '../../core/context.js';
 import { findAuthUserById } from '../users/users.repository.js';
 
@@ -10,7 +11,10 @@ export async function setRefreshCookie(ctx: AppContext, reply: FastifyReply, use
   const user = await findAuthUserById(ctx.db, userId);
   if (!user) return;
   const token = await ctx.tokens.signRefresh({ userId, tokenVersion: user.tokenVersion });
-  reply.setCookie(REFRESH_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: COOKIE_PATH, secure: 'auto', maxAge: 60 * 60 * 24 * 30 });
+  // The cookie lives exactly as long as the token inside it.
+  const { exp } = decodeJwt(token);
+  const maxAge = typeof exp === 'number' ? Math.max(0, exp - Math.floor(Date.now() / 1000)) : undefined;
+  reply.setCookie(REFRESH_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: COOKIE_PATH, secure: 'auto', ...(maxAge === undefined ? {} : { maxAge }) });
 }
 
 export function clearRefreshCookie(reply: FastifyReply): void {

@@ -344,3 +344,13 @@ describe('access tokens', () => {
     expect((await refresh(session.cookie.replace(/^jrt=/, ''))).statusCode).toBe(401);
   });
 });
+
+describe('refresh cookie lifetime', () => {
+  it('lasts exactly as long as the refresh token inside it', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: ADMIN.password } });
+    const cookie = res.cookies.find((c) => c.name === 'jrt');
+    // REFRESH_TOKEN_TTL defaults to 7 days.
+    expect(cookie?.maxAge).toBeGreaterThan(7 * 24 * 3600 - 10);
+    expect(cookie?.maxAge).toBeLessThanOrEqual(7 * 24 * 3600);
+  });
+});
