@@ -33,7 +33,16 @@ export function App() {
           </SocketProvider>
         </AuthProvider>
       </QueryClientProvider>
-      <ToastContainer position="top-right" autoClose={LIMITS.toastMs} newestOnTop closeOnClick pauseOnFocusLoss={false} theme="colored" />
+      {/* Below the title bar, so toasts never hide its buttons. */}
+      <ToastContainer
+        position="top-right"
+        autoClose={LIMITS.toastMs}
+        newestOnTop
+        closeOnClick
+        pauseOnFocusLoss={false}
+        theme="light"
+        style={{ top: 76 }}
+      />
     </ThemeProvider>
   );
 }

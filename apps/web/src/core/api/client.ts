@@ -63,6 +63,26 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
 }
 
 let refreshInFlight: Promise<TLoginResponse | null> | null = null;
+let rotationInFlight: Promise<unknown> | null = null;
+
+/**
+ * Runs a call that rotates the refresh cookie (changing one's own password). The server drops
+ * this user's sockets while the call is still answering; a refresh started meanwhile waits for
+ * the new cookie instead of presenting the revoked one and ending the session.
+ */
+export async function withSessionRotation<T>(work: () => Promise<T>): Promise<T> {
+  const running = work();
+  const settled = running.then(
+    () => undefined,
+    () => undefined,
+  );
+  rotationInFlight = settled;
+  try {
+    return await running;
+  } finally {
+    if (rotationInFlight === settled) rotationInFlight = null;
+  }
+}
 
 /**
  * Exchanges the refresh cookie for a new access token. Concurrent callers share one request.
@@ -71,6 +91,7 @@ let refreshInFlight: Promise<TLoginResponse | null> | null = null;
 export function refreshSession(): Promise<TLoginResponse | null> {
   refreshInFlight ??= (async () => {
     try {
+      if (rotationInFlight) await rotationInFlight;
       const response = await send('/auth/refresh_token', { method: 'POST', sessionless: true });
       if (!response.ok) {
         endSessionLocally();

@@ -45,3 +45,6 @@ export function TableEmptyRow({ colSpan, search, hint }: { colSpan: number; sear
     </TableRow>
   );
 }
+
+/** For columns that phones can do without. */
+export const HIDE_ON_PHONE = { display: { xs: 'none', sm: 'table-cell' } } as const;

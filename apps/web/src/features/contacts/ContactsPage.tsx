@@ -28,7 +28,7 @@ import { initials } from '../../core/ui/initials';
 import { PageLayout, ScrollPaper } from '../../core/ui/PageLayout';
 import { RowActions } from '../../core/ui/RowActions';
 import { SearchField } from '../../core/ui/SearchField';
-import { TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
+import { HIDE_ON_PHONE, TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { ContactImportDialog } from './ContactImportDialog';
 import { ContactModal } from './ContactModal';
@@ -96,7 +96,7 @@ export default function ContactsPage() {
               <TableCell padding="checkbox" />
               <TableCell>{t('contacts.name')}</TableCell>
               <TableCell>{t('contacts.number')}</TableCell>
-              <TableCell>{t('contacts.email')}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE}>{t('contacts.email')}</TableCell>
               <TableCell align="right">{t('common.actions')}</TableCell>
             </TableRow>
           </TableHead>
@@ -114,7 +114,7 @@ export default function ContactsPage() {
                   </Typography>
                 </TableCell>
                 <TableCell sx={{ fontVariantNumeric: 'tabular-nums' }}>{contact.number}</TableCell>
-                <TableCell>{contact.email || '—'}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE}>{contact.email || '—'}</TableCell>
                 <TableCell align="right">
                   <RowActions testId="contact" onEdit={() => setEditing({ contact })} onDelete={isAdmin ? () => setDeleting(contact) : undefined}>
                     <Tooltip title={t('contacts.startTicketSoon')}>

@@ -3,7 +3,7 @@ import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { ZContactImportResultSchema, ZContactListSchema, ZContactSchema, type TContact, type TContactInput } from '@zapdesk/shared/schemas';
 import { request, requestRaw, requestVoid } from '../../core/api/client';
-import { removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
+import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
 export const contactsKeys = {
   list: ['contacts', 'list'] as const,
@@ -59,7 +59,7 @@ function matchesSearch(contact: TContact, search: string): boolean {
 }
 
 export function saveContactInCache(queryClient: QueryClient, contact: TContact): void {
-  upsertInPages(queryClient, { listKey: contactsKeys.list, item: contact, matches: matchesSearch });
+  upsertInPages(queryClient, { listKey: contactsKeys.list, item: contact, matches: matchesSearch, compare: byText((row) => row.name) });
   queryClient.setQueryData(contactsKeys.detail(contact.id), contact);
 }
 

@@ -17,7 +17,7 @@ import { removeFromArray } from '../../core/lists/liveCache';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { PageLayout, ScrollPaper } from '../../core/ui/PageLayout';
 import { RowActions } from '../../core/ui/RowActions';
-import { TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
+import { HIDE_ON_PHONE, TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
 import { toastError } from '../../core/ui/toastError';
 import { QueueModal } from './QueueModal';
 import { deleteQueue, queuesKey, useQueues } from './queues.api';
@@ -59,7 +59,7 @@ export default function QueuesPage() {
             <TableRow>
               <TableCell>{t('queues.name')}</TableCell>
               <TableCell>{t('queues.color')}</TableCell>
-              <TableCell>{t('queues.greeting')}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE}>{t('queues.greeting')}</TableCell>
               <TableCell align="right">{t('common.actions')}</TableCell>
             </TableRow>
           </TableHead>
@@ -79,7 +79,7 @@ export default function QueuesPage() {
                     </Typography>
                   </Stack>
                 </TableCell>
-                <TableCell sx={{ maxWidth: 420 }}>
+                <TableCell sx={{ ...HIDE_ON_PHONE, maxWidth: 420 }}>
                   <Typography variant="body2" color="text.secondary" noWrap title={queue.greetingMessage}>
                     {queue.greetingMessage || '—'}
                   </Typography>

@@ -3,7 +3,7 @@ import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { ZQuickAnswerListSchema, ZQuickAnswerSchema, type TQuickAnswer, type TQuickAnswerInput } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
-import { removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
+import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
 export const quickAnswersKeys = { list: ['quickAnswers', 'list'] as const };
 
@@ -30,7 +30,7 @@ function matchesSearch(answer: TQuickAnswer, search: string): boolean {
 }
 
 export function saveQuickAnswerInCache(queryClient: QueryClient, answer: TQuickAnswer): void {
-  upsertInPages(queryClient, { listKey: quickAnswersKeys.list, item: answer, matches: matchesSearch });
+  upsertInPages(queryClient, { listKey: quickAnswersKeys.list, item: answer, matches: matchesSearch, compare: byText((row) => row.shortcut) });
 }
 
 export function applyQuickAnswerEvent(queryClient: QueryClient, payload: Parameters<ServerToClientEvents['quickAnswer']>[0]): void {

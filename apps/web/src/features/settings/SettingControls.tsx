@@ -84,7 +84,6 @@ export function TextControl({ settingKey, value, onSave }: { settingKey: Setting
         if (draft !== value) void onSave(settingKey, draft.trim());
       }}
       onKeyDown={saveOnEnter}
-      placeholder={t('settings.textHint')}
       slotProps={{ htmlInput: { 'data-testid': `setting-${settingKey}`, 'aria-label': t(`settings.keys.${settingKey}.label`) } }}
     />
   );

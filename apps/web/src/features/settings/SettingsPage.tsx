@@ -16,7 +16,7 @@ import { CenteredLoader } from '../../core/ui/CenteredLoader';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
 import { ApiTokenControl, SecretControl, TextControl, TimeSelectControl, ToggleControl } from './SettingControls';
-import { saveSettingInCache, updateSetting, useSettings } from './settings.api';
+import { saveSettingInCache, settingsKey, updateSetting, useSettings } from './settings.api';
 
 type Group = (typeof SETTINGS)[SettingKey]['group'];
 const GROUPS: readonly Group[] = ['general', 'typebot', 'email', 'vonage', 'api'];
@@ -33,11 +33,15 @@ export default function SettingsPage() {
   const byKey = new Map((settings.data ?? []).map((setting) => [setting.key, setting]));
 
   const save = async (key: SettingKey, value: string): Promise<boolean> => {
+    // Toggles and the select move at once; a refused change moves back.
+    const previous = queryClient.getQueryData<TSetting[]>(settingsKey);
+    if (!isSecret(key)) queryClient.setQueryData<TSetting[]>(settingsKey, (rows) => rows?.map((row) => (row.key === key ? { ...row, value } : row)));
     try {
       saveSettingInCache(queryClient, await updateSetting(key, value));
       toast.success(t('settings.saved'), { toastId: `setting-${key}` });
       return true;
     } catch (error) {
+      queryClient.setQueryData(settingsKey, previous);
       toastError(error);
       return false;
     }
@@ -53,7 +57,7 @@ export default function SettingsPage() {
   };
 
   return (
-    <PageLayout title={t('settings.title')} testId="settings-page">
+    <PageLayout title={t('settings.title')} subtitle={t('settings.subtitle')} testId="settings-page">
       {settings.isPending ? (
         <CenteredLoader />
       ) : (

@@ -22,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { LIMITS, PROFILES } from '@zapdesk/shared/domain';
 import type { TUser, TUserUpdate } from '@zapdesk/shared/schemas';
-import { refreshSession } from '../../core/api/client';
+import { refreshSession, withSessionRotation } from '../../core/api/client';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
 import { CenteredLoader } from '../../core/ui/CenteredLoader';
@@ -73,7 +73,12 @@ export default function UserModal({ open, userId, onClose }: Props) {
     const base: TUserUpdate = { name: values.name, email: values.email, ...(values.password ? { password: values.password } : {}) };
     const body: TUserUpdate = isAdmin ? { ...base, profile: values.profile, queueIds: values.queueIds, whatsappId: values.whatsappId } : base;
     try {
-      const saved = userId === undefined ? await createUser({ ...body, password: values.password }) : await updateUser(userId, body);
+      const saved =
+        userId === undefined
+          ? await createUser({ ...body, password: values.password })
+          : isSelf && values.password
+            ? await withSessionRotation(() => updateUser(userId, body))
+            : await updateUser(userId, body);
       saveUserInCache(queryClient, saved);
       if (isSelf) {
         setUser(saved);
@@ -111,17 +116,6 @@ export default function UserModal({ open, userId, onClose }: Props) {
                   helperText={fieldErrorText(errors.name)}
                   slotProps={{ htmlInput: { 'data-testid': 'user-name' } }}
                 />
-                <PasswordField
-                  {...muiRegister(form.register('password'))}
-                  label={t('userModal.password')}
-                  autoComplete="new-password"
-                  fullWidth
-                  error={Boolean(errors.password)}
-                  helperText={fieldErrorText(errors.password) ?? (editing ? t('userModal.passwordKeep') : undefined)}
-                  slotProps={{ htmlInput: { 'data-testid': 'user-password' } }}
-                />
-              </Stack>
-              <Stack direction={{ xs: 'column', sm: 'row' }} gap={2}>
                 <TextField
                   {...muiRegister(form.register('email'))}
                   label={t('userModal.email')}
@@ -130,6 +124,17 @@ export default function UserModal({ open, userId, onClose }: Props) {
                   error={Boolean(errors.email)}
                   helperText={fieldErrorText(errors.email)}
                   slotProps={{ htmlInput: { 'data-testid': 'user-email' } }}
+                />
+              </Stack>
+              <Stack direction={{ xs: 'column', sm: 'row' }} gap={2}>
+                <PasswordField
+                  {...muiRegister(form.register('password'))}
+                  label={t('userModal.password')}
+                  autoComplete="new-password"
+                  fullWidth
+                  error={Boolean(errors.password)}
+                  helperText={fieldErrorText(errors.password) ?? (editing ? t('userModal.passwordKeep') : undefined)}
+                  slotProps={{ htmlInput: { 'data-testid': 'user-password' } }}
                 />
                 {isAdmin ? (
                   <Controller

@@ -23,7 +23,7 @@ import { initials } from '../../core/ui/initials';
 import { PageLayout, ScrollPaper } from '../../core/ui/PageLayout';
 import { RowActions } from '../../core/ui/RowActions';
 import { SearchField } from '../../core/ui/SearchField';
-import { TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
+import { HIDE_ON_PHONE, TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
 import { toastError } from '../../core/ui/toastError';
 import UserModal from './UserModal';
 import { deleteUser, fetchUsersPage, removeUserFromCache, usersKeys } from './users.api';
@@ -68,9 +68,9 @@ export default function UsersPage() {
           <TableHead>
             <TableRow>
               <TableCell>{t('users.name')}</TableCell>
-              <TableCell>{t('users.email')}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE}>{t('users.email')}</TableCell>
               <TableCell>{t('users.profile')}</TableCell>
-              <TableCell>{t('users.connection')}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE}>{t('users.connection')}</TableCell>
               <TableCell align="right">{t('common.actions')}</TableCell>
             </TableRow>
           </TableHead>
@@ -85,7 +85,7 @@ export default function UsersPage() {
                     </Typography>
                   </Stack>
                 </TableCell>
-                <TableCell>{user.email}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE}>{user.email}</TableCell>
                 <TableCell>
                   <Chip
                     size="small"
@@ -94,7 +94,7 @@ export default function UsersPage() {
                     variant={user.profile === 'admin' ? 'filled' : 'outlined'}
                   />
                 </TableCell>
-                <TableCell>{user.whatsapp?.name ?? '—'}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE}>{user.whatsapp?.name ?? '—'}</TableCell>
                 <TableCell align="right">
                   <RowActions testId="user" onEdit={() => setEditing({ userId: user.id })} onDelete={() => setDeleting(user)} />
                 </TableCell>

@@ -3,7 +3,7 @@ import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { ZUserListSchema, ZUserSchema, type TUser, type TUserCreate, type TUserUpdate } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
-import { removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
+import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
 export const usersKeys = {
   list: ['users', 'list'] as const,
@@ -37,7 +37,7 @@ function matchesSearch(user: TUser, search: string): boolean {
 }
 
 export function saveUserInCache(queryClient: QueryClient, user: TUser): void {
-  upsertInPages(queryClient, { listKey: usersKeys.list, item: user, matches: matchesSearch });
+  upsertInPages(queryClient, { listKey: usersKeys.list, item: user, matches: matchesSearch, compare: byText((row) => row.name) });
   queryClient.setQueryData(usersKeys.detail(user.id), user);
 }
 

@@ -37,6 +37,8 @@ const backendErrors: Record<ErrorCode, string> = {
   ERR_VALIDATION: 'Some fields are invalid. Check the reported data.',
   ERR_TOO_MANY_REQUESTS: 'Too many attempts. Please wait a minute and try again.',
   ERR_NOT_FOUND: 'Not found.',
+  ERR_NO_MESSAGE_FOUND: 'No message found with this ID.',
+  ERR_SIMULATOR_DISABLED: 'The simulator is off on this server (SIMULATOR=on enables it).',
   ERR_INTERNAL: 'An error occurred!',
 };
 
@@ -201,7 +203,7 @@ export const en = {
     add: 'Add contact',
     import: 'Import',
     export: 'Export',
-    search: 'Search by name, number or email',
+    search: 'Search contacts',
     name: 'Name',
     number: 'WhatsApp number',
     email: 'Email',
@@ -245,7 +247,7 @@ export const en = {
     disabled: 'Disabled',
     secretSaved: 'Saved — type a new value to replace it',
     secretEmpty: 'Not set',
-    textHint: 'Saved when you leave the field or press Enter',
+    subtitle: 'Changes save automatically; text fields save when you leave them or press Enter.',
     regenerate: 'Regenerate',
     regenerateTitle: 'Regenerate the API token?',
     regenerateMessage: 'Integrations that use the current token will stop working.',

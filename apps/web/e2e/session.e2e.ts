@@ -1,0 +1,104 @@
+/**
+ * Session handling against a server whose access tokens live 3 seconds: an expired token is
+ * refreshed once and the call retried, a password change keeps this browser signed in, and a
+ * revoked session sends the tab to /login.
+ */
+import type { Browser, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, login, newContext } from './browser';
+import { ADMIN, startServer, type RunningServer } from './server';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ ACCESS_TOKEN_TTL: '3s' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+describe('session', () => {
+  it('refreshes an expired access token once and retries the call', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/queues');
+    await page.getByTestId('queues-page').waitFor();
+
+    const statuses: string[] = [];
+    const record = (response: Response) => {
+      const url = new URL(response.url());
+      if (url.pathname.startsWith('/api/')) statuses.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
+    };
+    page.on('response', record);
+
+    await sleep(4000);
+    await page.getByTestId('add-queue').click();
+    await page.getByTestId('queue-name').fill('After expiry');
+    await page.getByTestId('queue-submit').click();
+    await page.getByTestId('queue-row').filter({ hasText: 'After expiry' }).waitFor();
+
+    expect(statuses).toContain('POST /api/queue 403');
+    expect(statuses).toContain('POST /api/auth/refresh_token 200');
+    expect(statuses).toContain('POST /api/queue 201');
+    expect(new URL(page.url()).pathname).toBe('/queues');
+    page.off('response', record);
+    await context.close();
+  });
+
+  it('keeps the browser signed in after changing its own password, and other tabs of a revoked session go to /login', async () => {
+    const signup = await fetch(`${server.baseUrl}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Pat Password', email: 'pat@e2e.test', password: 'first-pass' }),
+    });
+    expect(signup.status).toBe(201);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page, { email: 'pat@e2e.test', password: 'first-pass' });
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId('user-menu-profile').click();
+    await page.getByTestId('user-password').fill('second-pass');
+    await page.getByTestId('user-submit').click();
+    await page.locator('.Toastify__toast', { hasText: 'User saved successfully!' }).waitFor();
+
+    // Still signed in: the list loads with the new token.
+    await page.getByTestId('menu-contacts').click();
+    await page.getByTestId('empty-state').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/contacts');
+
+    // Another browser logs in with the new password; its logout ends every session of the user,
+    // and this tab follows to /login once its socket is dropped.
+    const other = await newContext(browser, server.baseUrl);
+    const otherPage = await other.newPage();
+    await login(otherPage, { email: 'pat@e2e.test', password: 'second-pass' });
+    await otherPage.getByTestId('user-menu-button').click();
+    await otherPage.getByTestId('user-menu-logout').click();
+    await otherPage.waitForURL('**/login');
+    await page.waitForURL('**/login', { timeout: 10_000 });
+
+    await other.close();
+    await context.close();
+  });
+
+  it('rejects wrong credentials with the translated error', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill('wrong-password');
+    await page.getByTestId('login-submit').click();
+    await page.locator('.Toastify__toast', { hasText: 'Authentication error. Please try again.' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await context.close();
+  });
+});

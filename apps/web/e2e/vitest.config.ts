@@ -1,0 +1,21 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Browser tests: Chromium (playwright-core) against the real server serving the built web app. */
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: here,
+    // The JSON report joins the API suite's in test-results/ for the repository's summary line.
+    reporters: ['default', 'json'],
+    outputFile: { json: path.join(here, '../../../test-results/e2e.json') },
+    include: ['**/*.e2e.ts'],
+    globalSetup: ['./global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
+  },
+});
