@@ -30,6 +30,9 @@ export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, 
 export class SessionManager {
   readonly #sessions = new Map<number, ChannelDriver>();
   readonly #retries = new Map<number, number>();
+  /** Status writes of each connection, chained so they land in the order the driver emitted them. */
+  readonly #writes = new Map<number, Promise<void>>();
+  readonly #chats = new Map<string, Promise<void>>();
   #handler: InboundHandler | undefined;
 
   constructor(
@@ -72,6 +75,18 @@ export class SessionManager {
     this.#sessions.set(whatsappId, driver);
     this.#wire(whatsappId, driver);
     await driver.start();
+    await this.settled(whatsappId);
+  }
+
+  /** Resolves once every status change emitted so far is stored. */
+  async settled(whatsappId: number): Promise<void> {
+    await this.#writes.get(whatsappId);
+  }
+
+  #enqueue(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): void {
+    const previous = this.#writes.get(whatsappId) ?? Promise.resolve();
+    const next = previous.then(() => this.#saveState(whatsappId, state)).catch((error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error }));
+    this.#writes.set(whatsappId, next);
   }
 
   async stop(whatsappId: number): Promise<void> {
@@ -86,6 +101,7 @@ export class SessionManager {
     this.#sessions.delete(whatsappId);
     if (driver) await driver.logout();
     else await new ChannelAuthStore(this.ctx.db, whatsappId).clear();
+    await this.settled(whatsappId);
     await this.#saveState(whatsappId, { status: 'DISCONNECTED', qrcode: '' });
   }
 
@@ -97,16 +113,26 @@ export class SessionManager {
     const log = (error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error });
     const isCurrent = () => this.#sessions.get(whatsappId) === driver;
     driver.on('qr', (qrcode) => {
-      if (isCurrent()) void this.#saveState(whatsappId, { status: qrcode ? 'qrcode' : 'OPENING', qrcode }).catch(log);
+      if (isCurrent()) this.#enqueue(whatsappId, { status: qrcode ? 'qrcode' : 'OPENING', qrcode });
     });
     driver.on('status', (status, info) => {
       if (!isCurrent()) return;
       if (status === 'CONNECTED') this.#retries.set(whatsappId, 0);
       if (status === 'DISCONNECTED' && !info?.loggedOut) this.#retries.set(whatsappId, (this.#retries.get(whatsappId) ?? 0) + 1);
-      void this.#saveState(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) }).catch(log);
+      this.#enqueue(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) });
     });
     driver.on('message', (message) => {
-      if (isCurrent() && this.#handler) void this.#handler.message(whatsappId, message).catch(log);
+      const handler = this.#handler;
+      if (!isCurrent() || !handler) return;
+      // One chat's messages are handled in the order they came (a reply after what it quotes);
+      // different chats go in parallel.
+      const key = `${whatsappId}:${message.chat.kind === 'person' ? message.chat.number : message.chat.groupId}`;
+      const previous = this.#chats.get(key) ?? Promise.resolve();
+      const next = previous.then(() => handler.message(whatsappId, message)).catch(log);
+      this.#chats.set(key, next);
+      void next.then(() => {
+        if (this.#chats.get(key) === next) this.#chats.delete(key);
+      });
     });
     driver.on('ack', ({ providerId, ack }) => {
       if (this.#handler) void this.#handler.ack(whatsappId, providerId, ack).catch(log);

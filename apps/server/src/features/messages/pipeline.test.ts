@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
+import { findOrCreateTicket } from './inbound.service.js';
 
 let t: TestApp;
 let n = 0;
@@ -95,7 +96,7 @@ describe('inbound pipeline', () => {
     const w = await connected();
     const from = number();
     expect((await inbound(w.id, { from, name: 'Maria José', body: 'Olá, preciso de ajuda' })).statusCode).toBe(200);
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Olá, preciso de ajuda', whatsappId: w.id, contact: { name: 'Maria José', number: from } });
   });
 
@@ -104,7 +105,7 @@ describe('inbound pipeline', () => {
     const from = number();
     await inbound(w.id, { id: 'DUP-1', from, body: 'once' });
     await inbound(w.id, { id: 'DUP-1', from, body: 'once' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     await new Promise((r) => setTimeout(r, 200));
     expect((await messagesOf(ticket!.id)).filter((m) => m.body === 'once')).toHaveLength(1);
   });
@@ -120,20 +121,32 @@ describe('inbound pipeline', () => {
     expect(await ticketsOf(from)).toHaveLength(1);
   });
 
+  it('lets the database decide when ticket creations race, even around the per-chat order', async () => {
+    const w = await connected();
+    const contact = await t.createContact();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => findOrCreateTicket(t.ctx.db, { contactId: contact.id, whatsappId: w.id, isGroup: false, reopenWithinSeconds: 0 })),
+    );
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const rows = await t.ctx.db.selectFrom('tickets').select('id').where('contactId', '=', contact.id).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it('reopens a recently closed ticket as pending, and opens a new one after timeCreateNewTicket', async () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'first' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } })).statusCode).toBe(200);
     await inbound(w.id, { from, body: 'again' });
-    const reopened = await waitFor(() => ticketsOf(from), (x) => x[0]?.status === 'pending');
+    const reopened = await waitFor(() => ticketsOf(from), (x) => x[0]?.status === 'pending' && x[0]?.lastMessage === 'again');
     expect(reopened.map((x) => x.id)).toEqual([ticket!.id]);
 
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } });
     await t.ctx.db.updateTable('tickets').set({ updatedAt: new Date(Date.now() - 2 * 3600 * 1000).toISOString() }).where('id', '=', ticket!.id).execute();
     await inbound(w.id, { from, body: 'much later' });
-    const both = await waitFor(() => ticketsOf(from), (x) => x.length === 2);
+    const both = await waitFor(() => ticketsOf(from), (x) => x.length === 2 && x.every((y) => y.lastMessage !== ''));
     expect(both.find((x) => x.id !== ticket!.id)).toMatchObject({ status: 'pending', lastMessage: 'much later' });
   });
 
@@ -142,7 +155,7 @@ describe('inbound pipeline', () => {
     const from = number();
     const bytes = Buffer.from('fake-png-bytes-for-the-test');
     await inbound(w.id, { from, body: 'photo', media: { base64: bytes.toString('base64'), mimetype: 'image/png', filename: 'photo.png' } });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     const [message] = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 1);
     expect(message).toMatchObject({ mediaType: 'image', body: 'photo' });
     expect(message!.mediaUrl).toMatch(/^\/api\/media\/\d+\?expires=\d+&signature=/);
@@ -158,7 +171,7 @@ describe('inbound pipeline', () => {
     const from = number();
     await inbound(w.id, { from, location: { latitude: -23.5, longitude: -46.6, description: 'Av. Paulista' } });
     await inbound(w.id, { from, vcard: 'BEGIN:VCARD\nFN:Ana\nTEL:5511988887777\nEND:VCARD' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     const messages = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 2);
     const location = messages.find((m) => m.mediaType === 'location');
     expect(location?.body.split('|')).toHaveLength(3);
@@ -170,7 +183,7 @@ describe('inbound pipeline', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'sent from my phone', fromMe: true });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     expect(ticket!.unreadMessages).toBe(0);
     expect((await messagesOf(ticket!.id))[0]).toMatchObject({ fromMe: true, body: 'sent from my phone' });
   });
@@ -180,7 +193,7 @@ describe('inbound pipeline', () => {
     const from = number();
     await inbound(w.id, { id: 'Q-ORIG', from, body: 'original' });
     await inbound(w.id, { from, body: 'reply', quotedId: 'Q-ORIG' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     const messages = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 2);
     expect(messages.find((m) => m.body === 'reply')?.quotedMsg).toMatchObject({ body: 'original', fromMe: false });
   });
@@ -234,7 +247,7 @@ describe('messages API', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'question' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     const refused = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'too early' } });
     expect(refused.statusCode).toBe(400);
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
@@ -263,7 +276,7 @@ describe('messages API', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'theirs' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
     const [mine] = (await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'oops' } })).json() as TMessage[];
     const theirs = (await messagesOf(ticket!.id)).find((m) => m.body === 'theirs');
@@ -278,7 +291,7 @@ describe('messages API', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'hi' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/disconnect`, token: t.adminToken });
     const res = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'anyone?' } });
@@ -289,7 +302,7 @@ describe('messages API', () => {
     const w = await connected({ farewellMessage: 'Bye {{name}}, ticket {{ticket_id}}' });
     const from = number();
     await inbound(w.id, { from, name: 'Leo', body: 'thanks' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1);
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } });
     expect((await outbox(w.id)).find((m) => m.to === from)?.body).toBe(`Bye Leo, ticket ${ticket!.id}`);

@@ -35,6 +35,7 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
 
   app.post('/simulator/:connectionId/scan', { schema: { tags, params: ZParams, response: { 200: z.object({ status: z.string() }) } }, onRequest }, async (req) => {
     await (await simulator(req.params.connectionId)).scan();
+    await sessions.settled(req.params.connectionId);
     return { status: 'CONNECTED' };
   });
 
@@ -68,6 +69,7 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
 
   app.post('/simulator/:connectionId/disconnect', { schema: { tags, params: ZParams, response: { 200: z.object({ status: z.string() }) } }, onRequest }, async (req) => {
     (await simulator(req.params.connectionId)).drop();
+    await sessions.settled(req.params.connectionId);
     return { status: 'DISCONNECTED' };
   });
 };

@@ -1,0 +1,151 @@
+/**
+ * What a WhatsApp message says, in the product's terms: body, media, location, contact card,
+ * quoted id; and the delivery acks. Pure functions over Baileys' protobuf shapes.
+ */
+import type { MediaType } from '@zapdesk/shared/domain';
+import { proto, toNumber, WAMessageStatus, type WAMessage } from '@whiskeysockets/baileys';
+import type { InboundMedia, InboundMessage } from '../channel.js';
+
+export type MessageContent = Pick<InboundMessage, 'body' | 'media' | 'location' | 'vcard' | 'quotedProviderId'>;
+
+const MIME_EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/3gpp': '3gp',
+  'video/quicktime': 'mov',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/amr': 'amr',
+  'application/pdf': 'pdf',
+};
+
+function extensionOf(mimetype: string): string {
+  return MIME_EXTENSIONS[mimetype.split(';')[0]?.trim().toLowerCase() ?? ''] ?? 'bin';
+}
+
+type MediaSpec = { mediaType: MediaType; mimetype: string; filename: string };
+
+function media(spec: MediaSpec, load: () => Promise<Buffer>): InboundMedia {
+  return { ...spec, load };
+}
+
+/** The id of the message this one answers, wherever the content keeps its context. */
+function quotedIdOf(content: proto.IMessage): string | undefined {
+  const holders = [
+    content.extendedTextMessage,
+    content.imageMessage,
+    content.videoMessage,
+    content.audioMessage,
+    content.documentMessage,
+    content.stickerMessage,
+    content.locationMessage,
+    content.liveLocationMessage,
+    content.contactMessage,
+    content.contactsArrayMessage,
+  ];
+  for (const holder of holders) {
+    const id = holder?.contextInfo?.stanzaId;
+    if (id) return id;
+  }
+  return undefined;
+}
+
+function describePlace(name: string | null | undefined, address: string | null | undefined): string | undefined {
+  const parts = [name, address].map((p) => p?.trim()).filter((p): p is string => Boolean(p));
+  return parts.length ? parts.join(' - ') : undefined;
+}
+
+/**
+ * The product's reading of a normalized content (wrappers already removed); undefined for
+ * what the inbox does not show (reactions, protocol messages, polls, buttons, ...).
+ */
+export function readContent(content: proto.IMessage, load: () => Promise<Buffer>): MessageContent | undefined {
+  const quoted = quotedIdOf(content);
+  const withQuote = <T extends Omit<MessageContent, 'quotedProviderId'>>(value: T): MessageContent => (quoted ? { ...value, quotedProviderId: quoted } : value);
+
+  if (typeof content.conversation === 'string' && content.conversation) return withQuote({ body: content.conversation });
+  if (content.extendedTextMessage) return withQuote({ body: content.extendedTextMessage.text ?? '' });
+  if (content.imageMessage) {
+    const m = content.imageMessage;
+    const mimetype = m.mimetype || 'image/jpeg';
+    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'image', mimetype, filename: `image.${extensionOf(mimetype)}` }, load) });
+  }
+  if (content.videoMessage) {
+    const m = content.videoMessage;
+    const mimetype = m.mimetype || 'video/mp4';
+    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'video', mimetype, filename: `video.${extensionOf(mimetype)}` }, load) });
+  }
+  if (content.audioMessage) {
+    const m = content.audioMessage;
+    const mimetype = m.mimetype || 'audio/ogg; codecs=opus';
+    return withQuote({ body: '', media: media({ mediaType: 'audio', mimetype, filename: `${m.ptt ? 'voice' : 'audio'}.${extensionOf(mimetype)}` }, load) });
+  }
+  if (content.documentMessage) {
+    const m = content.documentMessage;
+    const mimetype = m.mimetype || 'application/octet-stream';
+    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'other', mimetype, filename: m.fileName || `document.${extensionOf(mimetype)}` }, load) });
+  }
+  if (content.stickerMessage) {
+    const mimetype = content.stickerMessage.mimetype || 'image/webp';
+    return withQuote({ body: '', media: media({ mediaType: 'image', mimetype, filename: `sticker.${extensionOf(mimetype)}` }, load) });
+  }
+  if (content.locationMessage) {
+    const m = content.locationMessage;
+    const description = describePlace(m.name, m.address);
+    return withQuote({ body: '', location: { latitude: m.degreesLatitude ?? 0, longitude: m.degreesLongitude ?? 0, ...(description ? { description } : {}) } });
+  }
+  if (content.liveLocationMessage) {
+    const m = content.liveLocationMessage;
+    const description = describePlace(m.caption, undefined);
+    return withQuote({ body: '', location: { latitude: m.degreesLatitude ?? 0, longitude: m.degreesLongitude ?? 0, ...(description ? { description } : {}) } });
+  }
+  if (content.contactMessage) {
+    const m = content.contactMessage;
+    return withQuote({ body: m.displayName ?? '', vcard: m.vcard ?? '' });
+  }
+  if (content.contactsArrayMessage) {
+    const m = content.contactsArrayMessage;
+    const cards = (m.contacts ?? []).map((c) => c.vcard ?? '').filter(Boolean);
+    return withQuote({ body: m.displayName ?? '', vcard: cards.join('\n') });
+  }
+  return undefined;
+}
+
+/** The id of the message a protocol message revokes, if it is a revoke. */
+export function revokedIdOf(content: proto.IMessage): string | undefined {
+  const p = content.protocolMessage;
+  if (!p || p.type !== proto.Message.ProtocolMessage.Type.REVOKE) return undefined;
+  return p.key?.id ?? undefined;
+}
+
+/** Whether a `messages.update` says the message was deleted for everyone. */
+export function isRevokeUpdate(update: Partial<WAMessage>): boolean {
+  if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE) return true;
+  return Boolean(update.message?.protocolMessage && update.message.protocolMessage.type === proto.Message.ProtocolMessage.Type.REVOKE);
+}
+
+/**
+ * The product's ack (0 clock .. 4 played) of a WhatsApp status: PENDING 1 -> 0, SERVER_ACK 2 -> 1,
+ * DELIVERY_ACK 3 -> 2, READ 4 -> 3, PLAYED 5 -> 4. ERROR has no ack: undefined.
+ */
+export function ackOfStatus(status: number): number | undefined {
+  if (status === WAMessageStatus.ERROR) return undefined;
+  return Math.min(4, Math.max(0, status - 1));
+}
+
+/** A group receipt: delivered to a participant (DELIVERY_ACK) or read / played by one (READ). */
+export function ackOfReceipt(receipt: proto.IUserReceipt): number | undefined {
+  if (receipt.readTimestamp || receipt.playedTimestamp) return ackOfStatus(WAMessageStatus.READ);
+  if (receipt.receiptTimestamp) return ackOfStatus(WAMessageStatus.DELIVERY_ACK);
+  return undefined;
+}
+
+export function timestampOf(message: Pick<WAMessage, 'messageTimestamp'>, fallback = new Date()): Date {
+  const seconds = toNumber(message.messageTimestamp);
+  return seconds > 0 ? new Date(seconds * 1000) : fallback;
+}
