@@ -45,7 +45,8 @@ export type ChannelEvents = {
   qr: (qrcode: string) => void;
   /** Pairing-by-code: the code to type on the phone. */
   pairingCode: (code: string) => void;
-  status: (status: ConnectionStatus, info?: { loggedOut?: boolean; reason?: string }) => void;
+  /** `retries`: the driver's own count of reconnect attempts, when it reconnects by itself. */
+  status: (status: ConnectionStatus, info?: { loggedOut?: boolean; reason?: string; retries?: number }) => void;
   message: (message: InboundMessage) => void;
   /** Delivery progress of a message: 0 pending .. 4 read. */
   ack: (update: { providerId: string; ack: number }) => void;

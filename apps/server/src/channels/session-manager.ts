@@ -10,6 +10,8 @@ import { findWhatsappById, listWhatsapps, updateSessionState } from '../features
 import { ChannelAuthStore } from './auth-store.js';
 import type { ChannelDriver, InboundMessage } from './channel.js';
 import { SimulatorDriver } from './simulator/simulator.driver.js';
+import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
+import { WhatsappDriver } from './whatsapp/whatsapp.driver.js';
 
 export type InboundHandler = {
   message(whatsappId: number, message: InboundMessage): Promise<void>;
@@ -23,6 +25,9 @@ export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, 
   if (channel === 'simulator') {
     if (!ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
     return new SimulatorDriver({ whatsappId, auth });
+  }
+  if (channel === 'whatsapp') {
+    return new WhatsappDriver({ whatsappId, auth, logger: createBaileysLogger(ctx.config.logLevel, { whatsappId }) });
   }
   throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: `The ${channel} channel is not available on this server.` });
 };
@@ -118,7 +123,7 @@ export class SessionManager {
     driver.on('status', (status, info) => {
       if (!isCurrent()) return;
       if (status === 'CONNECTED') this.#retries.set(whatsappId, 0);
-      if (status === 'DISCONNECTED' && !info?.loggedOut) this.#retries.set(whatsappId, (this.#retries.get(whatsappId) ?? 0) + 1);
+      if (status === 'DISCONNECTED' && !info?.loggedOut) this.#retries.set(whatsappId, info?.retries ?? (this.#retries.get(whatsappId) ?? 0) + 1);
       this.#enqueue(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) });
     });
     driver.on('message', (message) => {

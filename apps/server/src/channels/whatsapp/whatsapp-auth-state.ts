@@ -44,8 +44,11 @@ function decode(json: string): unknown {
   return JSON.parse(json, BufferJSON.reviver);
 }
 
-/** The raw store, without the cache: exported for tests of what reaches the database. */
-export function makeDbSignalKeyStore(store: ChannelAuthStore): SignalKeyStore {
+/**
+ * The raw store, without the cache. Once `isActive` turns false (the session was forgotten),
+ * late writes from a closing socket are dropped instead of bringing keys back.
+ */
+export function makeDbSignalKeyStore(store: ChannelAuthStore, isActive: () => boolean = () => true): SignalKeyStore {
   return {
     async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]): Promise<{ [id: string]: SignalDataTypeMap[T] }> {
       const rows = await store.get(type, ids.map(storedKeyId));
@@ -61,6 +64,7 @@ export function makeDbSignalKeyStore(store: ChannelAuthStore): SignalKeyStore {
       return found;
     },
     async set(data: SignalDataSet): Promise<void> {
+      if (!isActive()) return;
       const entries: { type: string; id: string; value: string | null }[] = [];
       for (const [type, values] of Object.entries(data)) {
         for (const [id, value] of Object.entries(values ?? {})) {
@@ -80,13 +84,24 @@ export async function loadWhatsappAuthState(store: ChannelAuthStore, logger?: So
   const json = await store.getOne(CREDS_TYPE, CREDS_ID);
   // Written by saveCreds() from an AuthenticationCreds; the reviver restores its Buffers.
   const creds = json === undefined ? initAuthCreds() : (decode(json) as AuthenticationCreds);
-  const keys = makeCacheableSignalKeyStore(makeDbSignalKeyStore(store), logger);
+  let active = true;
+  const keys = makeCacheableSignalKeyStore(makeDbSignalKeyStore(store, () => active), logger);
+  // Saves run one after the other, each writing the creds as they are when it runs, so an
+  // older document never lands after a newer one.
+  let saving: Promise<void> = Promise.resolve();
   return {
     state: { creds, keys },
-    saveCreds: () => store.set([{ type: CREDS_TYPE, id: CREDS_ID, value: encode(creds) }]),
+    saveCreds: () => {
+      const next = saving.then(async () => {
+        if (active) await store.set([{ type: CREDS_TYPE, id: CREDS_ID, value: encode(creds) }]);
+      });
+      saving = next.catch(() => undefined);
+      return next;
+    },
     clear: async () => {
+      active = false;
+      await saving;
       await keys.clear?.();
-      await store.clear();
     },
   };
 }
