@@ -93,8 +93,10 @@ export class WhatsappDriver implements ChannelDriver {
   #qrRounds = 0;
   #attempts = 0;
   #reconnectTimer: NodeJS.Timeout | undefined;
-  /** Socket events are handled one after the other, in the order Baileys emitted them. */
+  /** Message events are handled one after the other, in the order Baileys emitted them. */
   #queue: Promise<void> = Promise.resolve();
+  /** Connection updates, in order too, but never behind a slow message. */
+  #lifecycle: Promise<void> = Promise.resolve();
 
   /** Recent messages by id: quotes, delete/read keys and Baileys' retry `getMessage`. */
   readonly #recent = new BoundedMap<string, WAMessage>(RECENT_MESSAGES);
@@ -267,7 +269,8 @@ export class WhatsappDriver implements ChannelDriver {
     const log = (what: string) => (error: unknown) => this.#logger.error({ err: error }, what);
 
     sock.ev.on('connection.update', (update) => {
-      if (current()) void this.#onConnectionUpdate(sock, update).catch(log('connection update failed'));
+      if (!current()) return;
+      this.#lifecycle = this.#lifecycle.then(() => this.#onConnectionUpdate(sock, update)).catch(log('connection update failed'));
     });
     // Baileys has merged the update into auth.state.creds already: the whole document is saved.
     sock.ev.on('creds.update', () => void auth.saveCreds().catch(log('saving credentials failed')));
@@ -400,11 +403,13 @@ export class WhatsappDriver implements ChannelDriver {
 
   /** Resolves when every event received so far has been handled (tests, shutdown). */
   async idle(): Promise<void> {
-    let seen: Promise<void>;
+    let queue: Promise<void>;
+    let lifecycle: Promise<void>;
     do {
-      seen = this.#queue;
-      await seen;
-    } while (seen !== this.#queue);
+      queue = this.#queue;
+      lifecycle = this.#lifecycle;
+      await Promise.all([queue, lifecycle]);
+    } while (queue !== this.#queue || lifecycle !== this.#lifecycle);
   }
 
   #requireOpen(): WASocketLike {
