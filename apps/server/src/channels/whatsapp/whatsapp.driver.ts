@@ -56,7 +56,8 @@ export const MAX_RECONNECT_ATTEMPTS = 15;
 /** Baileys ends a socket with 408 once its QR codes run out (about 2.5 min); this many sockets, then TIMEOUT. */
 export const MAX_QR_ROUNDS = 3;
 
-const RECENT_MESSAGES = 1_000;
+/** Kept small: Baileys sessions are known to grow in memory (see the notes on issue #2090). */
+const RECENT_MESSAGES = 500;
 const SEEN_IDS = 5_000;
 const GROUP_CACHE_SIZE = 1_000;
 /** A group whose metadata could not be read is asked again after this long, not on every message. */
@@ -239,8 +240,7 @@ export class WhatsappDriver implements ChannelDriver {
     }
   }
 
-  async fetchHistory(request: HistoryRequest): Promise<never> {
-    void request;
+  async fetchHistory(_request: HistoryRequest): Promise<never> {
     // Baileys asks the phone for history by (oldest message key, timestamp) and answers later
     // through messaging-history.set; the contract's (chat, limit) request has no anchor yet.
     throw new AppError('ERR_FETCH_WAPP_MSG', { message: 'Fetching older messages is not available on WhatsApp connections yet.' });
