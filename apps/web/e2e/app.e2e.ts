@@ -272,6 +272,58 @@ describe('web app', () => {
     await first.getByTestId('contact-number').fill('5521987654321');
     await first.getByTestId('contact-submit').click();
     await second.getByTestId('contact-row').filter({ hasText: 'Live Larry' }).waitFor({ timeout: 10_000 });
+
+    // Settings too: a toggle flipped in one tab moves in the other.
+    await first.goto('/settings');
+    await second.goto('/settings');
+    const toggle = (page: Page) => page.getByTestId('setting-call').locator('input');
+    await expect(toggle(second).isChecked()).resolves.toBe(false);
+    await toggle(first).check();
+    await expectToast(first, 'Settings saved successfully.');
+    await expect.poll(() => toggle(second).isChecked(), { timeout: 10_000 }).toBe(true);
+    await toggle(second).uncheck();
+    await expect.poll(() => toggle(first).isChecked(), { timeout: 10_000 }).toBe(false);
+    await context.close();
+  });
+
+  it('imports contacts from a CSV, loads more rows on scroll and exports the CSV', async () => {
+    const context = await newContext(browser, baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/contacts');
+    await page.getByTestId('contact-row').first().waitFor();
+
+    const lines = ['name;number;email'];
+    for (let i = 1; i <= 30; i += 1) lines.push(`Imported ${String(i).padStart(2, '0')};55119800000${String(i).padStart(2, '0')};imported${i}@example.com`);
+    lines.push('X;123;');
+    await page.getByTestId('import-contacts').click();
+    await page.getByTestId('contact-import-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+    await page.getByTestId('contact-import-submit').click();
+    const result = page.getByTestId('contact-import-result');
+    await result.waitFor();
+    await expect(result.textContent()).resolves.toContain('30 contacts created');
+    await expect(result.textContent()).resolves.toContain('1 line skipped');
+    await expect(result.textContent()).resolves.toContain('Line 32');
+    await screenshot(page, '19-contact-import');
+    await page.keyboard.press('Escape');
+
+    // 20 rows a page: scrolling to the bottom loads the next one.
+    // The search goes out once typing pauses (500 ms).
+    const searched = page.waitForResponse((response) => response.url().includes('searchParam=imported'));
+    await page.getByTestId('search-input').fill('imported');
+    await searched;
+    await page.getByTestId('contact-row').filter({ hasText: 'Seed Contact' }).waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('contact-row').count(), { timeout: 5000 }).toBe(20);
+    await page.getByTestId('contacts-list').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await expect.poll(() => page.getByTestId('contact-row').count(), { timeout: 5000 }).toBe(30);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-contacts').click()]);
+    expect(download.suggestedFilename()).toBe('contacts.csv');
+    const file = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    const csv = await readFile(file, 'utf8');
+    expect(csv.split('\n')[0]).toBe('name;number;email');
+    expect(csv).toContain('Imported 30;5511980000030;imported30@example.com');
     await context.close();
   });
 

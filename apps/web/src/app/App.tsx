@@ -33,15 +33,14 @@ export function App() {
           </SocketProvider>
         </AuthProvider>
       </QueryClientProvider>
-      {/* Below the title bar, so toasts never hide its buttons. */}
+      {/* Bottom right: toasts never hide the title bar or a page's main buttons. */}
       <ToastContainer
-        position="top-right"
+        position="bottom-right"
         autoClose={LIMITS.toastMs}
         newestOnTop
         closeOnClick
         pauseOnFocusLoss={false}
         theme="light"
-        style={{ top: 76 }}
       />
     </ThemeProvider>
   );

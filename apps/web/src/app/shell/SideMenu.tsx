@@ -49,7 +49,7 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
             <Icon fontSize="small" />
           </Badge>
         </ListItemIcon>
-        {collapsed ? null : <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', fontWeight: 500, noWrap: true } }} />}
+        {collapsed ? null : <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', fontWeight: 500, lineHeight: 1.3 } }} />}
       </ListItemButton>
     );
     return collapsed ? (

@@ -3,7 +3,7 @@ import { VALIDATION_CODES, type ValidationCode } from '@zapdesk/shared/schemas';
 import { i18n } from '../../i18n/i18n';
 import { ApiError } from '../api/ApiError';
 
-function isValidationCode(value: string): value is ValidationCode {
+export function isValidationCode(value: string): value is ValidationCode {
   return VALIDATION_CODES.some((code) => code === value);
 }
 

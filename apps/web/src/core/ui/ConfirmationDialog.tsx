@@ -21,6 +21,9 @@ type Props = {
 export function ConfirmationDialog({ open, title, children, onClose, onConfirm, confirmLabel, danger = true }: Props) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  // Keep showing what was asked while the dialog fades out (callers clear their state on close).
+  const [content, setContent] = useState({ title, children });
+  if (open && (content.title !== title || content.children !== children)) setContent({ title, children });
 
   const confirm = async () => {
     setBusy(true);
@@ -34,9 +37,9 @@ export function ConfirmationDialog({ open, title, children, onClose, onConfirm, 
 
   return (
     <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth data-testid="confirmation-dialog">
-      <DialogTitle>{title}</DialogTitle>
+      <DialogTitle>{content.title}</DialogTitle>
       <DialogContent>
-        <DialogContentText component="div">{children}</DialogContentText>
+        <DialogContentText component="div">{content.children}</DialogContentText>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose} color="inherit" data-testid="confirmation-cancel">

@@ -2,12 +2,18 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { ReactNode, Ref, UIEvent } from 'react';
+import { useEffect, type ReactNode, type Ref, type UIEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 type Props = { title: string; subtitle?: ReactNode; actions?: ReactNode; children: ReactNode; testId?: string };
 
 /** The frame of a page: a title row with its actions, then the content filling the height. */
 export function PageLayout({ title, subtitle, actions, children, testId }: Props) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    document.title = `${title} · ${t('app.name')}`;
+  }, [title, t]);
+
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', p: { xs: 1.5, sm: 3 }, gap: 2, minHeight: 0 }} data-testid={testId}>
       <Stack direction={{ xs: 'column', md: 'row' }} alignItems={{ xs: 'stretch', md: 'center' }} justifyContent="space-between" gap={2}>

@@ -14,9 +14,31 @@ import Stack from '@mui/material/Stack';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isErrorCode } from '@zapdesk/shared/errors';
 import type { TContactImportResult } from '@zapdesk/shared/schemas';
+import { isValidationCode } from '../../core/forms/fieldErrors';
 import { toastError } from '../../core/ui/toastError';
 import { contactsKeys, importContacts } from './contacts.api';
+
+const FIELD_LABELS = { name: 'contactModal.name', number: 'contactModal.number', email: 'contactModal.email' } as const;
+
+function isField(value: string): value is keyof typeof FIELD_LABELS {
+  return Object.hasOwn(FIELD_LABELS, value);
+}
+
+/** The server reports why a line was skipped as codes ('number: DIGITS_ONLY', 'ERR_DUPLICATED_CONTACT'): show them translated. */
+function useSkipReason() {
+  const { t } = useTranslation();
+  return (reason: string): string => {
+    if (isErrorCode(reason)) return t(`backendErrors.${reason}`);
+    if (reason === 'DUPLICATED_IN_FILE') return t('contactImport.duplicatedInFile');
+    const match = /^(\w+): (\w+)$/.exec(reason);
+    const field = match?.[1] ?? '';
+    const code = match?.[2] ?? '';
+    if (isField(field) && isValidationCode(code)) return `${t(FIELD_LABELS[field])}: ${t(`validation.${code}`)}`;
+    return reason;
+  };
+}
 
 export function ContactImportDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -24,6 +46,7 @@ export function ContactImportDialog({ onClose }: { onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<TContactImportResult | null>(null);
+  const skipReason = useSkipReason();
 
   const submit = async () => {
     if (!file) return;
@@ -66,7 +89,7 @@ export function ContactImportDialog({ onClose }: { onClose: () => void }) {
                   <List dense disablePadding sx={{ maxHeight: 200, overflowY: 'auto' }}>
                     {result.skipped.map((skip) => (
                       <ListItem key={`${skip.line}-${skip.reason}`} disableGutters>
-                        <ListItemText primary={t('contactImport.line', { line: skip.line })} secondary={skip.reason} />
+                        <ListItemText primary={t('contactImport.line', { line: skip.line })} secondary={skipReason(skip.reason)} />
                       </ListItem>
                     ))}
                   </List>

@@ -95,7 +95,7 @@ export default function ContactsPage() {
             <TableRow>
               <TableCell padding="checkbox" />
               <TableCell>{t('contacts.name')}</TableCell>
-              <TableCell>{t('contacts.number')}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE}>{t('contacts.number')}</TableCell>
               <TableCell sx={HIDE_ON_PHONE}>{t('contacts.email')}</TableCell>
               <TableCell align="right">{t('common.actions')}</TableCell>
             </TableRow>
@@ -112,8 +112,12 @@ export default function ContactsPage() {
                   <Typography variant="body2" fontWeight={600}>
                     {contact.name}
                   </Typography>
+                  {/* Phones show the number under the name instead of in its own column. */}
+                  <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' }, fontVariantNumeric: 'tabular-nums' }}>
+                    {contact.number}
+                  </Typography>
                 </TableCell>
-                <TableCell sx={{ fontVariantNumeric: 'tabular-nums' }}>{contact.number}</TableCell>
+                <TableCell sx={{ ...HIDE_ON_PHONE, fontVariantNumeric: 'tabular-nums' }}>{contact.number}</TableCell>
                 <TableCell sx={HIDE_ON_PHONE}>{contact.email || '—'}</TableCell>
                 <TableCell align="right">
                   <RowActions testId="contact" onEdit={() => setEditing({ contact })} onDelete={isAdmin ? () => setDeleting(contact) : undefined}>

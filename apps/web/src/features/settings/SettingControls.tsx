@@ -23,12 +23,20 @@ type Save = (key: SettingKey, value: string) => Promise<boolean>;
 
 export function ToggleControl({ settingKey, value, onSave }: { settingKey: SettingKey; value: string; onSave: Save }) {
   const { t } = useTranslation();
-  const checked = value === 'enabled';
+  // The switch moves on click; the saved value (or a live update) then confirms or moves it back.
+  const [checked, setChecked] = useState(value === 'enabled');
+  useEffect(() => setChecked(value === 'enabled'), [value]);
+
+  const toggle = async (next: boolean) => {
+    setChecked(next);
+    if (!(await onSave(settingKey, next ? 'enabled' : 'disabled'))) setChecked(value === 'enabled');
+  };
+
   return (
     <FormControlLabel
       labelPlacement="start"
       label={checked ? t('settings.enabled') : t('settings.disabled')}
-      control={<Switch checked={checked} onChange={(event) => void onSave(settingKey, event.target.checked ? 'enabled' : 'disabled')} />}
+      control={<Switch checked={checked} onChange={(event) => void toggle(event.target.checked)} />}
       data-testid={`setting-${settingKey}`}
       slotProps={{ typography: { variant: 'body2', color: 'text.secondary', sx: { mr: 1 } } }}
       sx={{ mr: 0 }}

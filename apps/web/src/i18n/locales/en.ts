@@ -224,6 +224,7 @@ export const en = {
     skipped_one: '{{count}} line skipped',
     skipped_other: '{{count}} lines skipped',
     line: 'Line {{line}}',
+    duplicatedInFile: 'Repeats a number from an earlier line',
   },
   contactModal: {
     addTitle: 'Add contact',

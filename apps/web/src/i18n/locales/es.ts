@@ -182,6 +182,7 @@ export const es: Messages = {
     skipped_one: '{{count}} línea omitida',
     skipped_other: '{{count}} líneas omitidas',
     line: 'Línea {{line}}',
+    duplicatedInFile: 'Repite un número de una línea anterior',
   },
   contactModal: {
     addTitle: 'Agregar contacto',

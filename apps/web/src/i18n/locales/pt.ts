@@ -182,6 +182,7 @@ export const pt: Messages = {
     skipped_one: '{{count}} linha ignorada',
     skipped_other: '{{count}} linhas ignoradas',
     line: 'Linha {{line}}',
+    duplicatedInFile: 'Repete um número de uma linha anterior',
   },
   contactModal: {
     addTitle: 'Adicionar contato',
