@@ -156,6 +156,14 @@ describe('web app', () => {
     await login(page);
     await expect(page.getByTestId('menu-contacts').textContent()).resolves.toBe('Contacts');
 
+    // On a wide screen the drawer collapses to its icons and opens again.
+    await page.getByTestId('drawer-toggle').click();
+    await expect.poll(() => page.getByTestId('menu-contacts').textContent()).toBe('');
+    await page.getByTestId('menu-contacts').hover();
+    await screenshot(page, '20-drawer-collapsed');
+    await page.getByTestId('drawer-toggle').click();
+    await expect.poll(() => page.getByTestId('menu-contacts').textContent()).toBe('Contacts');
+
     await page.getByTestId('language-button').click();
     await page.getByTestId('language-option-pt').click();
     await expect.poll(() => page.getByTestId('menu-contacts').textContent()).toBe('Contatos');

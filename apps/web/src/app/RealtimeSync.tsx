@@ -13,6 +13,7 @@ import { applyQueueEvent } from '../features/queues/queues.api';
 import { applyQuickAnswerEvent } from '../features/quickAnswers/quickAnswers.api';
 import { applySettingsEvent } from '../features/settings/settings.api';
 import { applyUserEvent } from '../features/users/users.api';
+import { applyWhatsappEvent, applyWhatsappSessionEvent } from '../features/whatsapps/whatsapps.api';
 
 export function RealtimeSync() {
   const socket = useSocket();
@@ -34,17 +35,23 @@ export function RealtimeSync() {
     const onQuickAnswer: ServerToClientEvents['quickAnswer'] = (payload) => applyQuickAnswerEvent(queryClient, payload);
     const onContact: ServerToClientEvents['contact'] = (payload) => applyContactEvent(queryClient, payload);
     const onSettings: ServerToClientEvents['settings'] = (payload) => applySettingsEvent(queryClient, payload);
+    const onWhatsapp: ServerToClientEvents['whatsapp'] = (payload) => applyWhatsappEvent(queryClient, payload);
+    const onWhatsappSession: ServerToClientEvents['whatsappSession'] = (payload) => applyWhatsappSessionEvent(queryClient, payload);
     socket.on('user', onUser);
     socket.on('queue', onQueue);
     socket.on('quickAnswer', onQuickAnswer);
     socket.on('contact', onContact);
     socket.on('settings', onSettings);
+    socket.on('whatsapp', onWhatsapp);
+    socket.on('whatsappSession', onWhatsappSession);
     return () => {
       socket.off('user', onUser);
       socket.off('queue', onQueue);
       socket.off('quickAnswer', onQuickAnswer);
       socket.off('contact', onContact);
       socket.off('settings', onSettings);
+      socket.off('whatsapp', onWhatsapp);
+      socket.off('whatsappSession', onWhatsappSession);
     };
   }, [socket, queryClient, userId, setUser]);
 

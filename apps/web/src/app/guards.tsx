@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate } from 'react-router';
 import { useAuth } from '../core/auth/AuthProvider';
 import { CenteredLoader } from '../core/ui/CenteredLoader';
 import { NoPermissionPage } from './pages/NoPermissionPage';
@@ -15,9 +15,8 @@ export function PublicOnly({ children }: { children: ReactNode }) {
 /** Every other page: a visitor goes to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { state } = useAuth();
-  const location = useLocation();
   if (state.status === 'loading') return <CenteredLoader fullScreen />;
-  if (state.status === 'anonymous') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (state.status === 'anonymous') return <Navigate to="/login" replace />;
   return children;
 }
 
