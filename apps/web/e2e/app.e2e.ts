@@ -67,6 +67,11 @@ describe('web app', () => {
     await page.waitForURL('**/login');
     await screenshot(page, '02-login');
 
+    // One socket per tab: it opens at login and survives moving between pages.
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => {
+      if (ws.url().includes('/socket.io/')) sockets.push(ws.url());
+    });
     await login(page);
     await expectToast(page, 'Login successfully!');
     expect(new URL(page.url()).pathname).toBe('/');
@@ -139,6 +144,8 @@ describe('web app', () => {
     await expectToast(page, 'Quick answer saved successfully!');
     await page.getByTestId('quick-answer-row').filter({ hasText: '/hello' }).waitFor();
     await screenshot(page, '10-quick-answers');
+
+    expect(sockets).toHaveLength(1);
 
     // Settings: a toggle saves at once; /Settings is an alias of /settings.
     await page.goto('/Settings');

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { TUser } from '@zapdesk/shared/schemas';
+import { useAuth } from '../../core/auth/AuthProvider';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { useInfiniteScroll } from '../../core/hooks/useInfiniteScroll';
 import { usePagedList } from '../../core/lists/usePagedList';
@@ -33,6 +34,7 @@ const COLUMNS = 5;
 export default function UsersPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const { user: me } = useAuth();
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search, LIMITS.searchDebounceMs);
   const list = usePagedList({ listKey: usersKeys.list, search: debouncedSearch, fetchPage: fetchUsersPage });
@@ -96,7 +98,7 @@ export default function UsersPage() {
                 </TableCell>
                 <TableCell sx={HIDE_ON_PHONE}>{user.whatsapp?.name ?? '—'}</TableCell>
                 <TableCell align="right">
-                  <RowActions testId="user" onEdit={() => setEditing({ userId: user.id })} onDelete={() => setDeleting(user)} />
+                  <RowActions testId="user" onEdit={() => setEditing({ userId: user.id })} onDelete={user.id === me?.id ? undefined : () => setDeleting(user)} />
                 </TableCell>
               </TableRow>
             ))}
