@@ -4,7 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, login, newContext, pickOption, screenshot } from './browser';
+import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
 import { ADMIN } from './server';
 
 const baseUrl = inject('baseUrl');
@@ -32,7 +32,9 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(ADMIN),
   });
-  const { token } = (await session.json()) as { token: string };
+  const body: unknown = await session.json();
+  const token = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
+  expect(token).not.toBe('');
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   const queue = await fetch(`${baseUrl}/api/queue`, { method: 'POST', headers, body: JSON.stringify({ name: 'Billing', color: '#B80000', greetingMessage: '' }) });
   expect(queue.status).toBe(201);
@@ -179,10 +181,16 @@ describe('web app', () => {
 
     await page.reload();
     await expect.poll(() => page.getByTestId('menu-contacts').textContent()).toBe('Contatos');
+    await page.getByTestId('menu-users').click();
+    await page.getByTestId('user-row').first().waitFor();
+    await screenshot(page, '21-users-portuguese');
 
     await page.getByTestId('language-button').click();
     await page.getByTestId('language-option-es').click();
     await expect.poll(() => page.getByTestId('menu-contacts').textContent()).toBe('Contactos');
+    await page.getByTestId('menu-settings').click();
+    await page.getByTestId('settings-group-general').waitFor();
+    await screenshot(page, '22-settings-spanish');
     await context.close();
 
     // A first visit follows the browser's language.
@@ -357,5 +365,9 @@ describe('web app', () => {
     await page.getByTestId('quick-answers-page').waitFor();
     await expect.poll(() => page.getByTestId('menu-contacts').isVisible()).toBe(false);
     await context.close();
+  });
+
+  it('raised no uncaught error in any page', () => {
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -23,6 +23,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Uncaught exceptions in any page; the tests assert there were none. */
+export const pageErrors: string[] = [];
+
 export async function newContext(browser: Browser, baseURL: string, options: { locale?: string; mobile?: boolean } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL,
@@ -31,6 +34,7 @@ export async function newContext(browser: Browser, baseURL: string, options: { l
     deviceScaleFactor: 1,
   });
   context.setDefaultTimeout(15_000);
+  context.on('page', (page) => page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`)));
   return context;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext } from './browser';
+import { launchBrowser, login, newContext, pageErrors } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 
 let server: RunningServer;
@@ -100,5 +100,9 @@ describe('session', () => {
     await page.locator('.Toastify__toast', { hasText: 'Authentication error. Please try again.' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
     await context.close();
+  });
+
+  it('raised no uncaught error in any page', () => {
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -7,18 +7,19 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
+import { LIMITS } from '@zapdesk/shared/domain';
+import type { ErrorCode } from '@zapdesk/shared/errors';
 import { ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
 import { ApiError } from '../../core/api/ApiError';
 import { request } from '../../core/api/client';
 import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
-import { LIMITS } from '@zapdesk/shared/domain';
 import { muiRegister } from '../../core/ui/muiRegister';
 import { PasswordField } from '../../core/ui/PasswordField';
 import { errorText } from '../../core/ui/toastError';
 import { AuthLayout } from './AuthLayout';
 
 /** Failures whose own text says more than the generic 'check the reported data'. */
-const SPECIFIC_FAILURES = new Set(['ERR_USER_CREATION_DISABLED', 'ERR_EMAIL_ALREADY_EXISTS', 'ERR_TOO_MANY_REQUESTS']);
+const SPECIFIC_FAILURES: ReadonlySet<ErrorCode> = new Set(['ERR_USER_CREATION_DISABLED', 'ERR_EMAIL_ALREADY_EXISTS', 'ERR_TOO_MANY_REQUESTS']);
 
 export default function SignupPage() {
   const { t } = useTranslation();
