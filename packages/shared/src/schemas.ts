@@ -30,9 +30,6 @@ function freeText(error: string | typeof required = 'INVALID') {
   return z.string(error).refine(hasNoNul, 'INVALID');
 }
 
-function text(min: number, max: number) {
-  return freeText(required).trim().min(min === 1 ? 1 : min, min <= 1 ? 'REQUIRED' : 'TOO_SHORT').max(max, 'TOO_LONG');
-}
 
 /** A required text: empty reads as 'Required', short as 'Too Short!'. */
 function requiredText(min: number, max: number) {
@@ -54,7 +51,17 @@ const ZOptionalEmail = z
   .toLowerCase()
   .max(120, 'TOO_LONG')
   .refine((v) => v === '' || z.email().safeParse(v).success, 'INVALID_EMAIL');
-export const ZPassword = text(5, 50);
+/** Passwords are taken as typed (never trimmed, or login would not match): empty reads 'Required'. */
+function password(options: { emptyKeepsCurrent: boolean }) {
+  return z.string(required).check((ctx) => {
+    if (ctx.value.length === 0) {
+      if (!options.emptyKeepsCurrent) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
+    } else if (!hasNoNul(ctx.value)) ctx.issues.push({ code: 'custom', message: 'INVALID', input: ctx.value });
+    else if (ctx.value.length < 5) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
+    else if (ctx.value.length > 50) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
+  });
+}
+export const ZPassword = password({ emptyKeepsCurrent: false });
 const ZIdValue = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
 const ZId = z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
 const ZIdList = z.array(ZIdValue, 'INVALID');
@@ -123,7 +130,7 @@ export type TUserCreate = z.input<typeof ZUserCreateSchema>;
 export const ZUserUpdateSchema = z.object({
   name: requiredText(2, 50),
   email: ZEmail,
-  password: z.union([z.literal(''), ZPassword]).optional(),
+  password: password({ emptyKeepsCurrent: true }).optional(),
   profile: z.enum(PROFILES, 'INVALID').optional(),
   whatsappId: ZIdValue.nullable().optional(),
   queueIds: ZIdList.optional(),

@@ -354,3 +354,14 @@ describe('refresh cookie lifetime', () => {
     expect(cookie?.maxAge).toBeLessThanOrEqual(7 * 24 * 3600);
   });
 });
+
+describe('passwords are taken as typed', () => {
+  it('says Required for an empty password, and logs in with the spaces a password was created with', async () => {
+    const empty = await t.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Spacey', email: 'spacey@test.local', password: '' } });
+    expect(empty.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { password: 'REQUIRED' } });
+    const created = await t.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Spacey', email: 'spacey@test.local', password: ' pass word ' } });
+    expect(created.statusCode).toBe(201);
+    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'spacey@test.local', password: ' pass word ' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'spacey@test.local', password: 'pass word' } })).statusCode).toBe(401);
+  });
+});
