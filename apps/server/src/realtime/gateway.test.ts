@@ -102,10 +102,10 @@ describe('handshake', () => {
     expect(await refusal(access)).toBe('ERR_SESSION_EXPIRED');
   });
 
-  it('refuses the token of an ended session', async () => {
+  it('refuses the token of an ended session as expired, so the client tries its refresh cookie', async () => {
     const { token } = await t.createUser();
     expect((await t.request({ method: 'DELETE', url: '/api/auth/logout', token })).statusCode).toBe(204);
-    expect(await refusal(token)).toBe('ERR_INVALID_TOKEN');
+    expect(await refusal(token)).toBe('ERR_SESSION_EXPIRED');
   });
 
   it('accepts a valid token', async () => {

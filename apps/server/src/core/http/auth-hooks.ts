@@ -27,7 +27,11 @@ export async function userFromAccessToken(ctx: AppContext, token: string | undef
   const result = await ctx.tokens.verifyAccess(token);
   if (!result.ok) throw new AppError(result.reason === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN');
   const user = await findAuthUserById(ctx.db, result.claims.userId);
-  if (!user || user.tokenVersion !== result.claims.tokenVersion) throw new AppError('ERR_INVALID_TOKEN');
+  if (!user) throw new AppError('ERR_INVALID_TOKEN');
+  // A token from before a logout or password change has expired early: the client refreshes
+  // once, which works only where the refresh cookie is current (the browser that changed the
+  // password) and ends the session everywhere else.
+  if (user.tokenVersion !== result.claims.tokenVersion) throw new AppError('ERR_SESSION_EXPIRED');
   return user;
 }
 

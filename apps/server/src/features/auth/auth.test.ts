@@ -246,11 +246,13 @@ describe('DELETE /api/auth/logout', () => {
     const staleCookie = await refresh(session.cookie.replace(/^jrt=/, ''));
     expect(staleCookie.statusCode).toBe(401);
     expect(staleCookie.json()).toMatchObject({ error: 'ERR_INVALID_TOKEN' });
+    // An access token from before the logout is refused as expired: the refresh that follows fails.
     const staleToken = await whoAmI(session.token, user.id);
-    expect(staleToken.statusCode).toBe(401);
-    expect(staleToken.json()).toMatchObject({ error: 'ERR_INVALID_TOKEN' });
+    expect(staleToken.statusCode).toBe(403);
+    expect(staleToken.json()).toMatchObject({ error: 'ERR_SESSION_EXPIRED' });
     // Logout ends every session of the user...
-    expect((await whoAmI(otherSession.token, user.id)).statusCode).toBe(401);
+    expect((await whoAmI(otherSession.token, user.id)).statusCode).toBe(403);
+    expect((await refresh(otherSession.cookie.replace(/^jrt=/, ''))).statusCode).toBe(401);
     // ...but not other users' sessions, and the user can log in again.
     expect((await whoAmI(t.adminToken, user.id)).statusCode).toBe(200);
     const again = await t.login(user.email, password);
@@ -279,7 +281,7 @@ describe('password change', () => {
     const newCookie = refreshCookie(res);
     expect(newCookie).toMatchObject({ httpOnly: true, path: '/api/auth' });
 
-    expect((await whoAmI(session.token, user.id)).statusCode).toBe(401);
+    expect((await whoAmI(session.token, user.id)).statusCode).toBe(403);
     expect((await refresh(session.cookie.replace(/^jrt=/, ''))).statusCode).toBe(401);
 
     const renewed = await refresh(newCookie?.value);
@@ -300,7 +302,7 @@ describe('password change', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(refreshCookie(res)).toBeUndefined();
-    expect((await whoAmI(token, user.id)).statusCode).toBe(401);
+    expect((await whoAmI(token, user.id)).statusCode).toBe(403);
     expect((await whoAmI(t.adminToken, user.id)).statusCode).toBe(200);
     expect((await login(user.email, 'set-by-admin')).statusCode).toBe(200);
   });
