@@ -25,8 +25,35 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, kind: 'sqlite', close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs as much as running a small one. The same
+ * SQL text reuses its prepared statement (the queries are parameterised, so the texts repeat).
+ */
+function withStatementCache(sqlite: SQLite.Database): { prepare: (sql: string) => SQLite.Statement; close: () => void } {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql) {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+    close: () => sqlite.close(),
+  };
 }
 
 /**

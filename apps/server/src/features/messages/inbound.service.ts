@@ -133,7 +133,9 @@ async function storeMedia(ctx: AppContext, message: InboundMessage): Promise<str
 export function createInboundHandler(ctx: AppContext, sessions: SessionManager): InboundHandler {
   return {
     async message(whatsappId, message) {
-      if (await messages.findMessageByProviderId(ctx.db, whatsappId, message.providerId)) return;
+      // A redelivery is stopped by the unique provider id at insert time; a read first only
+      // where it saves downloading and storing the same file again.
+      if (message.media && (await messages.findMessageByProviderId(ctx.db, whatsappId, message.providerId))) return;
       if (message.chat.kind === 'group' && !(await acceptsGroups(ctx))) return;
 
       const contact = await upsertChatContact(ctx, message);
@@ -196,9 +198,11 @@ export async function publishMessageUpdate(ctx: AppContext, messageId: number): 
  * contact's numeric reply picks one, which answers with that queue's greeting.
  */
 async function routeToQueue(ctx: AppContext, sessions: SessionManager, ticket: TTicket, body: string, isNewTicket: boolean): Promise<void> {
+  const queues = await listConnectionQueues(ctx.db, ticket.whatsappId);
+  // The common case, a queue-less connection in an ongoing chat, needs nothing more.
+  if (queues.length === 0 && !isNewTicket) return;
   const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
   if (!connection) return;
-  const queues = await listConnectionQueues(ctx.db, ticket.whatsappId);
   const values = (queue?: string) => ({ name: ticket.contact.name, ticketId: ticket.id, connection: connection.name, ...(queue ? { queue } : {}) });
   const say = async (text: string) => {
     if (text.trim()) await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: text } });
