@@ -44,7 +44,14 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
   throw new Error(`the server did not answer /api/health within ${timeoutMs} ms`);
 }
 
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+export type ServerOptions = {
+  /** Extra environment variables, e.g. a short ACCESS_TOKEN_TTL. */
+  env?: Record<string, string>;
+  /** Turns the simulated phone channel on (SIMULATOR=on) and its control API. */
+  simulator?: boolean;
+};
+
+export async function startServer({ env = {}, simulator = false }: ServerOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'zapdesk-e2e-'));
   let log = '';
@@ -61,7 +68,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       LOG_LEVEL: 'warn',
       WEB_DIST,
       LOGIN_RATE_LIMIT: '1000',
-      ...extraEnv,
+      SIMULATOR: simulator ? 'on' : 'off',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,7 +12,7 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startServer({ ACCESS_TOKEN_TTL: '3s' });
+  server = await startServer({ env: { ACCESS_TOKEN_TTL: '3s' } });
   browser = await launchBrowser();
 });
 

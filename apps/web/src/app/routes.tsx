@@ -45,7 +45,12 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
   { path: '/', labelKey: 'dashboard', menu: { section: 'main', icon: DashboardOutlined } },
   { path: '/tickets', labelKey: 'tickets', menu: { section: 'main', icon: ForumOutlined } },
   { path: '/tickets/:ticketId', labelKey: 'tickets' },
-  { path: '/connections', labelKey: 'connections', menu: { section: 'main', icon: SyncAltOutlined } },
+  {
+    path: '/connections',
+    labelKey: 'connections',
+    menu: { section: 'main', icon: SyncAltOutlined },
+    load: () => import('../features/whatsapps/ConnectionsPage'),
+  },
   {
     path: '/contacts',
     labelKey: 'contacts',

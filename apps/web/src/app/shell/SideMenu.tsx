@@ -42,6 +42,7 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
         selected={isSelected(pathname, route.path)}
         onClick={onNavigate}
         data-testid={`menu-${route.labelKey}`}
+        data-alert={route.labelKey === 'connections' ? String(connectionAlert) : undefined}
         sx={{ mx: 1, my: 0.25, px: collapsed ? 1.5 : 2, minHeight: 42, justifyContent: collapsed ? 'center' : 'flex-start' }}
       >
         <ListItemIcon sx={{ minWidth: collapsed ? 0 : 40, justifyContent: 'center' }}>

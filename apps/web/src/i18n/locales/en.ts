@@ -1,4 +1,6 @@
+import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { ErrorCode } from '@zapdesk/shared/errors';
+import type { MessageVariable } from '@zapdesk/shared/variables';
 
 /** Texts of the server's error codes. Typed against the shared list: a code without a text fails the type check. */
 const backendErrors: Record<ErrorCode, string> = {
@@ -40,6 +42,36 @@ const backendErrors: Record<ErrorCode, string> = {
   ERR_NO_MESSAGE_FOUND: 'No message found with this ID.',
   ERR_SIMULATOR_DISABLED: 'The simulator is off on this server (SIMULATOR=on enables it).',
   ERR_INTERNAL: 'An error occurred!',
+};
+
+/** What each message variable becomes when the message is sent. Typed against the shared list. */
+const messageVariables: Record<MessageVariable, string> = {
+  name: "The contact's name",
+  user: "The agent's name",
+  ms: 'A greeting by the time of day: Bom dia, Boa tarde or Boa noite',
+  date: "Today's date (dd/mm/yyyy)",
+  hour: 'The time (HH:mm)',
+  ticket_id: 'The ticket number',
+  queue: "The ticket's queue",
+  connection: "This connection's name",
+};
+
+const connectionStatuses: Record<ConnectionStatus, string> = {
+  qrcode: 'Waiting for scan',
+  OPENING: 'Connecting',
+  PAIRING: 'Pairing',
+  CONNECTED: 'Connected',
+  DISCONNECTED: 'Disconnected',
+  TIMEOUT: 'Timed out',
+};
+
+const connectionStatusHelp: Record<ConnectionStatus, string> = {
+  qrcode: 'The session waits for the phone to scan its QR code. Open the code and scan it with WhatsApp.',
+  OPENING: 'The session is starting. This takes a few seconds.',
+  PAIRING: 'The phone scanned the code; the device is being linked.',
+  CONNECTED: 'The phone is linked: messages come in and go out.',
+  DISCONNECTED: 'The session is down. Try again to reconnect, or ask for a new QR code if the phone was unlinked.',
+  TIMEOUT: 'The phone has not answered for a while. Check that it is on and online, or disconnect and link it again.',
 };
 
 export const en = {
@@ -241,6 +273,74 @@ export const en = {
     removeExtra: 'Remove',
     saved: 'Contact saved successfully!',
   },
+  connections: {
+    title: 'Connections',
+    subtitleReadOnly: 'Only administrators can add, link or change connections.',
+    add: 'Add connection',
+    id: 'ID',
+    name: 'Name',
+    status: 'Status',
+    session: 'Session',
+    lastUpdate: 'Last update',
+    default: 'Default',
+    isDefault: 'Default connection',
+    simulator: 'Simulator',
+    retries_one: '{{count}} retry',
+    retries_other: '{{count}} retries',
+    emptyHint: 'Add a connection and scan its QR code with the phone whose WhatsApp will answer your customers.',
+    statuses: connectionStatuses,
+    statusHelp: connectionStatusHelp,
+    qrcode: 'QR code',
+    retry: 'Try again',
+    newQr: 'New QR',
+    connecting: 'Connecting',
+    disconnect: 'Disconnect',
+    disconnectTitle: 'Disconnect {{name}}?',
+    disconnectMessage: 'The phone is logged out of this connection. Linking it again takes a new QR code.',
+    disconnectConfirm: 'Yes, disconnect',
+    deleteTitle: 'Delete {{name}}?',
+    deleteMessage: 'Are you sure? It cannot be reverted. The phone is logged out, and the tickets and messages of this connection are deleted.',
+    deleted: 'Connection deleted successfully.',
+  },
+  qrDialog: {
+    title: 'Link {{name}}',
+    steps: {
+      open: 'Open WhatsApp on the phone.',
+      menu: 'Tap Menu or Settings, then Linked devices.',
+      link: 'Tap Link a device.',
+      scan: 'Point the phone at this screen to scan the code.',
+    },
+    refreshes: 'The code changes from time to time; this window follows it and closes once the phone is linked.',
+    waiting: 'Waiting for a QR code…',
+    qrAlt: 'QR code of the connection',
+    simulator: 'A simulated phone: POST /api/simulator/{{id}}/scan scans this code.',
+    pairWithPhone: 'Pair with phone number instead',
+    backToQr: 'Scan a QR code instead',
+    phoneNumber: 'Phone number',
+    phoneHelp: 'Digits only: country code, area code and number, e.g. 5511912345678',
+    getCode: 'Get code',
+    codeIntro: 'On the phone, open WhatsApp > Linked devices > Link a device > Link with phone number instead, and type this code:',
+  },
+  connectionModal: {
+    addTitle: 'Add connection',
+    editTitle: 'Edit connection',
+    name: 'Name',
+    isDefault: 'Default',
+    isDefaultHelp: 'Used for new tickets when no other connection is chosen. There is always exactly one.',
+    greeting: 'Greeting message',
+    greetingHelp: 'Sent to a contact who writes in. Required with more than one queue: the queue menu follows it.',
+    farewell: 'Farewell message',
+    farewellHelp: 'Sent when a ticket is resolved.',
+    queues: 'Queues',
+    channel: 'Channel',
+    channels: { whatsapp: 'WhatsApp', simulator: 'Simulator' },
+    channelHelp: {
+      whatsapp: 'A real phone, linked by QR code or phone number.',
+      simulator: 'A simulated phone for trying the inbox (the server must run with SIMULATOR=on).',
+    },
+    saved: 'Connection saved successfully.',
+  },
+  messageVariables: { insert: 'Insert a variable', title: 'Message variables', variables: messageVariables },
   settings: {
     title: 'Settings',
     saved: 'Settings saved successfully.',
@@ -279,8 +379,14 @@ export const en = {
         label: 'Time to open a new ticket',
         help: 'A message within this time after a ticket was resolved reopens it; later ones open a new ticket.',
       },
-      groups: { label: 'Group tickets', help: 'Open tickets for messages received in groups.' },
-      CheckMsgIsGroup: { label: 'Ignore group messages', help: 'When enabled, group messages are ignored entirely.' },
+      groups: {
+        label: 'Queue menu in groups',
+        help: "Enabled: group tickets also get the connection's greeting and numbered queue menu. Disabled: no automatic message goes to groups.",
+      },
+      CheckMsgIsGroup: {
+        label: 'Ignore group messages',
+        help: 'Enabled: messages from WhatsApp groups are dropped. Disabled: each group becomes a group ticket.',
+      },
       call: { label: 'Call notice', help: 'Answer incoming WhatsApp calls with a message asking the contact to write.' },
       typebot: { label: 'Typebot chatbot', help: 'Hand new conversations to a Typebot bot before an agent.' },
       typebotUrl: { label: 'Typebot URL', help: 'Address of the Typebot server.' },

@@ -1,0 +1,202 @@
+/** Adds or edits a connection: name, default flag, greeting and farewell, queues; the channel only when adding. */
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { CHANNELS, LIMITS, type Channel } from '@zapdesk/shared/domain';
+import { ZWhatsappInputSchema } from '@zapdesk/shared/messaging';
+import type { TWhatsapp } from '@zapdesk/shared/schemas';
+import { ApiError } from '../../core/api/ApiError';
+import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
+import { schemaRules } from '../../core/forms/schemaRules';
+import { MessageTextField } from '../../core/ui/MessageTextField';
+import { muiRegister } from '../../core/ui/muiRegister';
+import { toastError } from '../../core/ui/toastError';
+import { QueueMultiSelect } from '../queues/QueueMultiSelect';
+import { createWhatsapp, saveWhatsappInCache, updateWhatsapp } from './whatsapps.api';
+
+type Props = {
+  whatsapp: TWhatsapp | null;
+  /** The first connection always becomes the default: the switch starts on then. */
+  isFirst: boolean;
+  onClose: () => void;
+  onCreated: (whatsapp: TWhatsapp) => void;
+};
+
+type WhatsappFormValues = {
+  name: string;
+  isDefault: boolean;
+  greetingMessage: string;
+  farewellMessage: string;
+  queueIds: number[];
+  channel: Channel;
+};
+
+const FIELDS = ['name', 'isDefault', 'greetingMessage', 'farewellMessage', 'queueIds', 'channel'] as const;
+
+function toFormValues(whatsapp: TWhatsapp | null, isFirst: boolean): WhatsappFormValues {
+  if (!whatsapp) return { name: '', isDefault: isFirst, greetingMessage: '', farewellMessage: '', queueIds: [], channel: 'whatsapp' };
+  return {
+    name: whatsapp.name,
+    isDefault: whatsapp.isDefault,
+    greetingMessage: whatsapp.greetingMessage,
+    farewellMessage: whatsapp.farewellMessage,
+    queueIds: whatsapp.queues.map((queue) => queue.id),
+    channel: whatsapp.channel,
+  };
+}
+
+export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const channelLabelId = useId();
+  const form = useForm<WhatsappFormValues>({ resolver: zodResolver(schemaRules<WhatsappFormValues>(ZWhatsappInputSchema)), defaultValues: toFormValues(whatsapp, isFirst) });
+  const { errors, isSubmitting } = form.formState;
+  const channel = form.watch('channel');
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    await delay(LIMITS.submitDelayMs);
+    try {
+      const { channel: chosen, ...common } = values;
+      const saved = whatsapp ? await updateWhatsapp(whatsapp.id, common) : await createWhatsapp({ ...common, channel: chosen });
+      saveWhatsappInCache(queryClient, saved);
+      toast.success(t('connectionModal.saved'));
+      onClose();
+      if (!whatsapp) onCreated(saved);
+    } catch (error) {
+      applyServerFieldErrors(error, form.setError, FIELDS);
+      if (error instanceof ApiError && error.code === 'ERR_WAPP_GREETING_REQUIRED') form.setError('greetingMessage', { type: 'server', message: 'REQUIRED' });
+      toastError(error);
+    }
+  });
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth scroll="paper" data-testid="connection-modal">
+      <DialogTitle>{whatsapp ? t('connectionModal.editTitle') : t('connectionModal.addTitle')}</DialogTitle>
+      <form noValidate onSubmit={onSubmit} style={{ display: 'contents' }}>
+        <DialogContent dividers>
+          <Stack gap={2.5}>
+            <Stack direction={{ xs: 'column', sm: 'row' }} gap={2} alignItems="flex-start">
+              <TextField
+                {...muiRegister(form.register('name'))}
+                label={t('connectionModal.name')}
+                autoFocus
+                fullWidth
+                error={Boolean(errors.name)}
+                helperText={fieldErrorText(errors.name)}
+                slotProps={{ htmlInput: { 'data-testid': 'connection-name' } }}
+              />
+              {whatsapp ? null : (
+                <Controller
+                  control={form.control}
+                  name="channel"
+                  render={({ field }) => (
+                    <FormControl sx={{ minWidth: { sm: 200 }, width: { xs: '100%', sm: 'auto' } }} data-testid="connection-channel">
+                      <InputLabel id={channelLabelId}>{t('connectionModal.channel')}</InputLabel>
+                      <Select
+                        labelId={channelLabelId}
+                        label={t('connectionModal.channel')}
+                        value={field.value}
+                        onChange={(event) => field.onChange(CHANNELS.find((option) => option === event.target.value) ?? 'whatsapp')}
+                      >
+                        {CHANNELS.map((option) => (
+                          <MenuItem key={option} value={option}>
+                            {t(`connectionModal.channels.${option}`)}
+                          </MenuItem>
+                        ))}
+                      </Select>
+                    </FormControl>
+                  )}
+                />
+              )}
+            </Stack>
+            {whatsapp ? null : (
+              <FormHelperText sx={{ mt: -1.5, mx: 1.75 }} data-testid="connection-channel-help">
+                {t(`connectionModal.channelHelp.${channel}`)}
+              </FormHelperText>
+            )}
+            <Controller
+              control={form.control}
+              name="isDefault"
+              render={({ field }) => (
+                <FormControl>
+                  <FormControlLabel
+                    control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} slotProps={{ input: { 'aria-describedby': 'connection-default-help' } }} />}
+                    label={t('connectionModal.isDefault')}
+                    data-testid="connection-default"
+                  />
+                  <FormHelperText id="connection-default-help" sx={{ mt: -0.5, ml: 0 }}>
+                    {t('connectionModal.isDefaultHelp')}
+                  </FormHelperText>
+                </FormControl>
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="greetingMessage"
+              render={({ field }) => (
+                <MessageTextField
+                  label={t('connectionModal.greeting')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  inputRef={field.ref}
+                  error={fieldErrorText(errors.greetingMessage)}
+                  helperText={t('connectionModal.greetingHelp')}
+                  testId="connection-greeting"
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="farewellMessage"
+              render={({ field }) => (
+                <MessageTextField
+                  label={t('connectionModal.farewell')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  inputRef={field.ref}
+                  error={fieldErrorText(errors.farewellMessage)}
+                  helperText={t('connectionModal.farewellHelp')}
+                  testId="connection-farewell"
+                  minRows={2}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="queueIds"
+              render={({ field }) => <QueueMultiSelect label={t('connectionModal.queues')} value={field.value} onChange={field.onChange} testId="connection-queues" />}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, py: 2 }}>
+          <Button onClick={onClose} color="inherit" disabled={isSubmitting} data-testid="connection-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="connection-submit" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : null}>
+            {whatsapp ? t('common.save') : t('common.add')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
