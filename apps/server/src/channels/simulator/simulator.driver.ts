@@ -178,8 +178,13 @@ export class SimulatorDriver implements ChannelDriver {
     return simulatedNumberExists(number) ? number : undefined;
   }
 
-  async profilePictureUrl(): Promise<string | undefined> {
-    return undefined;
+  /** Profile pictures of simulated contacts, and how often they were asked for. */
+  readonly profilePictures = new Map<string, string>();
+  profilePictureRequests = 0;
+
+  async profilePictureUrl(chat: ChatAddress): Promise<string | undefined> {
+    this.profilePictureRequests += 1;
+    return this.profilePictures.get(chatKey(chat));
   }
 
   async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {

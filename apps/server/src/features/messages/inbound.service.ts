@@ -130,7 +130,18 @@ async function storeMedia(ctx: AppContext, message: InboundMessage): Promise<str
   }
 }
 
+/** Profile pictures are looked up at a contact's first message, then at most once a day. */
+export const PROFILE_PICTURE_REFRESH_MS = 24 * 3600 * 1000;
+
+async function refreshProfilePicture(ctx: AppContext, sessions: SessionManager, whatsappId: number, contactId: number, message: InboundMessage): Promise<void> {
+  const url = await sessions.driver(whatsappId)?.profilePictureUrl(message.chat);
+  if (!url) return;
+  const result = await ctx.db.updateTable('contacts').set({ profilePicUrl: url, updatedAt: nowIso() }).where('id', '=', contactId).where('profilePicUrl', '!=', url).executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) await publishContact(ctx, contactId, false);
+}
+
 export function createInboundHandler(ctx: AppContext, sessions: SessionManager): InboundHandler {
+  const pictureCheckedAt = new Map<number, number>();
   return {
     async message(whatsappId, message) {
       // A redelivery is stopped by the unique provider id at insert time; a read first only
@@ -139,6 +150,10 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
       if (message.chat.kind === 'group' && !(await acceptsGroups(ctx))) return;
 
       const contact = await upsertChatContact(ctx, message);
+      if (Date.now() - (pictureCheckedAt.get(contact.id) ?? 0) > PROFILE_PICTURE_REFRESH_MS) {
+        pictureCheckedAt.set(contact.id, Date.now());
+        void refreshProfilePicture(ctx, sessions, whatsappId, contact.id, message).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
+      }
       const senderId = await upsertSender(ctx, message);
       const reopenWithinSeconds = Number(await getSettingValue(ctx.db, 'timeCreateNewTicket')) || 0;
       const ticketRef = await findOrCreateTicket(ctx.db, { contactId: contact.id, whatsappId, isGroup: message.chat.kind === 'group', reopenWithinSeconds });

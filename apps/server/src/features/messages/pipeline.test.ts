@@ -3,6 +3,7 @@ import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/me
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { findOrCreateTicket } from './inbound.service.js';
+import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
 
 let t: TestApp;
 let n = 0;
@@ -98,6 +99,18 @@ describe('inbound pipeline', () => {
     expect((await inbound(w.id, { from, name: 'Maria José', body: 'Olá, preciso de ajuda' })).statusCode).toBe(200);
     const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
     expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Olá, preciso de ajuda', whatsappId: w.id, contact: { name: 'Maria José', number: from } });
+  });
+
+  it('fetches the profile picture at the first message, not at every message', async () => {
+    const w = await connected();
+    const from = number();
+    const driver = t.sessions.driver(w.id) as SimulatorDriver;
+    driver.profilePictures.set(from, 'https://pps.example/avatar.jpg');
+    const before = driver.profilePictureRequests;
+    for (const body of ['one', 'two', 'three']) await inbound(w.id, { from, body });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.contact.profilePicUrl === 'https://pps.example/avatar.jpg' && x[0]?.lastMessage === 'three');
+    expect(ticket!.contact.profilePicUrl).toBe('https://pps.example/avatar.jpg');
+    expect(driver.profilePictureRequests - before).toBe(1);
   });
 
   it('stores a redelivered message once', async () => {
