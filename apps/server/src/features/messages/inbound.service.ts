@@ -177,15 +177,19 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
       if (id === undefined) return; // delivered twice at once: the other delivery stored it
       await tickets.touchTicket(ctx.db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe }, now);
 
-      const ticket = await tickets.findTicketById(ctx.db, ticketRef.id);
+      // The queue is settled before anyone hears of the message, so only its agents do.
+      let ticket = await tickets.findTicketById(ctx.db, ticketRef.id);
+      if (!ticket) return;
+      const routing =
+        !message.fromMe && ticket.queueId === null && ticket.userId === null && !(ticket.isGroup && (await getSettingValue(ctx.db, 'groups')) !== 'enabled')
+          ? await routeToQueue(ctx, ticket, message.body, ticketRef.created)
+          : undefined;
+      if (routing?.assigned) ticket = (await tickets.findTicketById(ctx.db, ticketRef.id)) ?? ticket;
       const row = await messages.findMessageById(ctx.db, id);
-      if (!ticket || !row) return;
+      if (!row) return;
       ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: true });
       ctx.events.publish('ticket.saved', { ticket });
-
-      if (!message.fromMe && ticket.queueId === null && ticket.userId === null && !(ticket.isGroup && (await getSettingValue(ctx.db, 'groups')) !== 'enabled')) {
-        await routeToQueue(ctx, sessions, ticket, message.body, ticketRef.created);
-      }
+      if (routing?.reply.trim()) await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: routing.reply } });
     },
 
     async ack(whatsappId, providerId, ack) {
@@ -210,32 +214,24 @@ export async function publishMessageUpdate(ctx: AppContext, messageId: number): 
 
 /**
  * With one queue the ticket takes it. With several, the greeting lists them numbered and the
- * contact's numeric reply picks one, which answers with that queue's greeting.
+ * contact's numeric reply picks one, which answers with that queue's greeting. Returns whether
+ * the ticket got a queue, and what to answer.
  */
-async function routeToQueue(ctx: AppContext, sessions: SessionManager, ticket: TTicket, body: string, isNewTicket: boolean): Promise<void> {
+async function routeToQueue(ctx: AppContext, ticket: TTicket, body: string, isNewTicket: boolean): Promise<{ assigned: boolean; reply: string }> {
   const queues = await listConnectionQueues(ctx.db, ticket.whatsappId);
   // The common case, a queue-less connection in an ongoing chat, needs nothing more.
-  if (queues.length === 0 && !isNewTicket) return;
+  if (queues.length === 0 && !isNewTicket) return { assigned: false, reply: '' };
   const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
-  if (!connection) return;
+  if (!connection) return { assigned: false, reply: '' };
   const values = (queue?: string) => ({ name: ticket.contact.name, ticketId: ticket.id, connection: connection.name, ...(queue ? { queue } : {}) });
-  const say = async (text: string) => {
-    if (text.trim()) await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: text } });
-  };
 
-  if (queues.length === 0) {
-    if (isNewTicket) await say(renderVariables(connection.greetingMessage, values()));
-    return;
-  }
-  const choice = queues.length === 1 ? queues[0] : queues[Number.parseInt(body.trim(), 10) - 1];
-  if (choice && (queues.length === 1 || /^\s*\d+\s*$/.test(body))) {
+  if (queues.length === 0) return { assigned: false, reply: renderVariables(connection.greetingMessage, values()) };
+  const choice = queues.length === 1 ? queues[0] : /^\s*\d+\s*$/.test(body) ? queues[Number.parseInt(body.trim(), 10) - 1] : undefined;
+  if (choice) {
     await tickets.updateTicket(ctx.db, ticket.id, { queueId: choice.id }, nowIso());
-    const updated = await tickets.findTicketById(ctx.db, ticket.id);
-    if (updated) ctx.events.publish('ticket.saved', { ticket: updated });
     const greeting = choice.greetingMessage || (queues.length === 1 && isNewTicket ? connection.greetingMessage : '');
-    await say(renderVariables(greeting, values(choice.name)));
-    return;
+    return { assigned: true, reply: queues.length === 1 && !isNewTicket ? '' : renderVariables(greeting, values(choice.name)) };
   }
   const menu = queues.map((q, i) => `*${i + 1}* - ${q.name}`).join('\n');
-  await say(`${renderVariables(connection.greetingMessage, values())}\n\n${menu}`);
+  return { assigned: false, reply: `${renderVariables(connection.greetingMessage, values())}\n\n${menu}` };
 }
