@@ -148,15 +148,26 @@ describe('connections', () => {
     await row(page).getByTestId('session-qrcode').click();
     await expect.poll(() => qr.getAttribute('data-qr')).toMatch(new RegExp(`^SIM-${id}-`));
 
-    // The phone scans the code: the dialog closes by itself, the row turns connected and the badge goes.
+    // A new code (the session restarted elsewhere): the open dialog waits through OPENING and shows it.
+    const firstCode = await qr.getAttribute('data-qr');
+    expect((await api(`/whatsappsession/${id}`, { method: 'POST' })).status).toBe(200);
+    await expect.poll(() => qr.getAttribute('data-qr')).not.toBe(firstCode);
+    await expect(qr.getAttribute('data-qr')).resolves.toMatch(new RegExp(`^SIM-${id}-`));
+    await expect(dialog.isVisible()).resolves.toBe(true);
+
+    // The phone scans the code: the dialog closes by itself, the row turns connected and the badge
+    // goes, 2 s after the list changed.
     expect((await api(`/simulator/${id}/scan`, { method: 'POST' })).status).toBe(200);
     await dialog.waitFor({ state: 'detached', timeout: 5000 });
     await expect.poll(() => statusOf(page)).toBe('CONNECTED');
+    const connectedAt = Date.now();
+    expect(await badge(page)).toBe('true');
     await expect(row(page).getByTestId('connection-status').textContent()).resolves.toBe('Connected');
     await expect(row(page).getByTestId('connection-default-flag').count()).resolves.toBe(1);
     await expect(row(page).getByTestId('connection-channel-chip').textContent()).resolves.toBe('Simulator');
     await expect(row(page).getByTestId('connection-updated').textContent()).resolves.toMatch(/^\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}$/);
-    await expect.poll(() => badge(page), { timeout: 6000 }).toBe('false');
+    await expect.poll(() => badge(page), { timeout: 6000, interval: 100 }).toBe('false');
+    expect(Date.now() - connectedAt).toBeGreaterThan(1500);
     await screenshot(page, '27-connections-connected');
 
     // Disconnect (confirmed): DISCONNECTED with 'Try again' and 'New QR'; the badge is back.

@@ -1,7 +1,7 @@
 /**
  * Links a phone to a connection: the live QR code (it follows every new code the session
- * sends and closes itself once a live update comes with none, i.e. the phone scanned it), or
- * a pairing code for the phone number when scanning is not possible.
+ * sends and closes itself once a live update comes without one because the phone scanned it),
+ * or a pairing code for the phone number when scanning is not possible.
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -17,7 +17,7 @@ import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ConnectionStatus } from '@zapdesk/shared/domain';
+import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { PairingCodeForm } from './PairingCodeForm';
 import { useWhatsapps } from './whatsapps.api';
 
@@ -25,8 +25,26 @@ type Props = { whatsappId: number; onClose: () => void };
 
 const QR_SIZE = 264;
 const STEPS = ['open', 'menu', 'link', 'scan'] as const;
-/** Statuses in which no code is coming any more: the phone is linked (or being linked). */
-const LINKED: readonly ConnectionStatus[] = ['CONNECTED', 'PAIRING', 'TIMEOUT'];
+/**
+ * Whether the pairing this dialog shows is over. A code that goes away because the phone scanned
+ * it (PAIRING, CONNECTED) or because nobody did (TIMEOUT, or the session dropped) closes it; a
+ * session between two rounds of codes (OPENING) keeps it waiting for the next code.
+ */
+function pairingOver(connection: TWhatsapp, sawCode: boolean): boolean {
+  if (connection.qrcode) return false;
+  switch (connection.status) {
+    case 'OPENING':
+    case 'qrcode':
+      return false;
+    case 'DISCONNECTED':
+      // Opened right after a create or a 'New QR', the session may pass here before its first code.
+      return sawCode;
+    case 'PAIRING':
+    case 'CONNECTED':
+    case 'TIMEOUT':
+      return true;
+  }
+}
 
 export function QrCodeDialog({ whatsappId, onClose }: Props) {
   const { t } = useTranslation();
@@ -37,9 +55,7 @@ export function QrCodeDialog({ whatsappId, onClose }: Props) {
   const [byPhone, setByPhone] = useState(false);
   if (qrcode && !sawCode) setSawCode(true);
 
-  // Opened right after a create or a 'New QR', the code may still be on its way: wait for it.
-  // Once there was one, an update without a code means the phone scanned it.
-  const done = data !== undefined && (connection === undefined || (qrcode === '' && (sawCode || LINKED.includes(connection.status))));
+  const done = data !== undefined && (connection === undefined || pairingOver(connection, sawCode));
   useEffect(() => {
     if (done) onClose();
   }, [done, onClose]);
