@@ -1,23 +1,8 @@
 /** Schemas of connections, tickets, messages and the simulator control API. */
 import { z } from 'zod';
-import { CHANNELS, MAX_ID, MEDIA_TYPES, TICKET_STATUSES } from './domain.js';
-import { ZContactSchema, ZQueueRefSchema } from './schemas.js';
+import { CHANNELS, MEDIA_TYPES, TICKET_STATUSES } from './domain.js';
+import { hasNoNul as noNul, required, requiredText, ZContactSchema, ZIdValue, ZQueueRefSchema } from './schemas.js';
 
-const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
-const ZIdValue = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
-const noNul = (v: string) => !v.includes('\u0000');
-
-function requiredText(min: number, max: number) {
-  return z
-    .string(required)
-    .trim()
-    .check((ctx) => {
-      if (ctx.value.length === 0) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
-      else if (!noNul(ctx.value)) ctx.issues.push({ code: 'custom', message: 'INVALID', input: ctx.value });
-      else if (ctx.value.length < min) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
-      else if (ctx.value.length > max) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
-    });
-}
 const ZLongText = z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID');
 
 // ---------- connections ----------

@@ -18,10 +18,10 @@ export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
   INVALID: 'Invalid value',
 };
 
-const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
+export const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
 
 /** PostgreSQL text cannot hold U+0000: such input is refused on both databases alike. */
-function hasNoNul(value: string): boolean {
+export function hasNoNul(value: string): boolean {
   return !value.includes('\u0000');
 }
 
@@ -32,7 +32,7 @@ function freeText(error: string | typeof required = 'INVALID') {
 
 
 /** A required text: empty reads as 'Required', short as 'Too Short!'. */
-function requiredText(min: number, max: number) {
+export function requiredText(min: number, max: number) {
   return z
     .string(required)
     .trim()
@@ -62,7 +62,7 @@ function password(options: { emptyKeepsCurrent: boolean }) {
   });
 }
 export const ZPassword = password({ emptyKeepsCurrent: false });
-const ZIdValue = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
+export const ZIdValue = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
 const ZId = z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
 const ZIdList = z.array(ZIdValue, 'INVALID');
 

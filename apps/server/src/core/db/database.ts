@@ -68,3 +68,13 @@ export function isUniqueViolation(error: unknown, target?: { table: string; colu
   const message = typeof e.message === 'string' ? e.message : '';
   return e.constraint === `${target.table}_${target.column}_unique` || message.includes(`${target.table}.${target.column}`);
 }
+
+/** Runs a write and turns a violation of the unique index of `target` into the given error. */
+export async function onUniqueViolation<T>(target: { table: string; column: string }, toError: () => Error, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error, target)) throw toError();
+    throw error;
+  }
+}

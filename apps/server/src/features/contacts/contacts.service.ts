@@ -1,6 +1,6 @@
 import type { TContact, TContactImportResult, TListQuery } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
-import { isUniqueViolation } from '../../core/db/database.js';
+import { onUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import * as repo from './contacts.repository.js';
@@ -17,13 +17,8 @@ export async function getContact(ctx: AppContext, id: number): Promise<TContact>
   return contact;
 }
 
-async function guardNumber<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error, { table: 'contacts', column: 'number' })) throw new AppError('ERR_DUPLICATED_CONTACT');
-    throw error;
-  }
+function guardNumber<T>(work: () => Promise<T>): Promise<T> {
+  return onUniqueViolation({ table: 'contacts', column: 'number' }, () => new AppError('ERR_DUPLICATED_CONTACT'), work);
 }
 
 export async function createContact(ctx: AppContext, input: ContactData): Promise<TContact> {

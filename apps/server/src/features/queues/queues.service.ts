@@ -1,6 +1,6 @@
 import type { TQueue, TQueueInput } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
-import { isUniqueViolation } from '../../core/db/database.js';
+import { onUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import * as repo from './queues.repository.js';
@@ -22,13 +22,8 @@ function normalize(input: QueueData): repo.QueueWrite {
 }
 
 /** The unique index decides a race; the pre-check gives the common case a clear answer. */
-async function guardColor<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error, { table: 'queues', column: 'color' })) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
-    throw error;
-  }
+function guardColor<T>(work: () => Promise<T>): Promise<T> {
+  return onUniqueViolation({ table: 'queues', column: 'color' }, () => new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS'), work);
 }
 
 export async function createQueue(ctx: AppContext, input: QueueData): Promise<TQueue> {
