@@ -1,0 +1,121 @@
+/** Bad input and permissions on the ticket, message, media and simulator routes. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
+import { createTestApp, type TestApp } from '../../test/harness.js';
+
+let t: TestApp;
+let sales: TQueue;
+let w: TWhatsapp;
+let ticket: TTicket;
+let salesAgent: string;
+let supportAgent: string;
+
+async function waitForTicket(number: string): Promise<TTicket> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const list = (await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[];
+    const found = list.find((x) => x.contact.number === number && x.lastMessage !== '');
+    if (found) return found;
+    if (Date.now() > until) throw new Error('no ticket');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ SIMULATOR: 'on' });
+  sales = await t.createQueue({ name: 'Sales' });
+  const support = await t.createQueue({ name: 'Support' });
+  salesAgent = (await t.createUser({ queueIds: [sales.id] })).token;
+  supportAgent = (await t.createUser({ queueIds: [support.id] })).token;
+  w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Sales line', channel: 'simulator', queueIds: [sales.id] } })).json();
+  await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
+  await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: '5511955550000', name: 'Cliente', body: 'quero comprar' } });
+  ticket = await waitForTicket('5511955550000');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('ticket visibility', () => {
+  it('shows a queued ticket to its queue agents and admins, and refuses the others', async () => {
+    expect(ticket.queueId).toBe(sales.id);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: salesAgent })).statusCode).toBe(200);
+    for (const [method, url, payload] of [
+      ['GET', `/api/tickets/${ticket.id}`, undefined],
+      ['GET', `/api/messages/${ticket.id}`, undefined],
+      ['PUT', `/api/tickets/${ticket.id}`, { status: 'open' }],
+      ['POST', `/api/messages/${ticket.id}`, { body: 'not mine' }],
+    ] as const) {
+      const res = await t.request({ method, url, token: supportAgent, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    }
+    const supportList = (await t.request({ method: 'GET', url: '/api/tickets', token: supportAgent })).json().tickets as TTicket[];
+    expect(supportList.map((x) => x.id)).not.toContain(ticket.id);
+    const salesList = (await t.request({ method: 'GET', url: '/api/tickets', token: salesAgent })).json().tickets as TTicket[];
+    expect(salesList.map((x) => x.id)).toContain(ticket.id);
+  });
+
+  it("hides a ticket another agent accepted, even from the same queue, unless one is admin", async () => {
+    const other = (await t.createUser({ queueIds: [sales.id] })).token;
+    await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: '5511955551111', body: 'oi' } });
+    const mine = await waitForTicket('5511955551111');
+    expect((await t.request({ method: 'PUT', url: `/api/tickets/${mine.id}`, token: salesAgent, payload: { status: 'open' } })).json()).toMatchObject({ status: 'open' });
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: other })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: t.adminToken })).statusCode).toBe(200);
+  });
+});
+
+describe('bad input', () => {
+  it('answers 400 or 404 with an ERR_ code, never 500', async () => {
+    const cases: [string, string, unknown, number, string][] = [
+      ['GET', '/api/tickets?status=archived', undefined, 400, 'ERR_VALIDATION'],
+      ['GET', '/api/tickets/abc', undefined, 400, 'ERR_VALIDATION'],
+      ['GET', '/api/tickets/999999', undefined, 404, 'ERR_NO_TICKET_FOUND'],
+      ['PUT', `/api/tickets/${ticket.id}`, { status: 'done' }, 400, 'ERR_VALIDATION'],
+      ['GET', '/api/messages/abc', undefined, 400, 'ERR_VALIDATION'],
+      ['GET', '/api/messages/999999', undefined, 404, 'ERR_NO_TICKET_FOUND'],
+      ['POST', `/api/messages/${ticket.id}`, { body: 42 }, 400, 'ERR_VALIDATION'],
+      ['DELETE', '/api/messages/999999', undefined, 404, 'ERR_NO_MESSAGE_FOUND'],
+      ['POST', `/api/simulator/${w.id}/inbound`, { from: '55-11' }, 400, 'ERR_VALIDATION'],
+      ['POST', `/api/simulator/${w.id}/inbound`, { from: '5511955550000', media: { base64: '', mimetype: 'image/png' } }, 400, 'ERR_VALIDATION'],
+      ['POST', '/api/simulator/999999/inbound', { from: '5511955550000', body: 'x' }, 404, 'ERR_NO_WAPP_FOUND'],
+      ['POST', `/api/whatsappsession/${w.id}/pairing-code`, { phoneNumber: 'abc' }, 400, 'ERR_VALIDATION'],
+    ];
+    for (const [method, url, payload, status, error] of cases) {
+      const res = await t.request({ method: method as 'GET', url, token: t.adminToken, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+      expect(res.statusCode, `${method} ${url}`).toBe(status);
+      expect(res.json(), `${method} ${url}`).toMatchObject({ error });
+    }
+  });
+
+  it('refuses a multipart message without files', async () => {
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open' } });
+    const boundary = 'zapdeskboundary';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\nhello\r\n--${boundary}--\r\n`;
+    const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { medias: 'REQUIRED' } });
+  });
+
+  it('sends a file by multipart and serves it back at its signed address', async () => {
+    const boundary = 'zapdeskboundary';
+    const file = Buffer.from('%PDF-1.4 tiny');
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\nthe invoice\r\n--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="invoice.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(res.statusCode).toBe(201);
+    const [message] = res.json() as TMessage[];
+    expect(message).toMatchObject({ mediaType: 'other', body: 'the invoice', fromMe: true });
+    const served = await t.request({ method: 'GET', url: message?.mediaUrl ?? '' });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toContain('application/pdf');
+    expect(served.rawPayload.equals(file)).toBe(true);
+    const expired = (message?.mediaUrl ?? '').replace(/expires=\d+/, 'expires=1000');
+    expect((await t.request({ method: 'GET', url: expired })).statusCode).toBe(403);
+  });
+});
