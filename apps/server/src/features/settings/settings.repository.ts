@@ -3,9 +3,22 @@ import type { Db } from '../../core/db/database.js';
 
 export type SettingRow = { key: string; value: string; updatedAt: string };
 
+/**
+ * The pipeline reads settings on every message: values are kept for a moment. A change made on
+ * this node applies at once; one made on another node within SETTINGS_CACHE_MS.
+ */
+const SETTINGS_CACHE_MS = 2000;
+const cache = new WeakMap<Db, Map<SettingKey, { value: string; at: number }>>();
+
 export async function getSettingValue(db: Db, key: SettingKey): Promise<string> {
+  const entries = cache.get(db) ?? new Map<SettingKey, { value: string; at: number }>();
+  cache.set(db, entries);
+  const hit = entries.get(key);
+  if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) return hit.value;
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value ?? SETTINGS[key].default;
+  const value = row?.value ?? SETTINGS[key].default;
+  entries.set(key, { value, at: Date.now() });
+  return value;
 }
 
 export function listSettingRows(db: Db): Promise<SettingRow[]> {
@@ -17,12 +30,14 @@ export function findSettingRow(db: Db, key: SettingKey): Promise<SettingRow | un
 }
 
 export async function upsertSetting(db: Db, key: SettingKey, value: string, now: string): Promise<SettingRow> {
-  return db
+  const row = await db
     .insertInto('settings')
     .values({ key, value, updatedAt: now })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt: now }))
     .returning(['key', 'value', 'updatedAt'])
     .executeTakeFirstOrThrow();
+  cache.get(db)?.set(key, { value, at: Date.now() });
+  return row;
 }
 
 /** Inserts the keys that are missing; existing values are never touched. */
