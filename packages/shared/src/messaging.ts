@@ -40,11 +40,35 @@ export const ZTicketSchema = z.object({
 });
 export type TTicket = z.infer<typeof ZTicketSchema>;
 
+const ZFlag = z.enum(['true', 'false'], 'INVALID');
+
 export const ZTicketListQuerySchema = z.object({
   pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
   status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
-  showAll: z.enum(['true', 'false'], 'INVALID').optional().default('false'),
+  /** Admins only: every ticket, assigned to anyone. */
+  showAll: ZFlag.optional().default('false'),
+  /** Contact name or number, or words of a message; accents and case ignored. */
+  searchParam: z.string('INVALID').trim().max(100, 'TOO_LONG').refine(noNul, 'INVALID').optional().default(''),
+  /** A JSON list of queue ids, as the web app sends it: `[1,2]`. Tickets without a queue always show. */
+  queueIds: z
+    .string('INVALID')
+    .max(2000, 'TOO_LONG')
+    .transform((raw, ctx) => {
+      try {
+        const parsed: unknown = JSON.parse(raw);
+        const ids = z.array(ZIdValue).parse(parsed);
+        return ids;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'INVALID' });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  withUnreadMessages: ZFlag.optional().default('false'),
+  /** The Group tab: 'true' group tickets only, 'false' private ones only; absent both. */
+  isGroup: ZFlag.optional(),
 });
+export type TTicketListQuery = z.infer<typeof ZTicketListQuerySchema>;
 export const ZTicketListSchema = z.object({ tickets: z.array(ZTicketSchema), count: z.number(), hasMore: z.boolean() });
 
 // ---------- messages ----------

@@ -1,4 +1,4 @@
-import { MEDIA_TYPES, type MediaType } from '@zapdesk/shared/domain';
+import { foldText, MEDIA_TYPES, type MediaType } from '@zapdesk/shared/domain';
 import type { Db } from '../../core/db/database.js';
 import { bool } from '../../core/db/sql-helpers.js';
 
@@ -67,7 +67,7 @@ export type MessageInsert = {
 export async function insertMessageOnce(db: Db, data: MessageInsert): Promise<number | undefined> {
   const row = await db
     .insertInto('messages')
-    .values({ ...data, fromMe: data.fromMe ? 1 : 0, read: data.read ? 1 : 0, isDeleted: 0, updatedAt: data.createdAt })
+    .values({ ...data, fromMe: data.fromMe ? 1 : 0, read: data.read ? 1 : 0, isDeleted: 0, searchText: foldText(data.body), updatedAt: data.createdAt })
     .onConflict((oc) => oc.columns(['whatsappId', 'providerId']).doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -78,7 +78,7 @@ export async function updateMessage(db: Db, id: number, patch: Partial<{ ack: nu
   const { isDeleted, read, ...rest } = patch;
   await db
     .updateTable('messages')
-    .set({ ...rest, ...(isDeleted === undefined ? {} : { isDeleted: isDeleted ? 1 : 0 }), ...(read === undefined ? {} : { read: read ? 1 : 0 }), updatedAt: now })
+    .set({ ...rest, ...(rest.body === undefined ? {} : { searchText: foldText(rest.body) }), ...(isDeleted === undefined ? {} : { isDeleted: isDeleted ? 1 : 0 }), ...(read === undefined ? {} : { read: read ? 1 : 0 }), updatedAt: now })
     .where('id', '=', id)
     .execute();
 }

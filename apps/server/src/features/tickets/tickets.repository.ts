@@ -1,7 +1,8 @@
-import { TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import { foldText, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import { sql, type SqlBool } from 'kysely';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import type { Db } from '../../core/db/database.js';
-import { bool, pageWindow } from '../../core/db/sql-helpers.js';
+import type { Db, DbKind } from '../../core/db/database.js';
+import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 import { findContactById } from '../contacts/contacts.repository.js';
 
 function asStatus(value: string): TicketStatus {
@@ -121,17 +122,65 @@ export async function touchTicket(db: Db, id: number, options: { lastMessage: st
 
 export type TicketScope = { userId: number; admin: boolean; showAll: boolean; queueIds: number[] };
 
+export type TicketFilters = {
+  status?: TicketStatus | undefined;
+  searchParam?: string;
+  /** Narrows to these queues (within what the user may see); tickets without a queue stay. */
+  queueIds?: number[] | undefined;
+  withUnreadMessages?: boolean;
+  isGroup?: boolean | undefined;
+};
+
+/** Words of a search as a prefix query: 'joão sil' finds 'João Silva'. */
+function searchWords(term: string): string[] {
+  return foldText(term).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Tickets with a (not deleted) message containing every word, through the full-text index. */
+function ticketsWithMessageWords(db: Db, kind: DbKind, words: string[]) {
+  if (kind === 'postgres') {
+    const query = words.map((w) => `${w}:*`).join(' & ');
+    return db
+      .selectFrom('messages')
+      .select('ticketId')
+      .where('isDeleted', '=', 0)
+      .where(sql<SqlBool>`to_tsvector('simple', ${sql.ref('searchText')}) @@ to_tsquery('simple', ${query})`);
+  }
+  const query = words.map((w) => `"${w}"*`).join(' ');
+  return db
+    .selectFrom('messages')
+    .select('ticketId')
+    .where('isDeleted', '=', 0)
+    .where('id', 'in', sql<number>`(select rowid from messages_fts where messages_fts match ${query})`);
+}
+
 /**
  * The tickets a user may see: admins with showAll everything; otherwise tickets of their
- * queues (or without a queue), unassigned or their own.
+ * queues (or without a queue), unassigned or their own. Filters narrow that, never widen it.
  */
-export async function listTickets(db: Db, options: { scope: TicketScope; status?: TicketStatus | undefined; pageNumber: number }) {
-  const { scope } = options;
+export async function listTickets(db: Db, kind: DbKind, options: { scope: TicketScope; filters: TicketFilters; pageNumber: number }) {
+  const { scope, filters } = options;
   let base = db.selectFrom('tickets');
-  if (options.status) base = base.where('status', '=', options.status);
+  if (filters.status) base = base.where('status', '=', filters.status);
   if (!(scope.admin && scope.showAll)) {
     base = base.where((eb) => eb.or([eb('queueId', 'is', null), ...(scope.queueIds.length ? [eb('queueId', 'in', scope.queueIds)] : [])]));
-    if (!scope.showAll || !scope.admin) base = base.where((eb) => eb.or([eb('userId', 'is', null), eb('userId', '=', scope.userId)]));
+    base = base.where((eb) => eb.or([eb('userId', 'is', null), eb('userId', '=', scope.userId)]));
+  }
+  if (filters.queueIds) {
+    const wanted = filters.queueIds;
+    base = base.where((eb) => eb.or([eb('queueId', 'is', null), ...(wanted.length ? [eb('queueId', 'in', wanted)] : [])]));
+  }
+  if (filters.withUnreadMessages) base = base.where('unreadMessages', '>', 0);
+  if (filters.isGroup !== undefined) base = base.where('isGroup', '=', filters.isGroup ? 1 : 0);
+  const words = searchWords(filters.searchParam ?? '');
+  if (words.length) {
+    const folded = foldText(filters.searchParam ?? '').trim();
+    base = base.where((eb) =>
+      eb.or([
+        eb('contactId', 'in', eb.selectFrom('contacts').select('id').where(containsLike(sql.ref('searchText'), folded))),
+        eb('id', 'in', ticketsWithMessageWords(db, kind, words)),
+      ]),
+    );
   }
   const { limit, offset } = pageWindow(options.pageNumber);
   const [countRow, idRows] = await Promise.all([

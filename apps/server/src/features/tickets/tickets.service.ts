@@ -1,5 +1,5 @@
 import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
-import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket, TTicketListQuery } from '@zapdesk/shared/messaging';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -25,11 +25,17 @@ export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: num
   return ticket;
 }
 
-export async function listTickets(ctx: AppContext, actor: AuthUser, query: { status?: TicketStatus | undefined; showAll: 'true' | 'false'; pageNumber: number }) {
+export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTicketListQuery) {
   const admin = isAdminProfile(actor.profile);
-  return repo.listTickets(ctx.db, {
+  return repo.listTickets(ctx.db, ctx.dbKind, {
     scope: { userId: actor.id, admin, showAll: admin && query.showAll === 'true', queueIds: await repo.userQueueIds(ctx.db, actor.id) },
-    status: query.status,
+    filters: {
+      status: query.status,
+      searchParam: query.searchParam,
+      queueIds: query.queueIds,
+      withUnreadMessages: query.withUnreadMessages === 'true',
+      isGroup: query.isGroup === undefined ? undefined : query.isGroup === 'true',
+    },
     pageNumber: query.pageNumber,
   });
 }
