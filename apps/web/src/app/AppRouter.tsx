@@ -10,14 +10,15 @@ import { PRIVATE_ROUTES, type PrivateRoute } from './routes';
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const SignupPage = lazy(() => import('../features/auth/SignupPage'));
 
-// One lazy component per page module, made once (not on every render).
-const pages = new Map<PrivateRoute, LazyExoticComponent<ComponentType>>();
+// One lazy component per page loader, made once (not on every render). Routes sharing a loader
+// share the component, so moving between them keeps the page mounted (/tickets and /tickets/:id).
+const pages = new Map<PrivateRoute['load'], LazyExoticComponent<ComponentType>>();
 for (const route of PRIVATE_ROUTES) {
-  if (route.load) pages.set(route, lazy(route.load));
+  if (route.load && !pages.has(route.load)) pages.set(route.load, lazy(route.load));
 }
 
 function RoutePage({ route }: { route: PrivateRoute }) {
-  const Page = pages.get(route);
+  const Page = pages.get(route.load);
   const element = Page ? <Page /> : <ComingSoonPage labelKey={route.labelKey} />;
   return route.adminOnly ? <RequireAdmin>{element}</RequireAdmin> : element;
 }

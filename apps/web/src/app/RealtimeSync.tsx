@@ -3,7 +3,7 @@
  * so every open list follows creates, updates and deletes made in any tab.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { endSessionLocally } from '../core/api/client';
 import { useAuth } from '../core/auth/AuthProvider';
@@ -12,6 +12,7 @@ import { applyContactEvent } from '../features/contacts/contacts.api';
 import { applyQueueEvent } from '../features/queues/queues.api';
 import { applyQuickAnswerEvent } from '../features/quickAnswers/quickAnswers.api';
 import { applySettingsEvent } from '../features/settings/settings.api';
+import { applyAppMessageEvent, applyTicketEvent } from '../features/tickets/tickets.api';
 import { applyUserEvent } from '../features/users/users.api';
 import { applyWhatsappEvent, applyWhatsappSessionEvent } from '../features/whatsapps/whatsapps.api';
 
@@ -20,6 +21,12 @@ export function RealtimeSync() {
   const queryClient = useQueryClient();
   const { user, setUser } = useAuth();
   const userId = user?.id;
+  // The ticket lists need the user's profile and queues to tell where a ticket belongs; a ref keeps
+  // the listeners from being re-attached on every user update.
+  const userRef = useRef(user);
+  useEffect(() => {
+    userRef.current = user;
+  }, [user]);
 
   useEffect(() => {
     if (!socket) return;
@@ -37,7 +44,11 @@ export function RealtimeSync() {
     const onSettings: ServerToClientEvents['settings'] = (payload) => applySettingsEvent(queryClient, payload);
     const onWhatsapp: ServerToClientEvents['whatsapp'] = (payload) => applyWhatsappEvent(queryClient, payload);
     const onWhatsappSession: ServerToClientEvents['whatsappSession'] = (payload) => applyWhatsappSessionEvent(queryClient, payload);
+    const onTicket: ServerToClientEvents['ticket'] = (payload) => applyTicketEvent(queryClient, payload, userRef.current);
+    const onAppMessage: ServerToClientEvents['appMessage'] = (payload) => applyAppMessageEvent(queryClient, payload, userRef.current);
     socket.on('user', onUser);
+    socket.on('ticket', onTicket);
+    socket.on('appMessage', onAppMessage);
     socket.on('queue', onQueue);
     socket.on('quickAnswer', onQuickAnswer);
     socket.on('contact', onContact);
@@ -46,6 +57,8 @@ export function RealtimeSync() {
     socket.on('whatsappSession', onWhatsappSession);
     return () => {
       socket.off('user', onUser);
+      socket.off('ticket', onTicket);
+      socket.off('appMessage', onAppMessage);
       socket.off('queue', onQueue);
       socket.off('quickAnswer', onQuickAnswer);
       socket.off('contact', onContact);

@@ -41,10 +41,13 @@ export type PrivateRoute = {
   load?: () => Promise<{ default: ComponentType }>;
 };
 
+// One loader for both ticket routes, so the list keeps its state while a chat opens or closes.
+const loadTickets = () => import('../features/tickets/TicketsPage');
+
 export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
   { path: '/', labelKey: 'dashboard', menu: { section: 'main', icon: DashboardOutlined } },
-  { path: '/tickets', labelKey: 'tickets', menu: { section: 'main', icon: ForumOutlined } },
-  { path: '/tickets/:ticketId', labelKey: 'tickets' },
+  { path: '/tickets', labelKey: 'tickets', menu: { section: 'main', icon: ForumOutlined }, load: loadTickets },
+  { path: '/tickets/:ticketId', labelKey: 'tickets', load: loadTickets },
   {
     path: '/connections',
     labelKey: 'connections',

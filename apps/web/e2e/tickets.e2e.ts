@@ -1,0 +1,227 @@
+/**
+ * The Tickets screen against a server with the simulated phone channel: a contact writes in
+ * through the simulator API, the ticket shows up live under Queue, the admin accepts it, answers
+ * (the delivery icon turns read), gets the contact's next messages live in the open chat, deletes
+ * an own message and resolves the ticket, which moves to Resolved.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { ADMIN, startServer, type RunningServer } from './server';
+
+let server: RunningServer;
+let browser: Browser;
+let adminToken = '';
+let connectionId = 0;
+
+const CONTACT = { from: '5511988887777', name: 'Maria Cliente' };
+// A 1x1 PNG, for an inbound image.
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+async function api(path: string, options: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${server.baseUrl}/api${path}`, {
+    method: options.method ?? 'GET',
+    headers: { authorization: `Bearer ${adminToken}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+}
+
+async function writeIn(body: Record<string, unknown>): Promise<void> {
+  const response = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...CONTACT, ...body } });
+  expect(response.status).toBe(200);
+}
+
+function messages(page: Page) {
+  return page.getByTestId('messages-list').getByTestId('message');
+}
+
+function countOf(page: Page, status: 'open' | 'pending'): Promise<string | null> {
+  return page.getByTestId(`count-${status}`).getAttribute('data-count');
+}
+
+beforeAll(async () => {
+  server = await startServer({ simulator: true });
+  browser = await launchBrowser();
+  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const body: unknown = await session.json();
+  adminToken = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
+  expect(adminToken).not.toBe('');
+
+  const created = await api('/whatsapp', { method: 'POST', body: { name: 'Loja Centro', channel: 'simulator' } });
+  expect(created.status).toBe(201);
+  const connection: unknown = await created.json();
+  connectionId = typeof connection === 'object' && connection !== null && 'id' in connection && typeof connection.id === 'number' ? connection.id : 0;
+  expect(connectionId).toBeGreaterThan(0);
+  // The session starts by itself; the phone scans once it shows a code.
+  let scanned = 0;
+  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
+    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
+    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(scanned).toBe(200);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('tickets', () => {
+  it('follows a conversation live from the queue to resolved', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.getByTestId('menu-tickets').click();
+    await page.getByTestId('tickets-page').waitFor();
+    await page.getByTestId('ticket-placeholder').waitFor();
+    await expect(page.getByTestId('tickets-show-all').locator('input').isChecked()).resolves.toBe(true);
+    await page.getByTestId('tickets-list-open').getByTestId('tickets-empty').waitFor();
+    await expect(page.getByTestId('tickets-empty').textContent()).resolves.toContain('Nothing here!');
+    await page.getByTestId('tab-pending').click();
+    await page.getByTestId('tickets-list-pending').getByTestId('tickets-empty').waitFor();
+
+    // The contact writes in: the ticket appears under Queue without a reload.
+    await writeIn({ body: 'Oi, preciso de ajuda com meu pedido' });
+    const row = page.getByTestId('tickets-list-pending').getByTestId('ticket-row').filter({ hasText: CONTACT.name });
+    await row.waitFor();
+    await expect.poll(() => countOf(page, 'pending')).toBe('1');
+    await expect(row.getByTestId('ticket-last-message').textContent()).resolves.toBe('Oi, preciso de ajuda com meu pedido');
+    await expect(row.getByTestId('ticket-time').textContent()).resolves.toMatch(/^\d{2}:\d{2}$/);
+    await expect(row.getByTestId('ticket-unread').textContent()).resolves.toBe('1');
+    await expect(row.getByTestId('ticket-connection-tag').textContent()).resolves.toBe('Loja Centro');
+    await expect(row.getByTestId('ticket-queue-bar').getAttribute('aria-label')).resolves.toBe('No queue');
+    await screenshot(page, '30-tickets-queue');
+
+    // A pending row does not open by a click; Accept opens it.
+    await row.click();
+    expect(new URL(page.url()).pathname).toBe('/tickets');
+    const ticketId = Number(await row.getAttribute('data-id'));
+    await row.getByTestId('ticket-accept').click();
+    await page.waitForURL(`**/tickets/${ticketId}`);
+    const view = page.getByTestId('ticket-view');
+    await expect.poll(() => view.getAttribute('data-status')).toBe('open');
+    await expect(page.getByTestId('ticket-title').textContent()).resolves.toBe(`${CONTACT.name} #${ticketId}`);
+    await expect(page.getByTestId('ticket-assignee').textContent()).resolves.toMatch(/^Assigned to: /);
+    await messages(page).filter({ hasText: 'Oi, preciso de ajuda com meu pedido' }).waitFor();
+    await expect(page.getByTestId('day-separator').first().textContent()).resolves.toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    await expect.poll(() => countOf(page, 'pending')).toBe('0');
+    await expect.poll(() => countOf(page, 'open')).toBe('1');
+    const openRow = page.getByTestId('tickets-list-open').getByTestId('ticket-row').filter({ hasText: CONTACT.name });
+    await openRow.waitFor();
+
+    // A whitespace-only message is not sent; a real one shows with its delivery icon, which turns read.
+    const input = page.getByTestId('message-input');
+    await input.fill('   ');
+    await input.press('Enter');
+    await expect(page.getByTestId('message-send').isDisabled()).resolves.toBe(true);
+    await input.fill('Olá, tudo bem?');
+    await input.press('Enter');
+    const reply = messages(page).filter({ hasText: 'Olá, tudo bem?' });
+    await reply.waitFor();
+    await expect(reply.getAttribute('data-from-me')).resolves.toBe('true');
+    await expect(input.inputValue()).resolves.toBe('');
+    await expect(reply.getByTestId('message-ack').count()).resolves.toBe(1);
+    await expect.poll(async () => Number(await reply.getByTestId('message-ack').getAttribute('data-ack')), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await expect(reply.getByTestId('message-time').textContent()).resolves.toMatch(/^\d{2}:\d{2}$/);
+    await expect(messages(page).filter({ hasText: /^\s*$/ }).count()).resolves.toBe(0);
+    await expect.poll(() => openRow.getByTestId('ticket-last-message').textContent()).toBe('Olá, tudo bem?');
+
+    // Shift+Enter breaks the line instead of sending.
+    await input.fill('Linha um');
+    await input.press('Shift+Enter');
+    await input.type('Linha dois');
+    await expect(input.inputValue()).resolves.toBe('Linha um\nLinha dois');
+    await input.press('Enter');
+    await messages(page).filter({ hasText: 'Linha dois' }).waitFor();
+
+    // The contact writes again, sends a location, a contact card and a picture: all show live.
+    await writeIn({ body: 'Tudo ótimo! Segue minha localização.' });
+    await messages(page).filter({ hasText: 'Tudo ótimo! Segue minha localização.' }).waitFor();
+    await writeIn({ location: { latitude: -23.5505, longitude: -46.6333, description: 'Praça da Sé, São Paulo' } });
+    const location = page.getByTestId('message-location').last();
+    await location.waitFor();
+    await expect(location.textContent()).resolves.toContain('Praça da Sé, São Paulo');
+    await expect(location.getByTestId('message-location-link').getAttribute('href')).resolves.toMatch(/^https?:\/\//);
+    await writeIn({ vcard: 'BEGIN:VCARD\nVERSION:3.0\nFN:João Entregador\nTEL;type=CELL;waid=5511977776666:+55 11 97777-6666\nEND:VCARD' });
+    const card = page.getByTestId('message-vcard').last();
+    await card.waitFor();
+    await expect(card.textContent()).resolves.toContain('João Entregador');
+    await expect(card.textContent()).resolves.toContain('5511977776666');
+    await writeIn({ body: 'foto do pedido', media: { base64: PIXEL_PNG, mimetype: 'image/png', filename: 'pedido.png' } });
+    const image = page.getByTestId('message-image').last();
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((element) => (element instanceof HTMLImageElement ? element.naturalWidth : 0))).toBeGreaterThan(0);
+    // The open chat has read them: no unread badge on its row.
+    await expect(openRow.getByTestId('ticket-unread').count()).resolves.toBe(0);
+    await screenshot(page, '31-ticket-chat');
+
+    // Reply to the contact's message: the answer carries the quote.
+    await messages(page).filter({ hasText: 'Tudo ótimo! Segue minha localização.' }).hover();
+    await messages(page).filter({ hasText: 'Tudo ótimo! Segue minha localização.' }).getByTestId('message-menu').click();
+    await page.getByTestId('message-reply').click();
+    await page.getByTestId('reply-preview').waitFor();
+    await input.fill('Recebido, obrigado!');
+    await input.press('Enter');
+    const quoted = messages(page).filter({ hasText: 'Recebido, obrigado!' });
+    await quoted.getByTestId('message-quoted').waitFor();
+    await expect(quoted.getByTestId('message-quoted').textContent()).resolves.toContain('Tudo ótimo! Segue minha localização.');
+    await expect(page.getByTestId('reply-preview').count()).resolves.toBe(0);
+
+    // Delete an own message, confirmed: the deleted marker replaces it.
+    const doomed = messages(page).filter({ hasText: 'Linha dois' });
+    const deletedId = await doomed.getAttribute('data-id');
+    await doomed.hover();
+    await doomed.getByTestId('message-menu').click();
+    await page.getByTestId('message-delete').click();
+    await page.getByTestId('confirmation-dialog').getByText('This action cannot be reverted.').waitFor();
+    await page.getByTestId('confirmation-confirm').click();
+    await page.locator(`[data-testid="message"][data-id="${deletedId}"]`).getByTestId('message-deleted').waitFor();
+    await expect(page.locator(`[data-testid="message"][data-id="${deletedId}"]`).textContent()).resolves.toContain('This message was deleted');
+
+    // Resolve: the input closes, the ticket moves to Resolved with its 'closed' badge.
+    await page.getByTestId('ticket-resolve').click();
+    await expect.poll(() => view.getAttribute('data-status')).toBe('closed');
+    await expect(input.isDisabled()).resolves.toBe(true);
+    await expect(input.getAttribute('placeholder')).resolves.toBe('Reopen or accept this ticket to send a message.');
+    await page.getByTestId('ticket-reopen').waitFor();
+    await expect.poll(() => countOf(page, 'open')).toBe('0');
+    await page.getByTestId('tab-resolved').click();
+    const closedRow = page.getByTestId('tickets-list-closed').getByTestId('ticket-row').filter({ hasText: CONTACT.name });
+    await closedRow.waitFor();
+    await closedRow.getByTestId('ticket-closed-badge').waitFor();
+    await screenshot(page, '32-tickets-resolved');
+
+    // Reopen from the chat: back under Working on.
+    await page.getByTestId('ticket-reopen').click();
+    await expect.poll(() => view.getAttribute('data-status')).toBe('open');
+    await closedRow.waitFor({ state: 'detached' });
+    await page.getByTestId('tab-inbox').click();
+    await page.getByTestId('tab-open').click();
+    await page.getByTestId('tickets-list-open').getByTestId('ticket-row').filter({ hasText: CONTACT.name }).waitFor();
+    await context.close();
+  });
+
+  it('shows one column at a time on a phone', async () => {
+    const context = await newContext(browser, server.baseUrl, { mobile: true });
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/tickets');
+    const row = page.getByTestId('tickets-list-open').getByTestId('ticket-row').filter({ hasText: CONTACT.name });
+    await row.waitFor();
+    await expect(page.getByTestId('ticket-placeholder').isVisible()).resolves.toBe(false);
+    await screenshot(page, '33-tickets-phone-list');
+    await row.click();
+    await page.getByTestId('ticket-view').waitFor();
+    await expect(row.isVisible()).resolves.toBe(false);
+    await messages(page).filter({ hasText: 'Recebido, obrigado!' }).waitFor();
+    await screenshot(page, '34-ticket-phone-chat');
+    await page.getByTestId('ticket-back').click();
+    await page.waitForURL('**/tickets');
+    await row.waitFor();
+    await context.close();
+  });
+
+  it('raised no uncaught error in any page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,205 @@
+/** One chat message: text, media by type, the quoted block, time, delivery icon and options menu. */
+import AccessTime from '@mui/icons-material/AccessTime';
+import Block from '@mui/icons-material/Block';
+import Done from '@mui/icons-material/Done';
+import DoneAll from '@mui/icons-material/DoneAll';
+import Download from '@mui/icons-material/Download';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import PersonOutline from '@mui/icons-material/PersonOutline';
+import Place from '@mui/icons-material/Place';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TMessage } from '@zapdesk/shared/messaging';
+import { formatTime } from '../../core/ui/formatDate';
+import { parseLocation, parseVcard } from './messageContent';
+
+type Props = {
+  message: TMessage;
+  /** Group chats name the sender of each incoming message. */
+  showSender: boolean;
+  onReply: (message: TMessage) => void;
+  onDelete: (message: TMessage) => void;
+  onMediaLoad: () => void;
+};
+
+const READ_COLOR = '#34B7F1';
+
+function AckIcon({ ack }: { ack: number }) {
+  const { t } = useTranslation();
+  const sx = { fontSize: 16, verticalAlign: 'middle' };
+  if (ack <= 0) return <AccessTime sx={sx} color="action" titleAccess={t('chat.acks.pending')} data-testid="message-ack" data-ack={ack} />;
+  if (ack === 1) return <Done sx={sx} color="action" titleAccess={t('chat.acks.sent')} data-testid="message-ack" data-ack={ack} />;
+  if (ack === 2) return <DoneAll sx={sx} color="action" titleAccess={t('chat.acks.delivered')} data-testid="message-ack" data-ack={ack} />;
+  return <DoneAll sx={{ ...sx, color: READ_COLOR }} titleAccess={t('chat.acks.read')} data-testid="message-ack" data-ack={ack} />;
+}
+
+function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad: () => void }) {
+  const { t } = useTranslation();
+  const { mediaType, mediaUrl } = message;
+
+  if (mediaType === 'location') {
+    const location = parseLocation(message.body);
+    return (
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', p: 1, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.04)', minWidth: 220 }} data-testid="message-location">
+        <Place color="error" />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+            {location.description}
+          </Typography>
+          {location.mapLink ? (
+            <Link href={location.mapLink} target="_blank" rel="noopener noreferrer" variant="body2" data-testid="message-location-link">
+              {t('chat.openMap')}
+            </Link>
+          ) : null}
+        </Box>
+      </Box>
+    );
+  }
+  if (mediaType === 'vcard') {
+    const card = parseVcard(message.body);
+    return (
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 1, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.04)', minWidth: 200 }} data-testid="message-vcard">
+        <PersonOutline color="primary" />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="body2" fontWeight={600}>
+            {card.name || t('chat.contactCard')}
+          </Typography>
+          {card.number ? (
+            <Typography variant="caption" color="text.secondary">
+              {card.number}
+            </Typography>
+          ) : null}
+        </Box>
+      </Box>
+    );
+  }
+  if (!mediaUrl) return null;
+  if (mediaType === 'image') {
+    return (
+      <Link href={mediaUrl} target="_blank" rel="noopener noreferrer" sx={{ display: 'block' }}>
+        <Box component="img" src={mediaUrl} alt={t('chat.image')} onLoad={onMediaLoad} sx={{ display: 'block', maxWidth: '100%', width: 280, maxHeight: 320, objectFit: 'cover', borderRadius: 1 }} data-testid="message-image" />
+      </Link>
+    );
+  }
+  if (mediaType === 'audio') return <Box component="audio" controls src={mediaUrl} sx={{ maxWidth: '100%' }} data-testid="message-audio" />;
+  if (mediaType === 'video') {
+    return <Box component="video" controls src={mediaUrl} onLoadedMetadata={onMediaLoad} sx={{ display: 'block', maxWidth: '100%', width: 280, borderRadius: 1 }} data-testid="message-video" />;
+  }
+  return (
+    <Button href={mediaUrl} target="_blank" rel="noopener noreferrer" download variant="outlined" size="small" startIcon={<Download />} data-testid="message-download">
+      {t('chat.download')}
+    </Button>
+  );
+}
+
+export function MessageBubble({ message, showSender, onReply, onDelete, onMediaLoad }: Props) {
+  const { t } = useTranslation();
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const { fromMe } = message;
+  // Media messages carry the file name or a caption in the body; location and vcard bodies are data.
+  const caption = message.mediaType === 'location' || message.mediaType === 'vcard' ? '' : message.body;
+  const showCaption = caption !== '';
+
+  return (
+    <Box sx={{ display: 'flex', justifyContent: fromMe ? 'flex-end' : 'flex-start', mb: 0.75 }} data-testid="message" data-id={message.id} data-from-me={fromMe}>
+      <Box
+        sx={{
+          position: 'relative',
+          maxWidth: { xs: '85%', sm: '70%' },
+          minWidth: 90,
+          px: 1.25,
+          pt: 0.75,
+          pb: 0.5,
+          borderRadius: '8px',
+          borderTopRightRadius: fromMe ? '2px' : '8px',
+          borderTopLeftRadius: fromMe ? '8px' : '2px',
+          bgcolor: fromMe ? '#DCF8C6' : '#FFFFFF',
+          boxShadow: '0 1px 0.5px rgba(0,0,0,0.13)',
+          '&:hover .message-menu-button': { opacity: 1 },
+        }}
+      >
+        {!message.isDeleted ? (
+          <IconButton
+            size="small"
+            className="message-menu-button"
+            onClick={(event) => setMenuAnchor(event.currentTarget)}
+            sx={{ position: 'absolute', top: 0, right: 0, opacity: { xs: 1, md: 0 }, p: 0.25, bgcolor: 'inherit' }}
+            aria-label={t('chat.options')}
+            data-testid="message-menu"
+          >
+            <ExpandMore fontSize="small" />
+          </IconButton>
+        ) : null}
+        {showSender && message.contact ? (
+          <Typography variant="caption" fontWeight={600} color="primary" component="div">
+            {message.contact.name}
+          </Typography>
+        ) : null}
+        {message.quotedMsg ? (
+          <Box sx={{ borderLeft: 4, borderColor: message.quotedMsg.fromMe ? 'primary.main' : 'secondary.main', bgcolor: 'rgba(0,0,0,0.05)', borderRadius: 1, px: 1, py: 0.5, mb: 0.5, mr: 2 }} data-testid="message-quoted">
+            <Typography variant="caption" fontWeight={600} color={message.quotedMsg.fromMe ? 'primary' : 'secondary'} component="div">
+              {message.quotedMsg.fromMe ? t('chat.you') : (message.quotedMsg.contact?.name ?? '')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+              {message.quotedMsg.body}
+            </Typography>
+          </Box>
+        ) : null}
+        {message.isDeleted ? (
+          <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic', display: 'flex', alignItems: 'center', gap: 0.5, pr: 2 }} data-testid="message-deleted">
+            <Block sx={{ fontSize: 16 }} />
+            {t('chat.deletedMessage')}
+          </Typography>
+        ) : (
+          <>
+            {message.mediaType ? (
+              <Box sx={{ mb: 0.5, pr: message.mediaType === 'image' || message.mediaType === 'video' ? 0 : 2 }}>
+                <MessageMedia message={message} onMediaLoad={onMediaLoad} />
+              </Box>
+            ) : null}
+            {showCaption ? (
+              <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 2 }} data-testid="message-body">
+                {caption}
+              </Typography>
+            ) : null}
+          </>
+        )}
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 0.5, mt: 0.25 }}>
+          <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11 }} data-testid="message-time">
+            {formatTime(message.createdAt)}
+          </Typography>
+          {fromMe && !message.isDeleted ? <AckIcon ack={message.ack} /> : null}
+        </Box>
+      </Box>
+      <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+        <MenuItem
+          onClick={() => {
+            setMenuAnchor(null);
+            onReply(message);
+          }}
+          data-testid="message-reply"
+        >
+          {t('chat.reply')}
+        </MenuItem>
+        {fromMe ? (
+          <MenuItem
+            onClick={() => {
+              setMenuAnchor(null);
+              onDelete(message);
+            }}
+            data-testid="message-delete"
+          >
+            {t('chat.delete')}
+          </MenuItem>
+        ) : null}
+      </Menu>
+    </Box>
+  );
+}

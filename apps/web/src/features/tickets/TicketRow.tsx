@@ -1,0 +1,114 @@
+/** A ticket in a tab list: queue colour, avatar, contact, last message, time, unread and tags. */
+import Avatar from '@mui/material/Avatar';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import ListItemButton from '@mui/material/ListItemButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { NO_QUEUE_COLOR } from '@zapdesk/shared/domain';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import { useAuth } from '../../core/auth/AuthProvider';
+import { formatRecent } from '../../core/ui/formatDate';
+import { initials } from '../../core/ui/initials';
+import { toastError } from '../../core/ui/toastError';
+import { saveTicketInCache, updateTicketStatus } from './tickets.api';
+
+type Props = { ticket: TTicket; selected: boolean; onAccepted: () => void };
+
+export function TicketRow({ ticket, selected, onAccepted }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  const [accepting, setAccepting] = useState(false);
+  const pending = ticket.status === 'pending';
+  // The open chat has read its messages; a badge there would only flicker until the server says so.
+  const unread = selected ? 0 : ticket.unreadMessages;
+
+  const accept = async () => {
+    setAccepting(true);
+    try {
+      const saved = await updateTicketStatus(ticket.id, 'open');
+      saveTicketInCache(queryClient, saved, user);
+      onAccepted();
+      await navigate(`/tickets/${ticket.id}`);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setAccepting(false);
+    }
+  };
+
+  const queueBar = (
+    <Box
+      sx={{ position: 'absolute', left: 0, top: 0, bottom: 0, width: 6, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }}
+      data-testid="ticket-queue-bar"
+      aria-label={ticket.queue?.name ?? t('tickets.noQueue')}
+    />
+  );
+
+  return (
+    <ListItemButton
+      selected={selected}
+      // A pending ticket opens only through Accept.
+      disableRipple={pending}
+      onClick={pending ? undefined : () => void navigate(`/tickets/${ticket.id}`)}
+      sx={{ position: 'relative', pl: 2.5, pr: 1.5, py: 1, gap: 1.5, alignItems: 'flex-start', cursor: pending ? 'default' : 'pointer', borderBottom: 1, borderColor: 'divider' }}
+      data-testid="ticket-row"
+      data-id={ticket.id}
+      data-status={ticket.status}
+    >
+      <Tooltip title={ticket.queue?.name ?? t('tickets.noQueue')} placement="right">
+        {queueBar}
+      </Tooltip>
+      <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ width: 44, height: 44, mt: 0.25 }}>
+        {initials(ticket.contact.name)}
+      </Avatar>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Typography fontWeight={600} noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-contact">
+            {ticket.contact.name}
+          </Typography>
+          {ticket.status === 'closed' ? <Chip label={t('tickets.closedBadge')} size="small" color="success" variant="outlined" sx={{ height: 20 }} data-testid="ticket-closed-badge" /> : null}
+          <Typography variant="caption" color={unread > 0 ? 'secondary.main' : 'text.secondary'} sx={{ flexShrink: 0 }} data-testid="ticket-time">
+            {formatRecent(ticket.updatedAt)}
+          </Typography>
+        </Box>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
+            {ticket.lastMessage || '\u00A0'}
+          </Typography>
+          {unread > 0 ? (
+            <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} />
+          ) : null}
+        </Box>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5, flexWrap: 'wrap' }}>
+          {ticket.user ? <Chip label={ticket.user.name} size="small" sx={{ height: 20, fontSize: 11 }} data-testid="ticket-user-tag" /> : null}
+          <Chip label={ticket.whatsapp.name} size="small" variant="outlined" sx={{ height: 20, fontSize: 11 }} data-testid="ticket-connection-tag" />
+          {pending ? (
+            <Button
+              size="small"
+              variant="contained"
+              color="primary"
+              disabled={accepting}
+              onClick={(event) => {
+                event.stopPropagation();
+                void accept();
+              }}
+              sx={{ ml: 'auto', py: 0.1, minWidth: 0 }}
+              data-testid="ticket-accept"
+            >
+              {t('tickets.accept')}
+            </Button>
+          ) : null}
+        </Box>
+      </Box>
+    </ListItemButton>
+  );
+}

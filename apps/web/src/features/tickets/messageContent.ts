@@ -1,0 +1,25 @@
+/** Reads the data bodies of location and contact-card messages. */
+
+export type LocationContent = { imageUrl: string; mapLink: string; description: string };
+
+/** A location body is 'imageUrl|mapLink|description'; the description may itself hold '|'. */
+export function parseLocation(body: string): LocationContent {
+  const [imageUrl = '', mapLink = '', ...rest] = body.split('|');
+  return { imageUrl, mapLink: /^https?:\/\//i.test(mapLink) ? mapLink : '', description: rest.join('|') };
+}
+
+export type VcardContent = { name: string; number: string };
+
+/** The contact's name (FN) and first number (TEL, its waid when present) in a vCard. */
+export function parseVcard(body: string): VcardContent {
+  const lines = body.split(/\r?\n/);
+  const fn = lines.find((line) => /^FN[;:]/i.test(line));
+  const tel = lines.find((line) => /^(item\d+\.)?TEL[;:]/i.test(line));
+  const name = fn ? fn.slice(fn.indexOf(':') + 1).trim() : '';
+  let number = '';
+  if (tel) {
+    const waid = /waid=(\d+)/i.exec(tel);
+    number = waid?.[1] ?? tel.slice(tel.indexOf(':') + 1).trim();
+  }
+  return { name, number };
+}
