@@ -18,6 +18,8 @@ import { deleteMessage, fetchMessagesPage, markTicketReadInCache, ticketsKeys } 
 
 /** Older messages load when scrolled within this distance of the top. */
 const TOP_THRESHOLD_PX = 50;
+/** How long to wait after an incoming message before telling the server the open chat read it. */
+const MARK_READ_DELAY_MS = 800;
 
 type Props = { ticketId: number; isGroup: boolean; onReply: (message: TMessage) => void };
 
@@ -81,6 +83,25 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     }
     previous.current = { newestId, oldestId, scrollHeight: element.scrollHeight, scrollTop: element.scrollTop };
   }, [newestId, oldestId]);
+
+  // A message that comes in while the chat is open is read: fetching the newest page tells the
+  // server so (it clears the unread count and sends the read receipts), a moment after a burst.
+  const newest = messages[messages.length - 1];
+  const seenNewest = useRef<{ id: number | null } | null>(null);
+  const markReadTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    if (!loaded) return;
+    const id = newest?.id ?? null;
+    const before = seenNewest.current;
+    seenNewest.current = { id };
+    // The first load has read everything already; only later arrivals count.
+    if (before === null || before.id === id || !newest || newest.fromMe) return;
+    clearTimeout(markReadTimer.current);
+    markReadTimer.current = setTimeout(() => {
+      fetchMessagesPage(ticketId, 1).catch(() => undefined);
+    }, MARK_READ_DELAY_MS);
+  }, [loaded, newest, ticketId]);
+  useEffect(() => () => clearTimeout(markReadTimer.current), []);
 
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     const element = event.currentTarget;
