@@ -6,6 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 
@@ -220,6 +221,47 @@ describe('tickets', () => {
     await page.getByTestId('ticket-back').click();
     await page.waitForURL('**/tickets');
     await row.waitFor();
+    await context.close();
+  });
+
+  it('loads older messages at the top and leaves a chat whose ticket was deleted', async () => {
+    const other = { from: '5511955554444', name: 'Bruno Histórico' };
+    for (let index = 1; index <= 25; index += 1) {
+      const sent = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...other, body: `Mensagem ${index}` } });
+      expect(sent.status).toBe(200);
+    }
+    const findTicket = async (): Promise<number> => {
+      const { tickets } = ZTicketListSchema.parse(await (await api('/tickets?status=pending&showAll=true')).json());
+      return tickets.find((ticket) => ticket.contact.number === other.from && ticket.lastMessage === 'Mensagem 25')?.id ?? 0;
+    };
+    await expect.poll(findTicket).toBeGreaterThan(0);
+    const ticketId = await findTicket();
+    expect((await api(`/tickets/${ticketId}`, { method: 'PUT', body: { status: 'open' } })).status).toBe(200);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto(`/tickets/${ticketId}`);
+    await messages(page).filter({ hasText: 'Mensagem 25' }).waitFor();
+    // The newest page (20) shows, scrolled to the bottom; scrolling to the top brings the rest.
+    await expect(messages(page).count()).resolves.toBe(20);
+    await expect(messages(page).first().textContent()).resolves.toContain('Mensagem 6');
+    const list = page.getByTestId('messages-list');
+    await expect.poll(() => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(5);
+    await list.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await expect.poll(() => messages(page).count()).toBe(25);
+    await expect(messages(page).first().textContent()).resolves.toContain('Mensagem 1');
+    // The view stays where the reader was instead of jumping to the oldest message.
+    await expect.poll(() => list.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+
+    // Deleted elsewhere: a toast, back to /tickets, and the row goes.
+    expect((await api(`/tickets/${ticketId}`, { method: 'DELETE' })).status).toBe(204);
+    await page.locator('.Toastify__toast', { hasText: 'Ticket deleted sucessfully.' }).first().waitFor();
+    await page.waitForURL('**/tickets');
+    await page.getByTestId('ticket-placeholder').waitFor();
+    await expect(page.getByTestId('ticket-row').filter({ hasText: other.name }).count()).resolves.toBe(0);
     await context.close();
   });
 
