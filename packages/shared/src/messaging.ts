@@ -69,6 +69,25 @@ export const ZTicketListQuerySchema = z.object({
   isGroup: ZFlag.optional(),
 });
 export type TTicketListQuery = z.infer<typeof ZTicketListQuerySchema>;
+/** PUT /tickets/{id}: a status change, or a transfer to a user, queue and/or connection. */
+export const ZTicketUpdateSchema = z
+  .object({
+    status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
+    userId: ZIdValue.nullable().optional(),
+    queueId: ZIdValue.nullable().optional(),
+    whatsappId: ZIdValue.optional(),
+  })
+  .refine((v) => v.status !== undefined || v.userId !== undefined || v.queueId !== undefined || v.whatsappId !== undefined, { message: 'REQUIRED', path: ['status'] });
+export type TTicketUpdate = z.infer<typeof ZTicketUpdateSchema>;
+
+export const ZTicketCreateSchema = z.object({
+  contactId: ZIdValue,
+  /** Ignored: a new ticket belongs to whoever opens it. */
+  userId: ZIdValue.nullable().optional(),
+  status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
+  whatsappId: ZIdValue.optional(),
+});
+
 export const ZTicketListSchema = z.object({ tickets: z.array(ZTicketSchema), count: z.number(), hasMore: z.boolean() });
 
 // ---------- messages ----------

@@ -22,7 +22,8 @@ export type DomainEvents = {
   'whatsapp.saved': { whatsapp: TWhatsapp };
   'whatsapp.deleted': { whatsappId: number };
   'whatsapp.session': { id: number; status: ConnectionStatus; qrcode: string; retries: number; updatedAt: string };
-  'ticket.saved': { ticket: TTicket };
+  /** `previous` when the ticket may have left someone's view (transfer, accept, return). */
+  'ticket.saved': { ticket: TTicket; previous?: TTicket };
   'ticket.deleted': { ticket: TTicket };
   'message.saved': { message: TMessage; ticket: TTicket; created: boolean };
   /** A channel session failed to handle an event: logged, never thrown into the driver. */

@@ -95,7 +95,10 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
     io.to(ROOMS.everyone).except(ROOMS.admins).emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });
   });
 
-  events.subscribe('ticket.saved', ({ ticket }) => io.to(ticketRooms(ticket)).emit('ticket', { action: 'update', ticket }));
+  // Whoever could see the ticket before hears the change too, so their lists can drop it.
+  events.subscribe('ticket.saved', ({ ticket, previous }) =>
+    io.to([...new Set([...ticketRooms(ticket), ...(previous ? ticketRooms(previous) : [])])]).emit('ticket', { action: 'update', ticket }),
+  );
   events.subscribe('ticket.deleted', ({ ticket }) => io.to(ticketRooms(ticket)).emit('ticket', { action: 'delete', ticketId: ticket.id }));
   events.subscribe('message.saved', ({ message, ticket, created }) =>
     io.to(ticketRooms(ticket)).emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact }),

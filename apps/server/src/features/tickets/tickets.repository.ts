@@ -1,5 +1,6 @@
 import { foldText, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
-import { sql, type SqlBool } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../core/db/schema.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { Db, DbKind } from '../../core/db/database.js';
 import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
@@ -131,6 +132,14 @@ export type TicketFilters = {
   isGroup?: boolean | undefined;
 };
 
+/** Admins with showAll see everything; others their queues (or none), unassigned or their own. */
+function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope): SelectQueryBuilder<Database, 'tickets', O> {
+  if (scope.admin && scope.showAll) return query;
+  return query
+    .where((eb) => eb.or([eb('queueId', 'is', null), ...(scope.queueIds.length ? [eb('queueId', 'in', scope.queueIds)] : [])]))
+    .where((eb) => eb.or([eb('userId', 'is', null), eb('userId', '=', scope.userId)]));
+}
+
 /** Words of a search as a prefix query: 'joão sil' finds 'João Silva'. */
 function searchWords(term: string): string[] {
   return foldText(term).match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -162,10 +171,7 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
   const { scope, filters } = options;
   let base = db.selectFrom('tickets');
   if (filters.status) base = base.where('status', '=', filters.status);
-  if (!(scope.admin && scope.showAll)) {
-    base = base.where((eb) => eb.or([eb('queueId', 'is', null), ...(scope.queueIds.length ? [eb('queueId', 'in', scope.queueIds)] : [])]));
-    base = base.where((eb) => eb.or([eb('userId', 'is', null), eb('userId', '=', scope.userId)]));
-  }
+  base = visibleTo(base, scope);
   if (filters.queueIds) {
     const wanted = filters.queueIds;
     base = base.where((eb) => eb.or([eb('queueId', 'is', null), ...(wanted.length ? [eb('queueId', 'in', wanted)] : [])]));
@@ -195,4 +201,18 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
 export async function userQueueIds(db: Db, userId: number): Promise<number[]> {
   const rows = await db.selectFrom('userQueues').select('queueId').where('userId', '=', userId).execute();
   return rows.map((r) => r.queueId);
+}
+
+export async function deleteTicket(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('tickets').where('id', '=', id).execute();
+}
+
+/** Ids of the open and pending tickets within a scope (see listTickets). */
+export async function visibleActiveTicketIds(db: Db, scope: TicketScope): Promise<number[]> {
+  const q = visibleTo(db.selectFrom('tickets').select('id').where('status', 'in', ['open', 'pending']), scope);
+  return (await q.execute()).map((r) => r.id);
+}
+
+export async function closeTickets(db: Db, ids: number[], userId: number, now: string): Promise<void> {
+  if (ids.length) await db.updateTable('tickets').set({ status: 'closed', userId, updatedAt: now }).where('id', 'in', ids).execute();
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TICKET_STATUSES } from '@zapdesk/shared/domain';
-import { ZTicketListQuerySchema, ZTicketListSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
+import { ZTicketCreateSchema, ZTicketListQuerySchema, ZTicketListSchema, ZTicketSchema, ZTicketUpdateSchema } from '@zapdesk/shared/messaging';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -20,9 +19,23 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
     service.getVisibleTicket(ctx, currentUser(req), req.params.id),
   );
 
-  app.put(
-    '/tickets/:id',
-    { schema: { tags, params: ZIdParamsSchema, body: z.object({ status: z.enum(TICKET_STATUSES, 'INVALID') }), response: { 200: ZTicketSchema } }, onRequest },
-    (req) => service.changeStatus(ctx, sessions, currentUser(req), req.params.id, req.body.status),
+  // A status change (accept, return, resolve, reopen), or a transfer to a user, queue and/or connection.
+  app.put('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, body: ZTicketUpdateSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) => {
+    const { status, ...transfer } = req.body;
+    const isTransfer = transfer.userId !== undefined || transfer.queueId !== undefined || transfer.whatsappId !== undefined;
+    return isTransfer || status === undefined
+      ? service.transferTicket(ctx, sessions, currentUser(req), req.params.id, transfer)
+      : service.changeStatus(ctx, sessions, currentUser(req), req.params.id, status);
+  });
+
+  app.post('/tickets', { schema: { tags, body: ZTicketCreateSchema, response: { 201: ZTicketSchema } }, onRequest }, async (req, reply) =>
+    reply.code(201).send(await service.createTicket(ctx, currentUser(req), req.body)),
   );
+
+  app.delete('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest }, async (req, reply) => {
+    await service.deleteTicket(ctx, currentUser(req), req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.post('/ticketsClosed', { schema: { tags, response: { 200: z.object({ closed: z.number() }) } }, onRequest }, (req) => service.closeAllTickets(ctx, currentUser(req)));
 };

@@ -8,6 +8,10 @@ import { nowIso } from '../../core/time.js';
 import { sendOnTicket } from '../messages/outbound.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
+import { isUniqueViolation, type Db } from '../../core/db/database.js';
+import { findContactById } from '../contacts/contacts.repository.js';
+import { findQueueById } from '../queues/queues.repository.js';
+import { findAuthUserById } from '../users/users.repository.js';
 import * as repo from './tickets.repository.js';
 
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
@@ -59,6 +63,102 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
   }
   const updated = await repo.findTicketById(ctx.db, id);
   if (!updated) throw new AppError('ERR_NO_TICKET_FOUND');
-  ctx.events.publish('ticket.saved', { ticket: updated });
+  ctx.events.publish('ticket.saved', { ticket: updated, previous: ticket });
   return updated;
+}
+
+/** Who the contact is told now serves them: 'Vendas' and 'Ana', in the customers' Portuguese. */
+export function transferNotice(queue: string | undefined, user: string | undefined): string {
+  const parts = [queue ? `Seu atendimento foi transferido para o setor *${queue}*.` : 'Seu atendimento foi transferido.'];
+  if (user) parts.push(`Quem vai te atender: *${user}*.`);
+  return parts.join(' ');
+}
+
+/**
+ * Transfer: a new user, queue and/or connection. A queue without a user puts the ticket back
+ * in that queue (pending, unassigned); a user takes it open. Moving it to another connection
+ * is for admins. The contact is told where the ticket went.
+ */
+export async function transferTicket(
+  ctx: AppContext,
+  sessions: SessionManager,
+  actor: AuthUser,
+  id: number,
+  input: { userId?: number | null | undefined; queueId?: number | null | undefined; whatsappId?: number | undefined },
+): Promise<TTicket> {
+  const ticket = await getVisibleTicket(ctx, actor, id);
+  if (input.whatsappId !== undefined && input.whatsappId !== ticket.whatsappId && !isAdminProfile(actor.profile)) throw new AppError('ERR_NO_PERMISSION');
+  const queue = input.queueId ? await findQueueById(ctx.db, input.queueId) : undefined;
+  if (input.queueId && !queue) throw new AppError('ERR_NO_QUEUE_FOUND');
+  const user = input.userId ? await findAuthUserById(ctx.db, input.userId) : undefined;
+  if (input.userId && !user) throw new AppError('ERR_NO_USER_FOUND');
+  if (input.whatsappId !== undefined && !(await findWhatsappById(ctx.db, input.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
+
+  const patch: repo.TicketPatch = {};
+  if (input.queueId !== undefined) patch.queueId = input.queueId;
+  if (input.whatsappId !== undefined) patch.whatsappId = input.whatsappId;
+  if (user) Object.assign(patch, { userId: user.id, status: 'open' as const });
+  else if (input.userId === null || input.queueId !== undefined) Object.assign(patch, { userId: null, status: 'pending' as const });
+  try {
+    await repo.updateTicket(ctx.db, id, patch, nowIso());
+  } catch (error) {
+    // The contact already has an open ticket on the connection it was moved to.
+    if (isUniqueViolation(error)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+    throw error;
+  }
+  const updated = await repo.findTicketById(ctx.db, id);
+  if (!updated) throw new AppError('ERR_NO_TICKET_FOUND');
+  ctx.events.publish('ticket.saved', { ticket: updated, previous: ticket });
+  if ((queue || user) && sessions.driver(updated.whatsappId)) {
+    await sendOnTicket(ctx, sessions, { ticket: updated, content: { kind: 'text', body: transferNotice(queue?.name, user?.name) } }).catch((error: unknown) =>
+      ctx.events.publish('channel.error', { whatsappId: updated.whatsappId, error }),
+    );
+  }
+  return updated;
+}
+
+/** A ticket opened by an agent for a contact: open and theirs, on the default connection unless told. */
+export async function createTicket(ctx: AppContext, actor: AuthUser, input: { contactId: number; whatsappId?: number | undefined }): Promise<TTicket> {
+  if (!(await findContactById(ctx.db, input.contactId))) throw new AppError('ERR_NO_CONTACT_FOUND');
+  const whatsappId = input.whatsappId ?? (await defaultWhatsappId(ctx.db));
+  if (whatsappId === undefined) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+  if (input.whatsappId !== undefined && !(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
+  if (await repo.findActiveTicketId(ctx.db, input.contactId, whatsappId)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+  let id: number;
+  try {
+    id = await repo.insertTicket(ctx.db, { contactId: input.contactId, whatsappId, isGroup: false, status: 'open', userId: actor.id }, nowIso());
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('ERR_OTHER_OPEN_TICKET');
+    throw error;
+  }
+  const ticket = await repo.findTicketById(ctx.db, id);
+  if (!ticket) throw new AppError('ERR_CREATING_TICKET');
+  ctx.events.publish('ticket.saved', { ticket });
+  return ticket;
+}
+
+export async function deleteTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<void> {
+  if (!isAdminProfile(actor.profile)) throw new AppError('ERR_NO_PERMISSION');
+  const ticket = await repo.findTicketById(ctx.db, id);
+  if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
+  await repo.deleteTicket(ctx.db, id);
+  ctx.events.publish('ticket.deleted', { ticket });
+}
+
+/** Close all: every open and pending ticket the caller may see is closed (no farewell flood). */
+export async function closeAllTickets(ctx: AppContext, actor: AuthUser): Promise<{ closed: number }> {
+  const admin = isAdminProfile(actor.profile);
+  const scope = { userId: actor.id, admin, showAll: admin, queueIds: await repo.userQueueIds(ctx.db, actor.id) };
+  const ids = await repo.visibleActiveTicketIds(ctx.db, scope);
+  const now = nowIso();
+  for (let i = 0; i < ids.length; i += 500) await repo.closeTickets(ctx.db, ids.slice(i, i + 500), actor.id, now);
+  for (let i = 0; i < ids.length; i += 100) {
+    for (const ticket of await repo.findTicketsByIds(ctx.db, ids.slice(i, i + 100))) ctx.events.publish('ticket.saved', { ticket });
+  }
+  return { closed: ids.length };
+}
+
+async function defaultWhatsappId(db: Db): Promise<number | undefined> {
+  const row = await db.selectFrom('whatsapps').select('id').where('isDefault', '=', 1).executeTakeFirst();
+  return row?.id;
 }

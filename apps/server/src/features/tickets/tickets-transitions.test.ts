@@ -1,0 +1,124 @@
+/** The ticket status table, transfers, creation, deletion and close-all. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
+import { createTestApp, type TestApp } from '../../test/harness.js';
+
+let t: TestApp;
+let w: TWhatsapp;
+let other: TWhatsapp;
+let sales: TQueue;
+let support: TQueue;
+let agent: { id: number; name: string; token: string };
+let n = 0;
+
+async function inboundTicket(): Promise<TTicket> {
+  n += 1;
+  const from = `55119222${String(n).padStart(5, '0')}`;
+  await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from, name: `Cliente ${n}`, body: 'oi' } });
+  const until = Date.now() + 5000;
+  for (;;) {
+    const list = (await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[];
+    const found = list.find((x) => x.contact.number === from && x.lastMessage !== '');
+    if (found) return found;
+    if (Date.now() > until) throw new Error('no ticket');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const put = (id: number, payload: Record<string, unknown>, token = t.adminToken) => t.request({ method: 'PUT', url: `/api/tickets/${id}`, token, payload });
+const outbox = async (): Promise<TSimulatorOutboxItem[]> => (await t.request({ method: 'GET', url: `/api/simulator/${w.id}/outbox`, token: t.adminToken })).json();
+
+beforeAll(async () => {
+  t = await createTestApp({ SIMULATOR: 'on' });
+  sales = await t.createQueue({ name: 'Vendas' });
+  support = await t.createQueue({ name: 'Suporte' });
+  const created = await t.createUser({ name: 'Ana Agente', queueIds: [sales.id, support.id] });
+  agent = { id: created.user.id, name: created.user.name, token: created.token };
+  w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Main', channel: 'simulator' } })).json();
+  other = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Second', channel: 'simulator' } })).json();
+  await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('status table', () => {
+  it('accept, return, resolve and reopen record the acting user', async () => {
+    const ticket = await inboundTicket();
+    expect(ticket).toMatchObject({ status: 'pending', userId: null });
+    expect((await put(ticket.id, { status: 'open' }, agent.token)).json()).toMatchObject({ status: 'open', userId: agent.id });
+    expect((await put(ticket.id, { status: 'pending' }, agent.token)).json()).toMatchObject({ status: 'pending', userId: null });
+    await put(ticket.id, { status: 'open' }, agent.token);
+    expect((await put(ticket.id, { status: 'closed' }, agent.token)).json()).toMatchObject({ status: 'closed', userId: agent.id });
+    expect((await put(ticket.id, { status: 'open' })).json()).toMatchObject({ status: 'open', user: { name: 'Admin' } });
+  });
+});
+
+describe('transfer', () => {
+  it('to a queue without a user: pending and unassigned, and the contact is told the sector', async () => {
+    const ticket = await inboundTicket();
+    await put(ticket.id, { status: 'open' }, agent.token);
+    const res = await put(ticket.id, { queueId: support.id, userId: null }, agent.token);
+    expect(res.json()).toMatchObject({ status: 'pending', userId: null, queueId: support.id });
+    const notice = (await outbox()).filter((m) => m.to === ticket.contact.number).at(-1);
+    expect(notice?.body).toBe('Seu atendimento foi transferido para o setor *Suporte*.');
+  });
+
+  it('to a user: open and theirs, and the contact is told who will serve', async () => {
+    const ticket = await inboundTicket();
+    const res = await put(ticket.id, { queueId: sales.id, userId: agent.id });
+    expect(res.json()).toMatchObject({ status: 'open', userId: agent.id, queueId: sales.id });
+    expect((await outbox()).filter((m) => m.to === ticket.contact.number).at(-1)?.body).toBe(
+      `Seu atendimento foi transferido para o setor *Vendas*. Quem vai te atender: *${agent.name}*.`,
+    );
+  });
+
+  it('to another connection: admins only', async () => {
+    const ticket = await inboundTicket();
+    await put(ticket.id, { status: 'open' }, agent.token);
+    const refused = await put(ticket.id, { whatsappId: other.id }, agent.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect((await put(ticket.id, { whatsappId: other.id })).json()).toMatchObject({ whatsappId: other.id });
+  });
+
+  it('refuses unknown users, queues and connections, and an empty body', async () => {
+    const ticket = await inboundTicket();
+    expect((await put(ticket.id, { userId: 999999 })).json()).toMatchObject({ error: 'ERR_NO_USER_FOUND' });
+    expect((await put(ticket.id, { queueId: 999999 })).json()).toMatchObject({ error: 'ERR_NO_QUEUE_FOUND' });
+    expect((await put(ticket.id, { whatsappId: 999999 })).json()).toMatchObject({ error: 'ERR_NO_WAPP_FOUND' });
+    expect((await put(ticket.id, {})).json()).toMatchObject({ error: 'ERR_VALIDATION' });
+  });
+});
+
+describe('create, delete, close all', () => {
+  it('creates an open ticket for a contact on the default connection, once', async () => {
+    const contact = await t.createContact();
+    const created = await t.request({ method: 'POST', url: '/api/tickets', token: agent.token, payload: { contactId: contact.id, userId: agent.id, status: 'open' } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ status: 'open', userId: agent.id, contactId: contact.id, whatsappId: w.id });
+    const again = await t.request({ method: 'POST', url: '/api/tickets', token: agent.token, payload: { contactId: contact.id } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET' });
+    expect((await t.request({ method: 'POST', url: '/api/tickets', token: agent.token, payload: { contactId: 999999 } })).json()).toMatchObject({ error: 'ERR_NO_CONTACT_FOUND' });
+  });
+
+  it('lets only admins delete a ticket', async () => {
+    const ticket = await inboundTicket();
+    const refused = await t.request({ method: 'DELETE', url: `/api/tickets/${ticket.id}`, token: agent.token });
+    expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect((await t.request({ method: 'DELETE', url: `/api/tickets/${ticket.id}`, token: t.adminToken })).statusCode).toBe(204);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: t.adminToken })).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
+  });
+
+  it("closes every open and pending ticket the caller may see, and no one else's", async () => {
+    const mine = await inboundTicket();
+    const theirs = await inboundTicket();
+    await put(theirs.id, { status: 'open' });
+    const res = await t.request({ method: 'POST', url: '/api/ticketsClosed', token: agent.token });
+    expect(res.json().closed).toBeGreaterThan(0);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: t.adminToken })).json()).toMatchObject({ status: 'closed' });
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${theirs.id}`, token: t.adminToken })).json()).toMatchObject({ status: 'open' });
+  });
+});
