@@ -62,6 +62,7 @@ export async function startDemo(ctx: AppContext, sessions: SessionManager): Prom
   }
   const driver = sessions.driver(connection.id);
   if (driver instanceof SimulatorDriver && !driver.connected && driver.qr) await driver.scan();
+  await sessions.settled(connection.id);
 
   const id = connection.id;
   const timer = setInterval(() => {
