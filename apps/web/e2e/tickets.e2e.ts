@@ -156,6 +156,16 @@ describe('tickets', () => {
     await expect(openRow.getByTestId('ticket-unread').count()).resolves.toBe(0);
     await screenshot(page, '31-ticket-chat');
 
+    // Attachments go as multipart: a picture shows inline, another file gets a Download button.
+    const fromMeImages = page.locator('[data-testid="message"][data-from-me="true"]').getByTestId('message-image');
+    await page.getByTestId('message-file').setInputFiles({ name: 'catalogo.png', mimeType: 'image/png', buffer: Buffer.from(PIXEL_PNG, 'base64') });
+    await fromMeImages.first().waitFor();
+    await expect.poll(() => fromMeImages.first().evaluate((element) => (element instanceof HTMLImageElement ? element.naturalWidth : 0))).toBeGreaterThan(0);
+    await page.getByTestId('message-file').setInputFiles({ name: 'tabela.txt', mimeType: 'text/plain', buffer: Buffer.from('preço;10') });
+    const download = page.locator('[data-testid="message"][data-from-me="true"]').getByTestId('message-download');
+    await download.first().waitFor();
+    await expect(download.first().getAttribute('href')).resolves.toMatch(/^\/api\/media\/\d+\?/);
+
     // Reply to the contact's message: the answer carries the quote.
     await messages(page).filter({ hasText: 'Tudo ótimo! Segue minha localização.' }).hover();
     await messages(page).filter({ hasText: 'Tudo ótimo! Segue minha localização.' }).getByTestId('message-menu').click();
