@@ -275,6 +275,32 @@ describe('tickets', () => {
     await context.close();
   });
 
+  it('loads the next page of tickets when the list nears its bottom', async () => {
+    for (let index = 1; index <= 21; index += 1) {
+      const sent = await api(`/simulator/${connectionId}/inbound`, {
+        method: 'POST',
+        body: { from: `55119300000${String(index).padStart(2, '0')}`, name: `Cliente ${index}`, body: `Olá ${index}` },
+      });
+      expect(sent.status).toBe(200);
+    }
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/tickets');
+    await page.getByTestId('tab-pending').click();
+    await expect.poll(() => countOf(page, 'pending')).toBe('21');
+    const rows = page.getByTestId('tickets-list-pending').getByTestId('ticket-row');
+    await expect.poll(() => rows.count()).toBe(20);
+    // Newest activity first.
+    await expect(rows.first().getByTestId('ticket-contact').textContent()).resolves.toBe('Cliente 21');
+    await page.getByTestId('tickets-list-pending').evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+    });
+    await expect.poll(() => rows.count()).toBe(21);
+    await expect(rows.last().getByTestId('ticket-contact').textContent()).resolves.toBe('Cliente 1');
+    await context.close();
+  });
+
   it('raised no uncaught error in any page', () => {
     expect(pageErrors).toEqual([]);
   });
