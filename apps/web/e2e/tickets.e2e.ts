@@ -301,6 +301,31 @@ describe('tickets', () => {
     await context.close();
   });
 
+  it('shows a plain user the tickets it may take, without the All switch, in Portuguese too', async () => {
+    const agent = { name: 'Ana Agente', email: 'ana@e2e.test', password: 'ana-secret-1' };
+    const signup = await fetch(`${server.baseUrl}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(agent) });
+    expect(signup.status).toBe(201);
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page, agent);
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-manager').waitFor();
+    await expect(page.getByTestId('tickets-show-all').count()).resolves.toBe(0);
+    // The admin's own conversation is not hers; the unassigned queue is.
+    await page.getByTestId('tickets-list-open').getByTestId('tickets-empty').waitFor();
+    await page.getByTestId('tab-pending').click();
+    await expect.poll(() => countOf(page, 'pending')).toBe('21');
+
+    await page.getByTestId('language-button').click();
+    await page.getByTestId('language-option-pt').click();
+    await expect.poll(() => page.getByTestId('tab-open').textContent()).toContain('Atendendo');
+    const row = page.getByTestId('tickets-list-pending').getByTestId('ticket-row').first();
+    await expect(row.getByTestId('ticket-accept').textContent()).resolves.toBe('Aceitar');
+    await expect(row.getByTestId('ticket-queue-bar').getAttribute('aria-label')).resolves.toBe('Sem fila');
+    await screenshot(page, '35-tickets-agent-pt');
+    await context.close();
+  });
+
   it('raised no uncaught error in any page', () => {
     expect(pageErrors).toEqual([]);
   });
