@@ -12,7 +12,7 @@ import { applyContactEvent } from '../features/contacts/contacts.api';
 import { applyQueueEvent } from '../features/queues/queues.api';
 import { applyQuickAnswerEvent } from '../features/quickAnswers/quickAnswers.api';
 import { applySettingsEvent } from '../features/settings/settings.api';
-import { applyAppMessageEvent, applyTicketEvent } from '../features/tickets/tickets.api';
+import { applyAppMessageEvent, applyTicketEvent, ticketsKeys } from '../features/tickets/tickets.api';
 import { applyUserEvent } from '../features/users/users.api';
 import { applyWhatsappEvent, applyWhatsappSessionEvent } from '../features/whatsapps/whatsapps.api';
 
@@ -46,6 +46,13 @@ export function RealtimeSync() {
     const onWhatsappSession: ServerToClientEvents['whatsappSession'] = (payload) => applyWhatsappSessionEvent(queryClient, payload);
     const onTicket: ServerToClientEvents['ticket'] = (payload) => applyTicketEvent(queryClient, payload, userRef.current);
     const onAppMessage: ServerToClientEvents['appMessage'] = (payload) => applyAppMessageEvent(queryClient, payload, userRef.current);
+    // Events missed while the socket was down (a network blip) are not replayed: read the tickets again.
+    let connectedBefore = socket.connected;
+    const onConnect = () => {
+      if (connectedBefore) void queryClient.invalidateQueries({ queryKey: ticketsKeys.all });
+      connectedBefore = true;
+    };
+    socket.on('connect', onConnect);
     socket.on('user', onUser);
     socket.on('ticket', onTicket);
     socket.on('appMessage', onAppMessage);
@@ -56,6 +63,7 @@ export function RealtimeSync() {
     socket.on('whatsapp', onWhatsapp);
     socket.on('whatsappSession', onWhatsappSession);
     return () => {
+      socket.off('connect', onConnect);
       socket.off('user', onUser);
       socket.off('ticket', onTicket);
       socket.off('appMessage', onAppMessage);

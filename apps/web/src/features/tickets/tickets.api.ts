@@ -12,6 +12,7 @@ import { request, requestVoid } from '../../core/api/client';
 import type { Page } from '../../core/lists/liveCache';
 
 export const ticketsKeys = {
+  all: ['tickets'] as const,
   lists: ['tickets', 'list'] as const,
   list: (status: TicketStatus, showAll: boolean) => ['tickets', 'list', status, showAll] as const,
   detail: (id: number) => ['tickets', 'detail', id] as const,
