@@ -272,6 +272,9 @@ describe('tickets', () => {
     await page.waitForURL('**/tickets');
     await page.getByTestId('ticket-placeholder').waitFor();
     await expect(page.getByTestId('ticket-row').filter({ hasText: other.name }).count()).resolves.toBe(0);
+    // Only the one toast: the gone ticket is not read again.
+    await page.waitForTimeout(500);
+    await expect(page.locator('.Toastify__toast--error').count()).resolves.toBe(0);
     await context.close();
   });
 

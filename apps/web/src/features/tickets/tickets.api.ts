@@ -103,7 +103,8 @@ export function saveTicketInCache(queryClient: QueryClient, ticket: TTicket, use
     }
     queryClient.setQueryData(key, { ...data, pages });
   }
-  queryClient.setQueryData<TTicket>(ticketsKeys.detail(ticket.id), (current) => (current && current.updatedAt > ticket.updatedAt ? current : ticket));
+  // Only a ticket already read is updated: no cache entry for every ticket an event mentions.
+  queryClient.setQueryData<TTicket>(ticketsKeys.detail(ticket.id), (current) => (current && current.updatedAt > ticket.updatedAt ? current : current && ticket));
 }
 
 export function removeTicketFromCache(queryClient: QueryClient, ticketId: number): void {
@@ -114,8 +115,8 @@ export function removeTicketFromCache(queryClient: QueryClient, ticketId: number
     const pages = data.pages.map((page) => ({ ...page, count: Math.max(0, page.count - 1), items: page.items.filter((row) => row.id !== ticketId) }));
     queryClient.setQueryData(key, { ...data, pages });
   }
-  queryClient.removeQueries({ queryKey: ticketsKeys.detail(ticketId) });
-  queryClient.removeQueries({ queryKey: ticketsKeys.messages(ticketId) });
+  // The open chat's queries are left alone: removing them under a mounted chat would refetch a
+  // ticket that no longer exists. The chat leaves by itself, and unused queries are collected.
 }
 
 /** Reading a ticket's messages clears its unread count on the server; the rows follow at once. */
