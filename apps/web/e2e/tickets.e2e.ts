@@ -266,6 +266,19 @@ describe('tickets', () => {
     // The view stays where the reader was instead of jumping to the oldest message.
     await expect.poll(() => list.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
 
+    // Return to the queue: the chat closes and the ticket waits under Queue again, unassigned.
+    await page.getByTestId('ticket-return').click();
+    await page.waitForURL('**/tickets');
+    await page.getByTestId('tab-pending').click();
+    const queued = page.getByTestId('tickets-list-pending').getByTestId('ticket-row').filter({ hasText: other.name });
+    await queued.waitFor();
+    await expect(queued.getByTestId('ticket-user-tag').count()).resolves.toBe(0);
+
+    // A pending ticket opened by its address offers Accept, and its input stays closed.
+    await page.goto(`/tickets/${ticketId}`);
+    await page.getByTestId('ticket-accept').waitFor();
+    await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
+
     // Deleted elsewhere: a toast, back to /tickets, and the row goes.
     expect((await api(`/tickets/${ticketId}`, { method: 'DELETE' })).status).toBe(204);
     await page.locator('.Toastify__toast', { hasText: 'Ticket deleted sucessfully.' }).first().waitFor();
