@@ -152,6 +152,10 @@ describe('tickets', () => {
     const image = page.getByTestId('message-image').last();
     await image.waitFor();
     await expect.poll(() => image.evaluate((element) => (element instanceof HTMLImageElement ? element.naturalWidth : 0))).toBeGreaterThan(0);
+    await writeIn({ body: '', media: { base64: Buffer.from('OggS fake voice note').toString('base64'), mimetype: 'audio/ogg', filename: 'audio.ogg' } });
+    const audio = page.getByTestId('message-audio').last();
+    await audio.waitFor();
+    await expect(audio.getAttribute('src')).resolves.toMatch(/^\/api\/media\/\d+\?/);
     // The open chat has read them: no unread badge on its row.
     await expect(openRow.getByTestId('ticket-unread').count()).resolves.toBe(0);
     await screenshot(page, '31-ticket-chat');
