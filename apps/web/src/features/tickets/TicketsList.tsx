@@ -10,7 +10,7 @@ import type { TTicket } from '@zapdesk/shared/messaging';
 import { useInfiniteScroll } from '../../core/hooks/useInfiniteScroll';
 import { toastError } from '../../core/ui/toastError';
 import { TicketRow } from './TicketRow';
-import { useTicketsQuery } from './TicketsManager';
+import { useTicketsQuery } from './tickets.api';
 
 type Props = {
   status: TicketStatus;

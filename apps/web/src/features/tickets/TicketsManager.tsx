@@ -5,26 +5,15 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
 import { useAuth } from '../../core/auth/AuthProvider';
-import { fetchTicketsPage, ticketsKeys } from './tickets.api';
+import { useTicketsQuery } from './tickets.api';
 import { TicketsList } from './TicketsList';
 
 type MainTab = 'inbox' | 'resolved';
-type InboxTab = 'open' | 'pending';
-
-/** The tab lists share their queries with the badges: one request per status and 'All' choice. */
-export function useTicketsQuery(status: TicketStatus, showAll: boolean) {
-  return useInfiniteQuery({
-    queryKey: ticketsKeys.list(status, showAll),
-    queryFn: ({ pageParam }) => fetchTicketsPage(status, showAll, pageParam),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
-}
+type InboxTab = Extract<TicketStatus, 'open' | 'pending'>;
 
 function CountLabel({ label, count, testId }: { label: string; count: number | undefined; testId: string }) {
   return (

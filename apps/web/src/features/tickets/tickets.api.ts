@@ -2,7 +2,7 @@
  * Tickets and their messages: the calls, the cache keys, and the patches that keep the cached
  * tab lists and the open chat in step with socket events and with this tab's own actions.
  */
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
 import { ZMessageListSchema, ZMessageSchema, ZTicketListSchema, ZTicketSchema, type TMessage, type TTicket } from '@zapdesk/shared/messaging';
@@ -24,6 +24,16 @@ export type MessagePage = z.infer<typeof ZMessageListSchema>;
 export async function fetchTicketsPage(status: TicketStatus, showAll: boolean, pageNumber: number): Promise<Page<TTicket>> {
   const { tickets, count, hasMore } = await request('/tickets', ZTicketListSchema, { query: { status, showAll: String(showAll), pageNumber } });
   return { items: tickets, count, hasMore };
+}
+
+/** The tab lists share their queries with the badges: one request per status and 'All' choice. */
+export function useTicketsQuery(status: TicketStatus, showAll: boolean) {
+  return useInfiniteQuery({
+    queryKey: ticketsKeys.list(status, showAll),
+    queryFn: ({ pageParam }) => fetchTicketsPage(status, showAll, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
 }
 
 export function fetchTicket(id: number) {
