@@ -32,6 +32,8 @@ import { createInboundHandler } from './features/messages/inbound.service.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
 import { simulatorRoutes } from './features/simulator/simulator.routes.js';
 import { ticketsRoutes } from './features/tickets/tickets.routes.js';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
+import { scheduleAutoClose } from './jobs/auto-close.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
@@ -99,7 +101,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes]) {
+      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes]) {
         await api.register(routes, { ctx });
       }
       for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
@@ -128,6 +130,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
   await sessions.restoreAll();
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
+  const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
 
   return {
     app,
@@ -137,6 +140,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     sessions,
     close: async () => {
       stopDemo();
+      stopAutoClose();
       await sessions.closeAll();
       await io.close();
       await app.close();

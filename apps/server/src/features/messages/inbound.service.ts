@@ -5,7 +5,6 @@
  * connection is enforced by the database.
  */
 import { foldText } from '@zapdesk/shared/domain';
-import type { TTicket } from '@zapdesk/shared/messaging';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { InboundMessage } from '../../channels/channel.js';
 import type { InboundHandler, SessionManager } from '../../channels/session-manager.js';
@@ -175,16 +174,17 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
         createdAt: message.timestamp.toISOString(),
       });
       if (id === undefined) return; // delivered twice at once: the other delivery stored it
-      await tickets.touchTicket(ctx.db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe }, now);
-
-      // The queue is settled before anyone hears of the message, so only its agents do.
-      let ticket = await tickets.findTicketById(ctx.db, ticketRef.id);
-      if (!ticket) return;
+      // The queue is decided with the message, in the same update, so that nobody hears of it
+      // (and no list shows it) before its queue is known.
+      const before = await ctx.db.selectFrom('tickets').select(['queueId', 'userId', 'isGroup']).where('id', '=', ticketRef.id).executeTakeFirst();
+      if (!before) return;
       const routing =
-        !message.fromMe && ticket.queueId === null && ticket.userId === null && !(ticket.isGroup && (await getSettingValue(ctx.db, 'groups')) !== 'enabled')
-          ? await routeToQueue(ctx, ticket, message.body, ticketRef.created)
+        !message.fromMe && before.queueId === null && before.userId === null && !(before.isGroup && (await getSettingValue(ctx.db, 'groups')) !== 'enabled')
+          ? await routeToQueue(ctx, { ticketId: ticketRef.id, whatsappId, contactId: contact.id }, message.body, ticketRef.created)
           : undefined;
-      if (routing?.assigned) ticket = (await tickets.findTicketById(ctx.db, ticketRef.id)) ?? ticket;
+      await tickets.touchTicket(ctx.db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, queueId: routing?.queueId }, now);
+      const ticket = await tickets.findTicketById(ctx.db, ticketRef.id);
+      if (!ticket) return;
       const row = await messages.findMessageById(ctx.db, id);
       if (!row) return;
       ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: true });
@@ -214,24 +214,24 @@ export async function publishMessageUpdate(ctx: AppContext, messageId: number): 
 
 /**
  * With one queue the ticket takes it. With several, the greeting lists them numbered and the
- * contact's numeric reply picks one, which answers with that queue's greeting. Returns whether
- * the ticket got a queue, and what to answer.
+ * contact's numeric reply picks one, which answers with that queue's greeting. Returns the queue
+ * the ticket takes, if any, and what to answer.
  */
-async function routeToQueue(ctx: AppContext, ticket: TTicket, body: string, isNewTicket: boolean): Promise<{ assigned: boolean; reply: string }> {
+async function routeToQueue(ctx: AppContext, ticket: { ticketId: number; whatsappId: number; contactId: number }, body: string, isNewTicket: boolean): Promise<{ queueId?: number; reply: string }> {
   const queues = await listConnectionQueues(ctx.db, ticket.whatsappId);
   // The common case, a queue-less connection in an ongoing chat, needs nothing more.
-  if (queues.length === 0 && !isNewTicket) return { assigned: false, reply: '' };
+  if (queues.length === 0 && !isNewTicket) return { reply: '' };
   const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
-  if (!connection) return { assigned: false, reply: '' };
-  const values = (queue?: string) => ({ name: ticket.contact.name, ticketId: ticket.id, connection: connection.name, ...(queue ? { queue } : {}) });
+  if (!connection) return { reply: '' };
+  const contact = await ctx.db.selectFrom('contacts').select('name').where('id', '=', ticket.contactId).executeTakeFirst();
+  const values = (queue?: string) => ({ name: contact?.name ?? '', ticketId: ticket.ticketId, connection: connection.name, ...(queue ? { queue } : {}) });
 
-  if (queues.length === 0) return { assigned: false, reply: renderVariables(connection.greetingMessage, values()) };
+  if (queues.length === 0) return { reply: renderVariables(connection.greetingMessage, values()) };
   const choice = queues.length === 1 ? queues[0] : /^\s*\d+\s*$/.test(body) ? queues[Number.parseInt(body.trim(), 10) - 1] : undefined;
   if (choice) {
-    await tickets.updateTicket(ctx.db, ticket.id, { queueId: choice.id }, nowIso());
     const greeting = choice.greetingMessage || (queues.length === 1 && isNewTicket ? connection.greetingMessage : '');
-    return { assigned: true, reply: queues.length === 1 && !isNewTicket ? '' : renderVariables(greeting, values(choice.name)) };
+    return { queueId: choice.id, reply: queues.length === 1 && !isNewTicket ? '' : renderVariables(greeting, values(choice.name)) };
   }
   const menu = queues.map((q, i) => `*${i + 1}* - ${q.name}`).join('\n');
-  return { assigned: false, reply: `${renderVariables(connection.greetingMessage, values())}\n\n${menu}` };
+  return { reply: `${renderVariables(connection.greetingMessage, values())}\n\n${menu}` };
 }

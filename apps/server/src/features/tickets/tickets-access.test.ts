@@ -11,11 +11,11 @@ let ticket: TTicket;
 let salesAgent: string;
 let supportAgent: string;
 
-async function waitForTicket(number: string): Promise<TTicket> {
+async function waitForTicket(number: string, ready: (x: TTicket) => boolean = () => true): Promise<TTicket> {
   const until = Date.now() + 5000;
   for (;;) {
     const list = (await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[];
-    const found = list.find((x) => x.contact.number === number && x.lastMessage !== '');
+    const found = list.find((x) => x.contact.number === number && x.lastMessage !== '' && ready(x));
     if (found) return found;
     if (Date.now() > until) throw new Error('no ticket');
     await new Promise((r) => setTimeout(r, 25));
@@ -31,7 +31,7 @@ beforeAll(async () => {
   w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Sales line', channel: 'simulator', queueIds: [sales.id] } })).json();
   await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
   await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: '5511955550000', name: 'Cliente', body: 'quero comprar' } });
-  ticket = await waitForTicket('5511955550000');
+  ticket = await waitForTicket('5511955550000', (x) => x.queueId !== null);
 });
 afterAll(async () => {
   await t.close();
@@ -60,10 +60,18 @@ describe('ticket visibility', () => {
   it("hides a ticket another agent accepted, even from the same queue, unless one is admin", async () => {
     const other = (await t.createUser({ queueIds: [sales.id] })).token;
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: '5511955551111', body: 'oi' } });
-    const mine = await waitForTicket('5511955551111');
+    const mine = await waitForTicket('5511955551111', (x) => x.queueId !== null);
     expect((await t.request({ method: 'PUT', url: `/api/tickets/${mine.id}`, token: salesAgent, payload: { status: 'open' } })).json()).toMatchObject({ status: 'open' });
     expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: other })).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: t.adminToken })).statusCode).toBe(200);
+  });
+});
+
+describe('connection of a ticket', () => {
+  it('tells the connection id to those who may see the ticket', async () => {
+    expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: salesAgent, payload: { ticketid: ticket.id } })).json()).toEqual({ whatsappId: w.id });
+    expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: supportAgent, payload: { ticketid: ticket.id } })).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: salesAgent, payload: { ticketid: 'x' } })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
   });
 });
 

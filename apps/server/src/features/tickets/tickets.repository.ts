@@ -109,13 +109,14 @@ export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: 
 }
 
 /** Records a new message on the ticket: last message text, and one more unread when it came in. */
-export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean }, now: string): Promise<void> {
+export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean; queueId?: number | undefined }, now: string): Promise<void> {
   await db
     .updateTable('tickets')
     .set((eb) => ({
       lastMessage: options.lastMessage,
       updatedAt: now,
       ...(options.incoming ? { unreadMessages: eb('unreadMessages', '+', 1) } : {}),
+      ...(options.queueId === undefined ? {} : { queueId: options.queueId }),
     }))
     .where('id', '=', id)
     .execute();

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZTicketCreateSchema, ZTicketListQuerySchema, ZTicketListSchema, ZTicketSchema, ZTicketUpdateSchema } from '@zapdesk/shared/messaging';
+import { MAX_ID } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -38,4 +39,11 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
   });
 
   app.post('/ticketsClosed', { schema: { tags, response: { 200: z.object({ closed: z.number() }) } }, onRequest }, (req) => service.closeAllTickets(ctx, currentUser(req)));
+
+  // The import/export panel shows which connection a ticket is on.
+  app.post(
+    '/zdgGetWppId',
+    { schema: { tags, body: z.object({ ticketid: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') }), response: { 200: z.object({ whatsappId: z.number() }) } }, onRequest },
+    async (req) => ({ whatsappId: (await service.getVisibleTicket(ctx, currentUser(req), req.body.ticketid)).whatsappId }),
+  );
 };
