@@ -83,7 +83,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_NO_MESSAGE_FOUND: 'No message found with this ID.',
   ERR_SIMULATOR_DISABLED: 'The simulator is off on this server (SIMULATOR=on enables it).',
   ERR_INVALID_CSV: 'The file is not a valid contacts CSV.',
-  ERR_VALIDATION: 'The request has invalid fields.',
+  ERR_VALIDATION: 'Some fields are invalid. Check the reported data.',
   ERR_TOO_MANY_REQUESTS: 'Too many attempts. Please wait a minute and try again.',
   ERR_NOT_FOUND: 'Not found.',
   ERR_INTERNAL: 'An error occurred!',

@@ -1,48 +1,9 @@
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
-import type { ErrorCode } from '@zapdesk/shared/errors';
+import { ERROR_MESSAGES, type ErrorCode } from '@zapdesk/shared/errors';
 import type { MessageVariable } from '@zapdesk/shared/variables';
 
-/** Texts of the server's error codes. Typed against the shared list: a code without a text fails the type check. */
-const backendErrors: Record<ErrorCode, string> = {
-  ERR_NO_OTHER_WHATSAPP: 'There must be at lest one default WhatsApp connection.',
-  ERR_NO_DEF_WAPP_FOUND: 'No default WhatsApp found. Check connections page.',
-  ERR_WAPP_NOT_INITIALIZED: 'This WhatsApp session is not initialized. Check connections page.',
-  ERR_WAPP_CHECK_CONTACT: 'Could not check WhatsApp contact. Check connections page.',
-  ERR_WAPP_INVALID_CONTACT: 'This is not a valid whatsapp number.',
-  ERR_WAPP_DOWNLOAD_MEDIA: 'Could not download media from WhatsApp. Check connections page.',
-  ERR_INVALID_CREDENTIALS: 'Authentication error. Please try again.',
-  ERR_SENDING_WAPP_MSG: 'Error sending WhatsApp message. Check connections page.',
-  ERR_DELETE_WAPP_MSG: "Couldn't delete message from WhatsApp.",
-  ERR_OTHER_OPEN_TICKET: "There's already an open ticket for this contact.",
-  ERR_SESSION_EXPIRED: 'Session expired. Please login.',
-  ERR_INVALID_TOKEN: 'Invalid session. Please login.',
-  ERR_USER_CREATION_DISABLED: 'User creation was disabled by administrator.',
-  ERR_NO_PERMISSION: "You don't have permission to access this resource.",
-  ERR_DUPLICATED_CONTACT: 'A contact with this number already exists.',
-  ERR_NO_SETTING_FOUND: 'No setting found with this ID.',
-  ERR_NO_CONTACT_FOUND: 'No contact found with this ID.',
-  ERR_NO_TICKET_FOUND: 'No ticket found with this ID.',
-  ERR_NO_USER_FOUND: 'No user found with this ID.',
-  ERR_NO_WAPP_FOUND: 'No WhatsApp found with this ID.',
-  ERR_NO_QUEUE_FOUND: 'No queue found with this ID.',
-  ERR_NO_QUICK_ANSWER_FOUND: 'No quick answer found with this ID.',
-  ERR_CREATING_MESSAGE: 'Error while creating message on database.',
-  ERR_CREATING_TICKET: 'Error while creating ticket on database.',
-  ERR_FETCH_WAPP_MSG: 'Error fetching the message in WhtasApp, maybe it is too old.',
-  ERR_QUEUE_COLOR_ALREADY_EXISTS: 'This color is already in use, pick another one.',
-  ERR_WAPP_GREETING_REQUIRED: 'Greeting message is required if there is more than one queue.',
-  ERR_EMAIL_ALREADY_EXISTS: 'A user with this email already exists.',
-  ERR_SETTING_READ_ONLY: 'This setting is read-only.',
-  ERR_CANNOT_DELETE_SELF: 'You cannot delete your own user.',
-  ERR_LAST_ADMIN: 'There must be at least one administrator.',
-  ERR_INVALID_CSV: 'The file is not a valid contacts CSV.',
-  ERR_VALIDATION: 'Some fields are invalid. Check the reported data.',
-  ERR_TOO_MANY_REQUESTS: 'Too many attempts. Please wait a minute and try again.',
-  ERR_NOT_FOUND: 'Not found.',
-  ERR_NO_MESSAGE_FOUND: 'No message found with this ID.',
-  ERR_SIMULATOR_DISABLED: 'The simulator is off on this server (SIMULATOR=on enables it).',
-  ERR_INTERNAL: 'An error occurred!',
-};
+/** English texts of the server's error codes: the shared catalogue itself, one source for both sides. */
+const backendErrors: Record<ErrorCode, string> = ERROR_MESSAGES;
 
 /** What each message variable becomes when the message is sent. Typed against the shared list. */
 const messageVariables: Record<MessageVariable, string> = {
