@@ -2,9 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import AddIcon from '@mui/icons-material/Add';
 import RemoveCircleOutline from '@mui/icons-material/RemoveCircleOutline';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
@@ -23,6 +21,7 @@ import { schemaRules } from '../../core/forms/schemaRules';
 import { muiRegister } from '../../core/ui/muiRegister';
 import { toastError } from '../../core/ui/toastError';
 import { createContact, saveContactInCache, updateContact } from './contacts.api';
+import { FormDialogActions } from '../../core/ui/FormDialogActions';
 
 type ContactFormValues = { name: string; number: string; email: string; extraInfo: { name: string; value: string }[] };
 
@@ -139,14 +138,7 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
             </Button>
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose} color="inherit" disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="contact-submit" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : null}>
-            {contact ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={Boolean(contact)} testIdPrefix="contact" />
       </form>
     </Dialog>
   );

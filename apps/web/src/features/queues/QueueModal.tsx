@@ -1,8 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
@@ -18,6 +15,7 @@ import { muiRegister } from '../../core/ui/muiRegister';
 import { toastError } from '../../core/ui/toastError';
 import { ColorPicker } from './ColorPicker';
 import { createQueue, saveQueueInCache, updateQueue, useQueues } from './queues.api';
+import { FormDialogActions } from '../../core/ui/FormDialogActions';
 
 type Props = { queue: TQueue | null; onClose: () => void };
 
@@ -85,14 +83,7 @@ export function QueueModal({ queue, onClose }: Props) {
             />
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose} color="inherit" disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="queue-submit" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : null}>
-            {queue ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={Boolean(queue)} testIdPrefix="queue" />
       </form>
     </Dialog>
   );

@@ -1,8 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
@@ -17,6 +14,7 @@ import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/
 import { muiRegister } from '../../core/ui/muiRegister';
 import { toastError } from '../../core/ui/toastError';
 import { createQuickAnswer, saveQuickAnswerInCache, updateQuickAnswer } from './quickAnswers.api';
+import { FormDialogActions } from '../../core/ui/FormDialogActions';
 
 type Props = { quickAnswer: TQuickAnswer | null; onClose: () => void };
 
@@ -70,14 +68,7 @@ export function QuickAnswerModal({ quickAnswer, onClose }: Props) {
             />
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose} color="inherit" disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="quick-answer-submit" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : null}>
-            {quickAnswer ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={Boolean(quickAnswer)} testIdPrefix="quick-answer" />
       </form>
     </Dialog>
   );

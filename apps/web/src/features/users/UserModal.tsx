@@ -3,10 +3,7 @@
  * menu) sets only name, email and password.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
@@ -33,6 +30,7 @@ import { QueueMultiSelect } from '../queues/QueueMultiSelect';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { userFormSchema, type UserFormValues } from './userForm';
 import { createUser, fetchUser, saveUserInCache, updateUser, usersKeys } from './users.api';
+import { FormDialogActions } from '../../core/ui/FormDialogActions';
 
 type Props = { open: boolean; userId?: number | undefined; onClose: () => void };
 
@@ -190,14 +188,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
               ) : null}
             </Stack>
           </DialogContent>
-          <DialogActions sx={{ px: 3, py: 2 }}>
-            <Button onClick={onClose} color="inherit" disabled={isSubmitting} data-testid="user-cancel">
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="user-submit" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : null}>
-              {editing ? t('common.save') : t('common.add')}
-            </Button>
-          </DialogActions>
+          <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} testIdPrefix="user" />
         </form>
       )}
     </Dialog>

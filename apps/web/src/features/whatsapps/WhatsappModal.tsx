@@ -1,9 +1,6 @@
 /** Adds or edits a connection: name, default flag, greeting and farewell, queues; the channel only when adding. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
@@ -31,6 +28,7 @@ import { muiRegister } from '../../core/ui/muiRegister';
 import { toastError } from '../../core/ui/toastError';
 import { QueueMultiSelect } from '../queues/QueueMultiSelect';
 import { createWhatsapp, saveWhatsappInCache, updateWhatsapp } from './whatsapps.api';
+import { FormDialogActions } from '../../core/ui/FormDialogActions';
 
 type Props = {
   whatsapp: TWhatsapp | null;
@@ -188,14 +186,7 @@ export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) 
             />
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose} color="inherit" disabled={isSubmitting} data-testid="connection-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="connection-submit" startIcon={isSubmitting ? <CircularProgress size={16} color="inherit" /> : null}>
-            {whatsapp ? t('common.save') : t('common.add')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={Boolean(whatsapp)} testIdPrefix="connection" />
       </form>
     </Dialog>
   );
