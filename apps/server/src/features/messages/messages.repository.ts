@@ -1,5 +1,7 @@
 import { foldText, MEDIA_TYPES, type MediaType } from '@zapdesk/shared/domain';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import type { MessagesTable } from '../../core/db/schema.js';
 import { bool } from '../../core/db/sql-helpers.js';
 
 export type MessageRow = {
@@ -22,7 +24,10 @@ export type MessageRow = {
 
 const columns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'createdAt', 'updatedAt'] as const;
 
-function toRow(r: { id: number; ticketId: number; whatsappId: number; providerId: string; contactId: number | null; body: string; fromMe: number; read: number; ack: number; mediaType: string | null; mediaPath: string | null; quotedMsgId: number | null; isDeleted: number; createdAt: string; updatedAt: string }): MessageRow {
+/** A stored row as selected, before booleans and media type are read back. */
+type StoredMessage = Pick<Selectable<MessagesTable>, (typeof columns)[number]>;
+
+function toRow(r: StoredMessage): MessageRow {
   return {
     ...r,
     fromMe: bool(r.fromMe),
