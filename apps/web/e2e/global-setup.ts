@@ -13,8 +13,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
-    console.log('e2e: apps/web/dist is missing, building the web app first');
-    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    console.log(`e2e: ${WEB_DIST} has no build, building the web app into it first`);
+    execFileSync('npm', ['run', 'build', '-w', 'apps/web', '--', '--outDir', WEB_DIST, '--emptyOutDir'], { cwd: REPO_ROOT, stdio: 'inherit' });
   }
   const server = await startServer();
   project.provide('baseUrl', server.baseUrl);

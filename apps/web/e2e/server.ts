@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const WEB_DIST = path.join(REPO_ROOT, 'apps/web/dist');
+/** The built web app under test; E2E_WEB_DIST points the browser tests at another build folder. */
+export const WEB_DIST = process.env.E2E_WEB_DIST ? path.resolve(process.env.E2E_WEB_DIST) : path.join(REPO_ROOT, 'apps/web/dist');
 const SERVER_ENTRY = path.join('apps', 'server', 'src', 'main.ts');
 
 export const ADMIN = { email: 'admin@e2e.test', password: 'admin-secret-1' } as const;
