@@ -5,6 +5,7 @@ import Done from '@mui/icons-material/Done';
 import DoneAll from '@mui/icons-material/DoneAll';
 import Download from '@mui/icons-material/Download';
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import LinkIcon from '@mui/icons-material/Link';
 import PersonOutline from '@mui/icons-material/PersonOutline';
 import Place from '@mui/icons-material/Place';
 import Box from '@mui/material/Box';
@@ -16,9 +17,13 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import type { TMessage } from '@zapdesk/shared/messaging';
 import { formatTime } from '../../core/ui/formatDate';
-import { parseLocation, parseVcard } from './messageContent';
+import { toastError } from '../../core/ui/toastError';
+import { AudioPlayer } from './AudioPlayer';
+import { startChat } from './chat.api';
+import { firstLink, parseLocation, parseVcard } from './messageContent';
 
 type Props = {
   message: TMessage;
@@ -38,6 +43,69 @@ function AckIcon({ ack }: { ack: number }) {
   if (ack === 1) return <Done sx={sx} color="action" titleAccess={t('chat.acks.sent')} data-testid="message-ack" data-ack={ack} />;
   if (ack === 2) return <DoneAll sx={sx} color="action" titleAccess={t('chat.acks.delivered')} data-testid="message-ack" data-ack={ack} />;
   return <DoneAll sx={{ ...sx, color: READ_COLOR }} titleAccess={t('chat.acks.read')} data-testid="message-ack" data-ack={ack} />;
+}
+
+/** A shared contact: its name and number, and 'Conversar' to open a chat with it. */
+function VcardCard({ body }: { body: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const card = parseVcard(body);
+  const talk = async () => {
+    setBusy(true);
+    try {
+      const ticketId = await startChat(card);
+      await navigate(`/tickets/${ticketId}`);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Box sx={{ p: 1, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.04)', minWidth: 200 }} data-testid="message-vcard">
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+        <PersonOutline color="primary" />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="body2" fontWeight={600}>
+            {card.name || t('chat.contactCard')}
+          </Typography>
+          {card.number ? (
+            <Typography variant="caption" color="text.secondary">
+              {card.number}
+            </Typography>
+          ) : null}
+        </Box>
+      </Box>
+      {card.number ? (
+        <Button fullWidth size="small" disabled={busy} onClick={() => void talk()} sx={{ mt: 0.5 }} data-testid="message-vcard-talk">
+          {t('chat.talk')}
+        </Button>
+      ) : null}
+    </Box>
+  );
+}
+
+/** A text with an address gets a card naming the site and a 'Visualizar' button. */
+function LinkCard({ url }: { url: string }) {
+  const { t } = useTranslation();
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Shown as typed.
+  }
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, p: 1, mb: 0.5, mr: 2, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.04)' }} data-testid="message-link">
+      <LinkIcon color="action" />
+      <Typography variant="body2" noWrap sx={{ flex: 1, minWidth: 0 }}>
+        {host}
+      </Typography>
+      <Button size="small" href={url} target="_blank" rel="noopener noreferrer" data-testid="message-link-open">
+        {t('chat.view')}
+      </Button>
+    </Box>
+  );
 }
 
 function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad: () => void }) {
@@ -62,24 +130,7 @@ function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad
       </Box>
     );
   }
-  if (mediaType === 'vcard') {
-    const card = parseVcard(message.body);
-    return (
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 1, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.04)', minWidth: 200 }} data-testid="message-vcard">
-        <PersonOutline color="primary" />
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="body2" fontWeight={600}>
-            {card.name || t('chat.contactCard')}
-          </Typography>
-          {card.number ? (
-            <Typography variant="caption" color="text.secondary">
-              {card.number}
-            </Typography>
-          ) : null}
-        </Box>
-      </Box>
-    );
-  }
+  if (mediaType === 'vcard') return <VcardCard body={message.body} />;
   if (!mediaUrl) return null;
   if (mediaType === 'image') {
     return (
@@ -88,7 +139,7 @@ function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad
       </Link>
     );
   }
-  if (mediaType === 'audio') return <Box component="audio" controls src={mediaUrl} sx={{ maxWidth: '100%' }} data-testid="message-audio" />;
+  if (mediaType === 'audio') return <AudioPlayer src={mediaUrl} />;
   if (mediaType === 'video') {
     return <Box component="video" controls src={mediaUrl} onLoadedMetadata={onMediaLoad} sx={{ display: 'block', maxWidth: '100%', width: 280, borderRadius: 1 }} data-testid="message-video" />;
   }
@@ -106,6 +157,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onMediaL
   // Media messages carry the file name or a caption in the body; location and vcard bodies are data.
   const caption = message.mediaType === 'location' || message.mediaType === 'vcard' ? '' : message.body;
   const showCaption = caption !== '';
+  const linkUrl = message.mediaType === null ? firstLink(message.body) : null;
 
   return (
     <Box sx={{ display: 'flex', justifyContent: fromMe ? 'flex-end' : 'flex-start', mb: 0.75 }} data-testid="message" data-id={message.id} data-from-me={fromMe}>
@@ -164,6 +216,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onMediaL
                 <MessageMedia message={message} onMediaLoad={onMediaLoad} />
               </Box>
             ) : null}
+            {linkUrl ? <LinkCard url={linkUrl} /> : null}
             {showCaption ? (
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 2 }} data-testid="message-body">
                 {caption}

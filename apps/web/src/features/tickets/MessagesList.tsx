@@ -7,7 +7,8 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { TMessage } from '@zapdesk/shared/messaging';
 import { formatDay } from '../../core/ui/formatDate';
@@ -18,6 +19,9 @@ import { deleteMessage, fetchMessagesPage, markTicketReadInCache, ticketsKeys } 
 
 /** Older messages load when scrolled within this distance of the top. */
 const TOP_THRESHOLD_PX = 50;
+/** Virtuoso counts item indexes down from here as older pages are put above. */
+const FIRST_INDEX = 1_000_000;
+const CHAT_BACKGROUND = '#EFEAE2';
 /** How long to wait after an incoming message before telling the server the open chat read it. */
 const MARK_READ_DELAY_MS = 800;
 
@@ -26,7 +30,6 @@ type Props = { ticketId: number; isGroup: boolean; onReply: (message: TMessage) 
 export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const containerRef = useRef<HTMLDivElement | null>(null);
   const [toDelete, setToDelete] = useState<TMessage | null>(null);
   const query = useInfiniteQuery({
     queryKey: ticketsKeys.messages(ticketId),
@@ -49,40 +52,24 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     if (loaded) markTicketReadInCache(queryClient, ticketId);
   }, [loaded, queryClient, ticketId]);
 
-  // Page 1 holds the newest messages; each page is oldest first.
-  const messages = useMemo(() => {
+  // Page 1 holds the newest messages; each page is oldest first. A message both on a newer and
+  // an older page (the pages shift as messages arrive) counts as newer, so that loading an older
+  // page adds exactly its new rows above: the count of older rows drives firstItemIndex.
+  const { messages, olderCount } = useMemo(() => {
+    const pages = data?.pages ?? [];
+    const newestIds = new Set((pages[0]?.messages ?? []).map((message) => message.id));
     const seen = new Set<number>();
-    const rows: TMessage[] = [];
-    for (const page of [...(data?.pages ?? [])].reverse()) {
+    const older: TMessage[] = [];
+    for (const page of pages.slice(1).reverse()) {
       for (const message of page.messages) {
-        if (seen.has(message.id)) continue;
+        if (seen.has(message.id) || newestIds.has(message.id)) continue;
         seen.add(message.id);
-        rows.push(message);
+        older.push(message);
       }
     }
-    return rows;
+    return { messages: [...older, ...(pages[0]?.messages ?? [])], olderCount: older.length };
   }, [data]);
-
-  // Scroll: to the bottom when the newest message changes; kept in place when older ones load above.
-  const newestId = messages[messages.length - 1]?.id;
-  const oldestId = messages[0]?.id;
-  const previous = useRef<{ newestId: number | undefined; oldestId: number | undefined; scrollHeight: number; scrollTop: number }>({
-    newestId: undefined,
-    oldestId: undefined,
-    scrollHeight: 0,
-    scrollTop: 0,
-  });
-  useLayoutEffect(() => {
-    const element = containerRef.current;
-    if (!element) return;
-    const before = previous.current;
-    if (newestId !== before.newestId) {
-      element.scrollTop = element.scrollHeight;
-    } else if (oldestId !== before.oldestId) {
-      element.scrollTop = before.scrollTop + (element.scrollHeight - before.scrollHeight);
-    }
-    previous.current = { newestId, oldestId, scrollHeight: element.scrollHeight, scrollTop: element.scrollTop };
-  }, [newestId, oldestId]);
+  const firstItemIndex = FIRST_INDEX - olderCount;
 
   // A message that comes in while the chat is open is read: fetching the newest page tells the
   // server so (it clears the unread count and sends the read receipts), a moment after a burst.
@@ -103,22 +90,6 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   }, [loaded, newest, ticketId]);
   useEffect(() => () => clearTimeout(markReadTimer.current), []);
 
-  const onScroll = (event: UIEvent<HTMLDivElement>) => {
-    const element = event.currentTarget;
-    previous.current = { ...previous.current, scrollHeight: element.scrollHeight, scrollTop: element.scrollTop };
-    if (element.scrollTop < TOP_THRESHOLD_PX && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  };
-
-  // Media loading after the first paint makes the list taller: stay at the bottom if we were there.
-  const onMediaLoad = () => {
-    const element = containerRef.current;
-    if (!element) return;
-    const before = previous.current;
-    const wasAtBottom = before.scrollHeight - (before.scrollTop + element.clientHeight) < 80;
-    if (wasAtBottom) element.scrollTop = element.scrollHeight;
-    previous.current = { ...before, scrollHeight: element.scrollHeight, scrollTop: element.scrollTop };
-  };
-
   const confirmDelete = async () => {
     if (!toDelete) return;
     try {
@@ -128,42 +99,70 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     }
   };
 
+  // A picture loading after the first paint makes its row taller: stay at the bottom if we were there.
+  const virtuosoRef = useRef<VirtuosoHandle | null>(null);
+  const atBottom = useRef(true);
+  const onMediaLoad = () => {
+    if (atBottom.current) virtuosoRef.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+  };
+
+  const renderItem = (index: number, message: TMessage) => {
+    const position = index - firstItemIndex;
+    const previousMessage = messages[position - 1];
+    const day = formatDay(message.createdAt);
+    const newDay = !previousMessage || formatDay(previousMessage.createdAt) !== day;
+    return (
+      <Box sx={{ px: { xs: 1, sm: 2.5 }, pb: 0.75 }}>
+        {newDay ? (
+          <Box sx={{ display: 'flex', justifyContent: 'center', my: 1.5 }}>
+            <Chip label={day} size="small" sx={{ bgcolor: '#E1F3FB', fontWeight: 500 }} data-testid="day-separator" />
+          </Box>
+        ) : null}
+        <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onMediaLoad={onMediaLoad} />
+      </Box>
+    );
+  };
+
   return (
-    <Box
-      ref={containerRef}
-      onScroll={onScroll}
-      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', px: { xs: 1, sm: 2.5 }, py: 1.5, bgcolor: '#EFEAE2' }}
-      data-testid="messages-list"
-    >
-      {isFetchingNextPage ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
-          <CircularProgress size={22} />
-        </Box>
-      ) : null}
+    <Box sx={{ flex: 1, minHeight: 0, position: 'relative', bgcolor: CHAT_BACKGROUND }}>
       {query.isPending ? (
-        <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }}>
+        <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-list">
           <CircularProgress />
         </Box>
       ) : messages.length === 0 ? (
-        <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-empty">
-          <Typography color="text.secondary">{t('chat.empty')}</Typography>
+        <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-list">
+          <Typography color="text.secondary" data-testid="messages-empty">
+            {t('chat.empty')}
+          </Typography>
         </Box>
       ) : (
-        messages.map((message, index) => {
-          const day = formatDay(message.createdAt);
-          const previousMessage = messages[index - 1];
-          const newDay = !previousMessage || formatDay(previousMessage.createdAt) !== day;
-          return (
-            <Fragment key={message.id}>
-              {newDay ? (
-                <Box sx={{ display: 'flex', justifyContent: 'center', my: 1.5 }}>
-                  <Chip label={day} size="small" sx={{ bgcolor: '#E1F3FB', fontWeight: 500 }} data-testid="day-separator" />
-                </Box>
-              ) : null}
-              <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onMediaLoad={onMediaLoad} />
-            </Fragment>
-          );
-        })
+        <Virtuoso
+          key={ticketId}
+          ref={virtuosoRef}
+          atBottomStateChange={(value) => {
+            atBottom.current = value;
+          }}
+          atBottomThreshold={80}
+          style={{ height: '100%' }}
+          data={messages}
+          firstItemIndex={firstItemIndex}
+          initialTopMostItemIndex={messages.length - 1}
+          computeItemKey={(_index, message) => message.id}
+          itemContent={renderItem}
+          atTopThreshold={TOP_THRESHOLD_PX}
+          startReached={() => {
+            if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+          }}
+          // New messages (sent or received) bring the list to the bottom.
+          followOutput={() => 'auto'}
+          // Short chats render whole; long ones keep about two screens mounted.
+          increaseViewportBy={{ top: 800, bottom: 400 }}
+          components={{
+            Header: () => <Box sx={{ display: 'flex', justifyContent: 'center', py: 1, minHeight: 12 }}>{isFetchingNextPage ? <CircularProgress size={22} /> : null}</Box>,
+            Footer: () => <Box sx={{ height: 8 }} />,
+          }}
+          data-testid="messages-list"
+        />
       )}
       <ConfirmationDialog open={toDelete !== null} title={t('chat.deleteTitle')} onClose={() => setToDelete(null)} onConfirm={confirmDelete}>
         {t('chat.deleteBody')}

@@ -1,8 +1,22 @@
-/** The open ticket: header with its status actions, the message list and the input. */
+/**
+ * The open ticket: header with its actions (status changes, 'Protocolo', transfer, delete), the
+ * contact drawer, the import/export panel, the message list and the input.
+ */
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import ImportExport from '@mui/icons-material/ImportExport';
+import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import SwapHoriz from '@mui/icons-material/SwapHoriz';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Tooltip from '@mui/material/Tooltip';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,17 +24,22 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import type { TicketStatus } from '@zapdesk/shared/domain';
-import type { TMessage } from '@zapdesk/shared/messaging';
+import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
 import { CenteredLoader } from '../../core/ui/CenteredLoader';
+import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
+import { deleteTicket, requestProtocol } from './chat.api';
+import { ContactDrawer } from './ContactDrawer';
+import { ImportExportPanel } from './ImportExportPanel';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
 import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from './tickets.api';
+import { TransferTicketModal } from './TransferTicketModal';
 
 type Action = { status: TicketStatus; labelKey: 'accept' | 'return' | 'resolve' | 'reopen'; variant: 'contained' | 'outlined' };
 
@@ -40,6 +59,13 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const { user } = useAuth();
   const [busy, setBusy] = useState(false);
   const [replyTo, setReplyTo] = useState<TMessage | null>(null);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [transferOpen, setTransferOpen] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [protocol, setProtocol] = useState<string | null>(null);
+  const wide = useMediaQuery((theme) => theme.breakpoints.up('lg'));
+  const isAdmin = user ? isAdminProfile(user.profile) : false;
   const { data: ticket, error } = useQuery({ queryKey: ticketsKeys.detail(ticketId), queryFn: () => fetchTicket(ticketId) });
 
   useEffect(() => {
@@ -51,16 +77,30 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const subscribe = useCallback(
     (socket: AppSocket) => {
       const onTicket: ServerToClientEvents['ticket'] = (payload) => {
+        if (payload.action === 'update' && payload.ticket.id === ticketId && !isAdmin && payload.ticket.userId !== null && payload.ticket.userId !== user?.id) {
+          // Transferred to someone else: this user may no longer see it.
+          void navigate('/tickets');
+          return;
+        }
         if (payload.action !== 'delete' || payload.ticketId !== ticketId) return;
         toast.success(t('tickets.deleted'));
         void navigate('/tickets');
       };
+      // An edited contact shows at once in the header and the drawer.
+      const onContact: ServerToClientEvents['contact'] = (payload) => {
+        if (payload.action === 'delete') return;
+        queryClient.setQueryData<TTicket>(ticketsKeys.detail(ticketId), (current) =>
+          current && current.contactId === payload.contact.id ? { ...current, contact: { ...current.contact, ...payload.contact } } : current,
+        );
+      };
       socket.on('ticket', onTicket);
+      socket.on('contact', onContact);
       return () => {
         socket.off('ticket', onTicket);
+        socket.off('contact', onContact);
       };
     },
-    [ticketId, navigate, t],
+    [ticketId, navigate, t, queryClient, isAdmin, user?.id],
   );
   useSocketSubscription(subscribe);
 
@@ -78,6 +118,35 @@ export function Ticket({ ticketId }: { ticketId: number }) {
     }
   };
 
+  const sendProtocol = async () => {
+    setBusy(true);
+    try {
+      const answer = await requestProtocol(ticketId);
+      saveTicketInCache(queryClient, answer.ticket, user);
+      setProtocol(answer.protocol);
+    } catch (caught) {
+      toastError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const removeTicket = async () => {
+    try {
+      await deleteTicket(ticketId);
+      await navigate('/tickets');
+    } catch (caught) {
+      toastError(caught);
+    }
+  };
+
+  /** After a transfer the chat stays only if the ticket is still this user's open ticket. */
+  const onTransferred = (saved: TTicket) => {
+    saveTicketInCache(queryClient, saved, user);
+    setTransferOpen(false);
+    if (saved.status !== 'open' || saved.userId !== user?.id) void navigate('/tickets');
+  };
+
   if (!ticket) return <CenteredLoader />;
 
   return (
@@ -86,18 +155,27 @@ export function Ticket({ ticketId }: { ticketId: number }) {
         <IconButton onClick={() => void navigate('/tickets')} sx={{ display: { md: 'none' } }} aria-label={t('chat.back')} data-testid="ticket-back">
           <ArrowBack />
         </IconButton>
-        <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
-          {initials(ticket.contact.name)}
-        </Avatar>
-        <Box sx={{ flex: 1, minWidth: 140 }}>
-          <Typography fontWeight={600} noWrap data-testid="ticket-title">
-            {ticket.contact.name} <Typography component="span" variant="body2" color="text.secondary">#{ticket.id}</Typography>
-          </Typography>
-          <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="ticket-assignee">
-            {ticket.user ? t('chat.assignedTo', { name: ticket.user.name }) : t('chat.unassigned')}
-          </Typography>
+        <Box
+          component="button"
+          type="button"
+          onClick={() => setDrawerOpen((open) => !open)}
+          sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flex: 1, minWidth: 140, border: 0, bgcolor: 'transparent', p: 0, textAlign: 'left', cursor: 'pointer', font: 'inherit', color: 'inherit' }}
+          aria-label={t('chat.contactInfo')}
+          data-testid="ticket-contact-button"
+        >
+          <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
+            {initials(ticket.contact.name)}
+          </Avatar>
+          <Box sx={{ minWidth: 0 }}>
+            <Typography fontWeight={600} noWrap data-testid="ticket-title">
+              {ticket.contact.name} <Typography component="span" variant="body2" color="text.secondary">#{ticket.id}</Typography>
+            </Typography>
+            <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="ticket-assignee">
+              {ticket.user ? t('chat.assignedTo', { name: ticket.user.name }) : t('chat.unassigned')}
+            </Typography>
+          </Box>
         </Box>
-        <Box sx={{ display: 'flex', gap: 1 }}>
+        <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
           {ACTIONS[ticket.status].map((action) => (
             <Button
               key={action.labelKey}
@@ -110,10 +188,58 @@ export function Ticket({ ticketId }: { ticketId: number }) {
               {t(`chat.${action.labelKey}`)}
             </Button>
           ))}
+          {ticket.status === 'open' ? (
+            <Button size="small" variant="outlined" color="secondary" disabled={busy} startIcon={<ReceiptLong />} onClick={() => void sendProtocol()} data-testid="ticket-protocol">
+              {t('chat.protocol')}
+            </Button>
+          ) : null}
+          {ticket.status === 'open' ? (
+            <Tooltip title={t('chat.transfer')}>
+              <IconButton size="small" onClick={() => setTransferOpen(true)} aria-label={t('chat.transfer')} data-testid="ticket-transfer">
+                <SwapHoriz />
+              </IconButton>
+            </Tooltip>
+          ) : null}
+          <Tooltip title={t('chat.importExport')}>
+            <IconButton size="small" color={panelOpen ? 'primary' : 'default'} onClick={() => setPanelOpen((open) => !open)} aria-label={t('chat.importExport')} aria-pressed={panelOpen} data-testid="ticket-panel-toggle">
+              <ImportExport />
+            </IconButton>
+          </Tooltip>
+          {isAdmin ? (
+            <Tooltip title={t('chat.deleteTicket')}>
+              <IconButton size="small" onClick={() => setDeleteOpen(true)} aria-label={t('chat.deleteTicket')} data-testid="ticket-delete">
+                <DeleteOutline />
+              </IconButton>
+            </Tooltip>
+          ) : null}
         </Box>
       </Box>
-      <MessagesList ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
-      <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+      <Box sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
+        <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+          {panelOpen ? <ImportExportPanel ticket={ticket} /> : null}
+          <MessagesList ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
+          <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+        </Box>
+        <ContactDrawer contact={ticket.contact} open={drawerOpen} docked={wide} onClose={() => setDrawerOpen(false)} />
+      </Box>
+      {transferOpen ? <TransferTicketModal ticket={ticket} isAdmin={isAdmin} onClose={() => setTransferOpen(false)} onTransferred={onTransferred} /> : null}
+      <ConfirmationDialog open={deleteOpen} title={t('chat.deleteTicketTitle')} onClose={() => setDeleteOpen(false)} onConfirm={removeTicket}>
+        {t('chat.deleteTicketBody')}
+      </ConfirmationDialog>
+      <Dialog open={protocol !== null} onClose={() => setProtocol(null)} data-testid="protocol-dialog">
+        <DialogTitle>{t('chat.protocolTitle')}</DialogTitle>
+        <DialogContent>
+          <Typography variant="h5" fontWeight={700} sx={{ fontFamily: 'monospace', mb: 1 }} data-testid="protocol-number">
+            {protocol}
+          </Typography>
+          <DialogContentText>{t('chat.protocolBody', { protocol })}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setProtocol(null)} autoFocus data-testid="protocol-ok">
+            OK
+          </Button>
+        </DialogActions>
+      </Dialog>
     </Box>
   );
 }

@@ -23,3 +23,9 @@ export function parseVcard(body: string): VcardContent {
   }
   return { name, number };
 }
+
+/** The first web address in a text, for the link card. */
+export function firstLink(body: string): string | null {
+  const match = /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/i.exec(body);
+  return match ? match[0] : null;
+}

@@ -1,0 +1,114 @@
+/**
+ * The chat's import/export panel: the ticket's connection id, a form that imports the contact's
+ * past messages from the phone's history, and a CSV export of the messages loaded in the chat.
+ */
+import Download from '@mui/icons-material/Download';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import { useAuth } from '../../core/auth/AuthProvider';
+import { errorText, toastError } from '../../core/ui/toastError';
+import { fetchTicketConnectionId, importHistory } from './chat.api';
+import { CSV_FILE_NAME, messagesToCsv } from './chatCsv';
+import { ticketsKeys, type MessagePage } from './tickets.api';
+
+const DEFAULT_IMPORT_LIMIT = 100;
+const MAX_IMPORT_LIMIT = 1000;
+
+export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const connection = useQuery({ queryKey: ['tickets', 'connectionId', ticket.id], queryFn: () => fetchTicketConnectionId(ticket.id) });
+  const [connectionId, setConnectionId] = useState('');
+  const [limit, setLimit] = useState(String(DEFAULT_IMPORT_LIMIT));
+  const [importing, setImporting] = useState(false);
+
+  useEffect(() => {
+    if (connection.data !== undefined) setConnectionId((current) => current || String(connection.data));
+  }, [connection.data]);
+  useEffect(() => {
+    if (connection.error) toast.error(t('chat.lookupError', { message: errorText(connection.error) }));
+  }, [connection.error, t]);
+
+  const limitNumber = Number(limit);
+  const limitValid = Number.isInteger(limitNumber) && limitNumber >= 1 && limitNumber <= MAX_IMPORT_LIMIT;
+  const connectionValid = /^\d+$/.test(connectionId) && Number(connectionId) > 0;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!limitValid || !connectionValid) return;
+    setImporting(true);
+    try {
+      const imported = await importHistory({ number: ticket.contact.number, limit: limitNumber, whatsappId: Number(connectionId) });
+      toast.success(t('chat.imported', { count: imported }));
+      await queryClient.invalidateQueries({ queryKey: ticketsKeys.messages(ticket.id) });
+    } catch (caught) {
+      toastError(caught);
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  const exportCsv = () => {
+    const data = queryClient.getQueryData<InfiniteData<MessagePage>>(ticketsKeys.messages(ticket.id));
+    const byId = new Map<number, TMessage>();
+    for (const page of data?.pages ?? []) for (const message of page.messages) byId.set(message.id, message);
+    const messages = [...byId.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+    const csv = messagesToCsv(messages, {
+      header: [t('chat.csvDate'), t('chat.csvTime'), t('chat.csvFrom'), t('chat.csvBody')],
+      me: user?.name ?? t('chat.you'),
+      contact: ticket.contact.name,
+    });
+    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = CSV_FILE_NAME;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }} data-testid="import-export-panel">
+      <Typography variant="body2" data-testid="panel-connection-id">
+        {t('chat.connectionId')}: <strong>{connection.isPending ? '…' : (connection.data ?? '—')}</strong>
+      </Typography>
+      <Box component="form" onSubmit={(event) => void submit(event)} noValidate sx={{ display: 'flex', alignItems: 'flex-start', gap: 1, flexWrap: 'wrap' }}>
+        <TextField
+          size="small"
+          label={t('chat.connectionId')}
+          value={connectionId}
+          onChange={(event) => setConnectionId(event.target.value.replace(/\D/g, ''))}
+          error={connectionId !== '' && !connectionValid}
+          sx={{ width: 130 }}
+          slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'panel-import-connection' } }}
+        />
+        <TextField
+          size="small"
+          type="number"
+          label={t('chat.limit')}
+          value={limit}
+          onChange={(event) => setLimit(event.target.value)}
+          error={!limitValid}
+          sx={{ width: 150 }}
+          slotProps={{ htmlInput: { min: 1, max: MAX_IMPORT_LIMIT, 'data-testid': 'panel-import-limit' } }}
+        />
+        <Button type="submit" variant="outlined" disabled={importing || !limitValid || !connectionValid} startIcon={importing ? <CircularProgress size={16} /> : null} sx={{ height: 40 }} data-testid="panel-import-submit">
+          {t('chat.importHistory')}
+        </Button>
+      </Box>
+      <Button variant="contained" startIcon={<Download />} onClick={exportCsv} sx={{ ml: 'auto' }} data-testid="panel-export-csv">
+        {t('chat.exportCsv')}
+      </Button>
+    </Box>
+  );
+}

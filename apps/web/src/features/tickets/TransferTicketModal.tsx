@@ -1,0 +1,156 @@
+/**
+ * Transfer: a user (searched from 3 characters, 500ms after typing stops), a queue and, for
+ * admins, a connection. A queue without a user puts the ticket back in that queue, unassigned.
+ */
+import Autocomplete from '@mui/material/Autocomplete';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '@zapdesk/shared/domain';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TUser } from '@zapdesk/shared/schemas';
+import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
+import { toastError } from '../../core/ui/toastError';
+import { useQueues } from '../queues/queues.api';
+import { fetchUsersPage } from '../users/users.api';
+import { useWhatsapps } from '../whatsapps/whatsapps.api';
+import { transferTicket, type TransferInput } from './chat.api';
+
+type Props = { ticket: TTicket; isAdmin: boolean; onClose: () => void; onTransferred: (ticket: TTicket) => void };
+
+export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }: Props) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [selectedUser, setSelectedUser] = useState<TUser | null>(null);
+  const [queueId, setQueueId] = useState<number | ''>('');
+  const [whatsappId, setWhatsappId] = useState<number | ''>('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState('');
+  const debounced = useDebouncedValue(search.trim(), LIMITS.searchDebounceMs);
+  const searching = debounced.length >= LIMITS.searchMinChars;
+  const users = useQuery({ queryKey: ['tickets', 'transferUsers', debounced], queryFn: () => fetchUsersPage(debounced, 1), enabled: searching });
+  const queues = useQueues();
+  const whatsapps = useWhatsapps(isAdmin);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!selectedUser && queueId === '') {
+      setError(t('chat.transferRequired'));
+      return;
+    }
+    const input: TransferInput = {};
+    if (selectedUser) input.userId = selectedUser.id;
+    if (queueId !== '') input.queueId = queueId;
+    if (isAdmin && whatsappId !== '' && whatsappId !== ticket.whatsappId) input.whatsappId = whatsappId;
+    setSubmitting(true);
+    try {
+      onTransferred(await transferTicket(ticket.id, input));
+    } catch (caught) {
+      toastError(caught);
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs" data-testid="transfer-modal">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <DialogTitle>{t('chat.transferTitle')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <Autocomplete
+              options={searching ? (users.data?.items ?? []) : []}
+              value={selectedUser}
+              onChange={(_event, value) => {
+                setSelectedUser(value);
+                setError('');
+              }}
+              inputValue={search}
+              onInputChange={(_event, value) => setSearch(value)}
+              getOptionLabel={(option) => option.name}
+              isOptionEqualToValue={(option, value) => option.id === value.id}
+              filterOptions={(options) => options}
+              loading={searching && users.isFetching}
+              noOptionsText={searching ? t('chat.noUsers') : t('chat.transferUserHelp')}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label={t('chat.transferUser')}
+                  helperText={t('chat.transferUserHelp')}
+                  slotProps={{
+                    input: { ...params.InputProps, endAdornment: (
+                      <>
+                        {searching && users.isFetching ? <CircularProgress size={18} /> : null}
+                        {params.InputProps.endAdornment}
+                      </>
+                    ) },
+                    htmlInput: { ...params.inputProps, 'data-testid': 'transfer-user' },
+                  }}
+                />
+              )}
+            />
+            <TextField
+              select
+              label={t('chat.transferQueue')}
+              value={queueId}
+              onChange={(event) => {
+                setQueueId(event.target.value === '' ? '' : Number(event.target.value));
+                setError('');
+              }}
+              data-testid="transfer-queue"
+            >
+              <MenuItem value="">
+                <em>{t('chat.noQueue')}</em>
+              </MenuItem>
+              {(queues.data ?? []).map((queue) => (
+                <MenuItem key={queue.id} value={queue.id}>
+                  {queue.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            {isAdmin ? (
+              <TextField
+                select
+                label={t('chat.transferConnection')}
+                value={whatsappId}
+                onChange={(event) => setWhatsappId(event.target.value === '' ? '' : Number(event.target.value))}
+                data-testid="transfer-connection"
+              >
+                <MenuItem value="">
+                  <em>{t('chat.sameConnection')}</em>
+                </MenuItem>
+                {(whatsapps.data ?? []).map((connection) => (
+                  <MenuItem key={connection.id} value={connection.id}>
+                    {connection.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            ) : null}
+            {error ? (
+              <Typography color="error" variant="body2" data-testid="transfer-error">
+                {error}
+              </Typography>
+            ) : null}
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, py: 2 }}>
+          <Button onClick={onClose} color="inherit" disabled={submitting} data-testid="transfer-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={submitting} startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : null} data-testid="transfer-submit">
+            {t('chat.transferSubmit')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

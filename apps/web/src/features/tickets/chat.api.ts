@@ -1,0 +1,59 @@
+/**
+ * The open chat's own calls: transfer, delete, 'Protocolo', the import/export panel and the
+ * 'Conversar' button of a contact card. The ticket lists' calls stay in tickets.api.ts.
+ */
+import { z } from 'zod';
+import { ZTicketListSchema, ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
+import { ZContactSchema } from '@zapdesk/shared/schemas';
+import { request, requestVoid } from '../../core/api/client';
+import { ApiError } from '../../core/api/ApiError';
+
+export type TransferInput = { userId?: number | null; queueId?: number | null; whatsappId?: number };
+
+export function transferTicket(id: number, input: TransferInput) {
+  return request(`/tickets/${id}`, ZTicketSchema, { method: 'PUT', body: input });
+}
+
+export function deleteTicket(id: number) {
+  return requestVoid(`/tickets/${id}`, { method: 'DELETE' });
+}
+
+/** The answer of POST /tickets/{id}/protocol; the number may come as digits in a string or a number. */
+const ZProtocolAnswerSchema = z.object({ protocol: z.union([z.string(), z.number()]).transform(String), ticket: ZTicketSchema });
+
+/** 'Protocolo': the server sends the contact a protocol number, closes the ticket and returns both. */
+export function requestProtocol(id: number) {
+  return request(`/tickets/${id}/protocol`, ZProtocolAnswerSchema, { method: 'POST' });
+}
+
+export async function fetchTicketConnectionId(ticketId: number): Promise<number> {
+  const { whatsappId } = await request('/zdgGetWppId', z.object({ whatsappId: z.number() }), { method: 'POST', body: { ticketid: ticketId } });
+  return whatsappId;
+}
+
+/** Imports up to `limit` past messages of the contact's chat from the phone's history. */
+export async function importHistory(input: { number: string; limit: number; whatsappId: number }): Promise<number> {
+  const { imported } = await request('/zdgSyncMessageUser', z.object({ imported: z.number() }), {
+    method: 'POST',
+    body: { user: input.number, limit: input.limit, ticketwhatsappId: input.whatsappId },
+  });
+  return imported;
+}
+
+/**
+ * 'Conversar' on a contact card: finds or creates the contact, then opens a ticket for it, or
+ * answers the one it already has open.
+ */
+export async function startChat(card: { name: string; number: string }): Promise<number> {
+  const contact = await request('/contact', ZContactSchema, { method: 'POST', body: { name: card.name || card.number, number: card.number } });
+  try {
+    const ticket: TTicket = await request('/tickets', ZTicketSchema, { method: 'POST', body: { contactId: contact.id, status: 'open' } });
+    return ticket.id;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'ERR_OTHER_OPEN_TICKET') throw error;
+    const { tickets } = await request('/tickets', ZTicketListSchema, { query: { searchParam: contact.number, showAll: 'true' } });
+    const open = tickets.find((ticket) => ticket.contactId === contact.id && ticket.status !== 'closed');
+    if (!open) throw error;
+    return open.id;
+  }
+}
