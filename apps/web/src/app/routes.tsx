@@ -45,7 +45,7 @@ export type PrivateRoute = {
 const loadTickets = () => import('../features/tickets/TicketsPage');
 
 export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
-  { path: '/', labelKey: 'dashboard', menu: { section: 'main', icon: DashboardOutlined } },
+  { path: '/', labelKey: 'dashboard', menu: { section: 'main', icon: DashboardOutlined }, load: () => import('../features/dashboard/DashboardPage') },
   { path: '/tickets', labelKey: 'tickets', menu: { section: 'main', icon: ForumOutlined }, load: loadTickets },
   { path: '/tickets/:ticketId', labelKey: 'tickets', load: loadTickets },
   {
@@ -66,7 +66,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     menu: { section: 'main', icon: QuestionAnswerOutlined },
     load: () => import('../features/quickAnswers/QuickAnswersPage'),
   },
-  { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined } },
+  { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined }, load: () => import('../features/kanban/KanbanPage') },
 
   { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined } },
   { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined } },

@@ -1,0 +1,113 @@
+/** The dashboard: the user's queues at a glance (in service, waiting, closed) and today's new tickets by hour. */
+import HourglassEmptyOutlined from '@mui/icons-material/HourglassEmptyOutlined';
+import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
+import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import { useTheme } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { PageLayout } from '../../core/ui/PageLayout';
+import { toastError } from '../../core/ui/toastError';
+import { useDashboard, useDashboardLiveRefresh, type TDashboard } from './dashboard.api';
+
+type CounterKey = keyof TDashboard['counters'];
+
+const COUNTERS: { key: CounterKey; icon: ReactNode; color: string; background: string }[] = [
+  { key: 'open', icon: <SupportAgentOutlined />, color: '#00796B', background: 'rgba(0, 121, 107, 0.12)' },
+  { key: 'pending', icon: <HourglassEmptyOutlined />, color: '#B26A00', background: 'rgba(237, 108, 2, 0.12)' },
+  { key: 'closed', icon: <TaskAltOutlined />, color: '#455A64', background: 'rgba(69, 90, 100, 0.12)' },
+];
+
+function CounterCard({ label, value, icon, color, background, testId }: { label: string; value: number | undefined; icon: ReactNode; color: string; background: string; testId: string }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2.5, display: 'flex', alignItems: 'center', gap: 2, borderTop: 4, borderTopColor: color }} data-testid={testId} data-count={value ?? ''}>
+      <Avatar sx={{ bgcolor: background, color, width: 52, height: 52 }}>{icon}</Avatar>
+      <Box sx={{ minWidth: 0 }}>
+        <Typography variant="body2" color="text.secondary" fontWeight={600} noWrap>
+          {label}
+        </Typography>
+        {value === undefined ? (
+          <Skeleton variant="text" width={64} sx={{ fontSize: '2.25rem' }} />
+        ) : (
+          <Typography variant="h4" component="p" fontWeight={700} sx={{ lineHeight: 1.2 }} data-testid={`${testId}-value`}>
+            {value.toLocaleString()}
+          </Typography>
+        )}
+      </Box>
+    </Paper>
+  );
+}
+
+function TodayChart({ today }: { today: TDashboard['today'] | undefined }) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const total = today?.reduce((sum, hour) => sum + hour.count, 0);
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1.5, minHeight: 320, flex: 1 }} data-testid="dashboard-chart" data-total={total ?? ''}>
+      <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
+        <Typography variant="h6" component="h2" fontWeight={700}>
+          {t('dashboard.today')}
+        </Typography>
+        {total === undefined ? null : (
+          <Typography variant="body2" color="text.secondary" data-testid="dashboard-today-total">
+            {t('dashboard.todayTotal', { count: total })}
+          </Typography>
+        )}
+      </Box>
+      {today === undefined ? (
+        <Skeleton variant="rounded" sx={{ flex: 1, minHeight: 260 }} />
+      ) : (
+        <Box sx={{ flex: 1, minHeight: 260 }}>
+          <ResponsiveContainer width="100%" height="100%" minHeight={260}>
+            <BarChart data={today} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} stroke={theme.palette.divider} />
+              <XAxis dataKey="hour" tickLine={false} axisLine={false} tick={{ fontSize: 12, fill: theme.palette.text.secondary }} interval="preserveStartEnd" />
+              <YAxis allowDecimals={false} tickLine={false} axisLine={false} tick={{ fontSize: 12, fill: theme.palette.text.secondary }} width={48} />
+              <Tooltip
+                cursor={{ fill: 'rgba(0, 121, 107, 0.06)' }}
+                formatter={(value) => [String(value), t('dashboard.tickets')]}
+                contentStyle={{ borderRadius: 8, borderColor: theme.palette.divider }}
+              />
+              <Bar dataKey="count" fill={theme.palette.primary.main} radius={[6, 6, 0, 0]} maxBarSize={40} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </Box>
+      )}
+    </Paper>
+  );
+}
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const query = useDashboard();
+  useDashboardLiveRefresh();
+
+  useEffect(() => {
+    if (query.error) toastError(query.error);
+  }, [query.error]);
+
+  const counters = query.data?.counters;
+  return (
+    <PageLayout title={t('menu.dashboard')} subtitle={t('dashboard.subtitle')} testId="dashboard-page">
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' } }}>
+        {COUNTERS.map((counter) => (
+          <CounterCard
+            key={counter.key}
+            label={t(`dashboard.counters.${counter.key}`)}
+            value={counters?.[counter.key]}
+            icon={counter.icon}
+            color={counter.color}
+            background={counter.background}
+            testId={`dashboard-${counter.key}`}
+          />
+        ))}
+      </Box>
+      <TodayChart today={query.data?.today} />
+    </PageLayout>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The dashboard's numbers: tickets in service, waiting and closed within the user's queues, and
+ * today's new tickets per hour. Ticket events from the socket make it read them again.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { z } from 'zod';
+import { request } from '../../core/api/client';
+import { useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
+
+export const dashboardKey = ['dashboard'] as const;
+
+/** A burst of ticket events (a contact typing several messages) refreshes the counters once. */
+export const DASHBOARD_REFRESH_MS = 1500;
+
+const ZDashboardSchema = z.object({
+  counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
+  today: z.array(z.object({ hour: z.string(), count: z.number() })),
+});
+export type TDashboard = z.infer<typeof ZDashboardSchema>;
+
+export function fetchDashboard() {
+  return request('/dashboard', ZDashboardSchema);
+}
+
+export function useDashboard() {
+  return useQuery({ queryKey: dashboardKey, queryFn: fetchDashboard });
+}
+
+/** Reads the dashboard again after ticket changes, at most once per DASHBOARD_REFRESH_MS. */
+export function useDashboardLiveRefresh(): void {
+  const queryClient = useQueryClient();
+  const subscribe = useCallback(
+    (socket: AppSocket) => {
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const schedule = () => {
+        if (timer) return;
+        timer = setTimeout(() => {
+          timer = null;
+          void queryClient.invalidateQueries({ queryKey: dashboardKey });
+        }, DASHBOARD_REFRESH_MS);
+      };
+      // Events missed while the socket was down are not replayed.
+      socket.on('connect', schedule);
+      socket.on('ticket', schedule);
+      socket.on('appMessage', schedule);
+      return () => {
+        if (timer) clearTimeout(timer);
+        socket.off('connect', schedule);
+        socket.off('ticket', schedule);
+        socket.off('appMessage', schedule);
+      };
+    },
+    [queryClient],
+  );
+  useSocketSubscription(subscribe);
+}
