@@ -1,6 +1,6 @@
 /** Schemas of connections, tickets, messages and the simulator control API. */
 import { z } from 'zod';
-import { CHANNELS, MEDIA_TYPES, TICKET_STATUSES } from './domain.js';
+import { CHANNELS, MAX_ID, MEDIA_TYPES, TICKET_STATUSES } from './domain.js';
 import { hasNoNul as noNul, required, requiredText, ZContactSchema, ZIdValue, ZQueueRefSchema } from './schemas.js';
 
 const ZLongText = z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID');
@@ -90,6 +90,24 @@ export const ZTicketCreateSchema = z.object({
 
 export const ZTicketListSchema = z.object({ tickets: z.array(ZTicketSchema), count: z.number(), hasMore: z.boolean() });
 
+/** POST /tickets/{id}/protocol: the service-protocol number sent to the contact, and the ticket it closed. */
+export const ZTicketProtocolSchema = z.object({ protocol: z.string(), ticket: ZTicketSchema });
+export type TTicketProtocol = z.infer<typeof ZTicketProtocolSchema>;
+
+/** History import limits: at most this many past messages per request. */
+export const HISTORY_IMPORT_MAX = 200;
+const ZHistoryConnectionId = z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
+const ZHistoryLimit = z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(HISTORY_IMPORT_MAX, 'INVALID');
+/** POST /zdgSyncMessageUser: the past messages of one contact's chat on a connection. */
+export const ZSyncMessageUserSchema = z.object({
+  user: z.coerce.string('REQUIRED').trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  limit: ZHistoryLimit,
+  ticketwhatsappId: ZHistoryConnectionId,
+});
+/** POST /syncMessage: recent history of the connection's chats that have tickets. `token` is ignored (see README). */
+export const ZSyncMessageSchema = z.object({ limit: ZHistoryLimit, ticketwhatsappId: ZHistoryConnectionId, token: z.string().max(500).optional() });
+export const ZHistoryImportResultSchema = z.object({ imported: z.number() });
+
 // ---------- messages ----------
 export const ZMessageSchema = z.object({
   id: z.number(),
@@ -153,3 +171,22 @@ export const ZSimulatorOutboxItemSchema = z.object({
   sentAt: z.string(),
 });
 export type TSimulatorOutboxItem = z.infer<typeof ZSimulatorOutboxItemSchema>;
+
+/** POST /simulator/{id}/history: old messages the simulated phone holds for a number, without delivering them. */
+export const ZSimulatorHistorySchema = z.object({
+  from: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  name: z.string('INVALID').max(100, 'TOO_LONG').refine(noNul, 'INVALID').optional(),
+  messages: z
+    .array(
+      z.object({
+        id: z.string('INVALID').min(1, 'REQUIRED').max(200, 'TOO_LONG').optional(),
+        body: ZLongText,
+        fromMe: z.boolean('INVALID').optional().default(false),
+        timestamp: z.iso.datetime('INVALID').optional(),
+      }),
+      'INVALID',
+    )
+    .min(1, 'REQUIRED')
+    .max(500, 'TOO_LONG'),
+});
+export type TSimulatorHistory = z.input<typeof ZSimulatorHistorySchema>;

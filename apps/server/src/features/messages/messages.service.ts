@@ -6,26 +6,25 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { pageWindow } from '../../core/db/sql-helpers.js';
 import { nowIso } from '../../core/time.js';
-import { findTicketById, updateTicket } from '../tickets/tickets.repository.js';
+import { findTicketById } from '../tickets/tickets.repository.js';
 import { getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { publishMessageUpdate } from './inbound.service.js';
 import { presentMessages } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, sendOnTicket } from './outbound.service.js';
+import { readsTicket, readTicket } from './read-receipts.service.js';
 
-/** Newest page first; within a page, oldest first (the order the chat shows). Opening reads the ticket. */
+/**
+ * Newest page first; within a page, oldest first (the order the chat shows). Opening reads the
+ * ticket only for its agent: a pending ticket opened without accepting it ('Spy'), or another
+ * agent's ticket opened by an admin, stays unread for whoever works on it.
+ */
 export async function listMessages(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticketId: number, pageNumber: number): Promise<{ messages: TMessage[]; count: number; hasMore: boolean; ticket: TTicket }> {
   let ticket = await getVisibleTicket(ctx, actor, ticketId);
   const { limit, offset } = pageWindow(pageNumber, LIMITS.messagesPageSize);
   const { rows, count } = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset });
-  if (ticket.unreadMessages > 0) {
-    // Nothing is written when nothing is unread.
-    const now = nowIso();
-    const providerIds = await repo.markTicketRead(ctx.db, ticketId, now);
-    await updateTicket(ctx.db, ticketId, { unreadMessages: 0 }, now);
-    const driver = sessions.driver(ticket.whatsappId);
-    if (driver && providerIds.length) await driver.markRead(chatOf(ticket), providerIds).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
+  if (readsTicket(actor, ticket) && (await readTicket(ctx, sessions, ticket))) {
     ticket = (await findTicketById(ctx.db, ticketId)) ?? ticket;
     ctx.events.publish('ticket.saved', { ticket });
   }

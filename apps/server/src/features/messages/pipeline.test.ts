@@ -274,11 +274,15 @@ describe('messages API', () => {
     expect(read.find((x) => x.body === 'answer')).toMatchObject({ fromMe: true, ack: 3 });
   });
 
-  it('clears the unread count when the ticket is opened and marks the chat read on the device', async () => {
+  it('clears the unread count when its agent opens the ticket and marks the chat read on the device', async () => {
     const w = await connected();
     const from = number();
     const { id } = (await inbound(w.id, { from, body: 'unread one' })).json();
     const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.unreadMessages === 1);
+    // Looking into a pending ticket ('Spy') leaves it unread for whoever takes it.
+    await messagesOf(ticket!.id);
+    expect((await ticketsOf(from))[0]?.unreadMessages).toBe(1);
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
     await messagesOf(ticket!.id);
     expect((await ticketsOf(from))[0]?.unreadMessages).toBe(0);
     const driver = t.sessions.driver(w.id) as unknown as { readReceipts: string[] };

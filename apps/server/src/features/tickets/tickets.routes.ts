@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZTicketCreateSchema, ZTicketListQuerySchema, ZTicketListSchema, ZTicketSchema, ZTicketUpdateSchema } from '@zapdesk/shared/messaging';
+import { ZTicketCreateSchema, ZTicketListQuerySchema, ZTicketListSchema, ZTicketProtocolSchema, ZTicketSchema, ZTicketUpdateSchema } from '@zapdesk/shared/messaging';
 import { MAX_ID } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -28,6 +28,11 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
       ? service.transferTicket(ctx, sessions, currentUser(req), req.params.id, transfer)
       : service.changeStatus(ctx, sessions, currentUser(req), req.params.id, status);
   });
+
+  // 'Protocolo': the contact gets a service-protocol number, then the ticket closes like Resolve.
+  app.post('/tickets/:id/protocol', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZTicketProtocolSchema } }, onRequest }, (req) =>
+    service.closeWithProtocol(ctx, sessions, currentUser(req), req.params.id),
+  );
 
   app.post('/tickets', { schema: { tags, body: ZTicketCreateSchema, response: { 201: ZTicketSchema } }, onRequest }, async (req, reply) =>
     reply.code(201).send(await service.createTicket(ctx, currentUser(req), req.body)),

@@ -6,6 +6,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { sendOnTicket } from '../messages/outbound.service.js';
+import { readTicket } from '../messages/read-receipts.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
 import { isUniqueViolation, type Db } from '../../core/db/database.js';
@@ -51,7 +52,11 @@ export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTick
 export async function changeStatus(ctx: AppContext, sessions: SessionManager, actor: AuthUser, id: number, status: TicketStatus): Promise<TTicket> {
   const ticket = await getVisibleTicket(ctx, actor, id);
   const now = nowIso();
-  if (status === 'open') await repo.updateTicket(ctx.db, id, { status, userId: actor.id }, now);
+  if (status === 'open') {
+    await repo.updateTicket(ctx.db, id, { status, userId: actor.id }, now);
+    // The agent taking the ticket is reading it now (spying did not).
+    await readTicket(ctx, sessions, ticket);
+  }
   else if (status === 'pending') await repo.updateTicket(ctx.db, id, { status, userId: null }, now);
   else {
     const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
@@ -65,6 +70,39 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
   if (!updated) throw new AppError('ERR_NO_TICKET_FOUND');
   ctx.events.publish('ticket.saved', { ticket: updated, previous: ticket });
   return updated;
+}
+
+/**
+ * The service-protocol number: the local date and time to the second (yyyyMMddHHmmss, in the
+ * server's time zone, TZ) followed by the ticket id, so two tickets closed in the same second
+ * never share a number and the number says when and which ticket.
+ */
+export function protocolNumber(ticketId: number, at: Date = new Date()): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}${parts.month}${parts.day}${parts.hour}${parts.minute}${parts.second}${ticketId}`;
+}
+
+/** What the contact receives, in the customers' Portuguese like the other notices. */
+export function protocolNotice(protocol: string): string {
+  return `Seu atendimento foi encerrado. O número de protocolo do seu atendimento é *${protocol}*. Guarde-o para futuras consultas.`;
+}
+
+/**
+ * 'Protocolo': on an open ticket the caller may act on, the protocol number is sent to the
+ * contact through the ticket's connection, then the ticket closes exactly like Resolve (the
+ * farewell follows). The protocol must reach the contact: when it cannot be sent the ticket
+ * stays open and the error is returned.
+ */
+export async function closeWithProtocol(ctx: AppContext, sessions: SessionManager, actor: AuthUser, id: number): Promise<{ protocol: string; ticket: TTicket }> {
+  const ticket = await getVisibleTicket(ctx, actor, id);
+  if (ticket.status !== 'open') throw new AppError('ERR_VALIDATION', { message: 'Only an open ticket can be closed with a protocol.', fields: { status: 'INVALID' } });
+  const protocol = protocolNumber(ticket.id);
+  await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: protocolNotice(protocol) } });
+  return { protocol, ticket: await changeStatus(ctx, sessions, actor, id, 'closed') };
 }
 
 /** Who the contact is told now serves them: 'Vendas' and 'Ana', in the customers' Portuguese. */
