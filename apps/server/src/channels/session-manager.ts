@@ -14,10 +14,14 @@ import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
 import { WhatsappDriver } from './whatsapp/whatsapp.driver.js';
 
 export type InboundHandler = {
-  message(whatsappId: number, message: InboundMessage): Promise<void>;
+  /** Messages in the order they arrived; a chat's messages never overtake each other. */
+  messages(whatsappId: number, batch: InboundMessage[]): Promise<void>;
   ack(whatsappId: number, providerId: string, ack: number): Promise<void>;
   revoke(whatsappId: number, providerId: string): Promise<void>;
 };
+
+/** At most this many inbound messages of a connection are handed on (and written) together. */
+export const INBOUND_BATCH_MAX = 200;
 
 export type DriverFactory = (options: { ctx: AppContext; whatsappId: number; channel: string; auth: ChannelAuthStore }) => ChannelDriver;
 
@@ -37,7 +41,8 @@ export class SessionManager {
   readonly #retries = new Map<number, number>();
   /** Status writes of each connection, chained so they land in the order the driver emitted them. */
   readonly #writes = new Map<number, Promise<void>>();
-  readonly #chats = new Map<string, Promise<void>>();
+  /** Inbound messages of each connection waiting for the batch being written to finish. */
+  readonly #inbound = new Map<number, InboundMessage[]>();
   #handler: InboundHandler | undefined;
 
   constructor(
@@ -127,17 +132,7 @@ export class SessionManager {
       this.#enqueue(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) });
     });
     driver.on('message', (message) => {
-      const handler = this.#handler;
-      if (!isCurrent() || !handler) return;
-      // One chat's messages are handled in the order they came (a reply after what it quotes);
-      // different chats go in parallel.
-      const key = `${whatsappId}:${message.chat.kind === 'person' ? message.chat.number : message.chat.groupId}`;
-      const previous = this.#chats.get(key) ?? Promise.resolve();
-      const next = previous.then(() => handler.message(whatsappId, message)).catch(log);
-      this.#chats.set(key, next);
-      void next.then(() => {
-        if (this.#chats.get(key) === next) this.#chats.delete(key);
-      });
+      if (isCurrent()) this.#receive(whatsappId, message);
     });
     driver.on('ack', ({ providerId, ack }) => {
       if (this.#handler) void this.#handler.ack(whatsappId, providerId, ack).catch(log);
@@ -145,6 +140,36 @@ export class SessionManager {
     driver.on('revoke', ({ providerId }) => {
       if (this.#handler) void this.#handler.revoke(whatsappId, providerId).catch(log);
     });
+  }
+
+  /**
+   * Group commit: what arrives while a batch is being written waits and goes in the next one,
+   * so a flood costs one transaction per batch, not per message. A connection's batches are
+   * written one after the other, which keeps every chat's messages in order (a reply after
+   * what it quotes); a quiet moment makes a batch of one, with no added wait.
+   */
+  #receive(whatsappId: number, message: InboundMessage): void {
+    const waiting = this.#inbound.get(whatsappId);
+    if (waiting) {
+      waiting.push(message);
+      return;
+    }
+    const queue = [message];
+    this.#inbound.set(whatsappId, queue);
+    // Messages delivered in the same turn of the event loop join the first batch.
+    setImmediate(() => void this.#drain(whatsappId, queue));
+  }
+
+  async #drain(whatsappId: number, queue: InboundMessage[]): Promise<void> {
+    try {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, INBOUND_BATCH_MAX);
+        const handler = this.#handler;
+        if (handler) await handler.messages(whatsappId, batch).catch((error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error }));
+      }
+    } finally {
+      this.#inbound.delete(whatsappId);
+    }
   }
 
   async #saveState(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { foldText } from '@zapdesk/shared/domain';
 import { renderVariables } from '@zapdesk/shared/variables';
-import type { InboundMessage } from '../../channels/channel.js';
+import type { ChatAddress, InboundMessage } from '../../channels/channel.js';
 import type { InboundHandler, SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation, type Db } from '../../core/db/database.js';
@@ -16,8 +16,9 @@ import { getSettingValue } from '../settings/settings.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
 import { findWhatsappById, listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
 import { saveMedia } from './media-store.js';
-import { presentMessage } from './messages.presenter.js';
+import { presentMessage, presentMessages } from './messages.presenter.js';
 import * as messages from './messages.repository.js';
+import type { MessageRow } from './messages.repository.js';
 import { sendOnTicket } from './outbound.service.js';
 
 /** The spec's location body: image|link|description. */
@@ -42,33 +43,59 @@ function lastMessageText(message: InboundMessage): string {
   return '';
 }
 
+/**
+ * What a batch of inbound messages announces once its writes are committed: nobody hears of a
+ * row that a rollback could still take back.
+ */
+type Outbox = {
+  /** Contacts created (true) or renamed (false). */
+  contacts: Map<number, boolean>;
+  stored: MessageRow[];
+  replies: { ticketId: number; body: string }[];
+  pictures: { contactId: number; chat: ChatAddress }[];
+};
+
+const emptyOutbox = (): Outbox => ({ contacts: new Map(), stored: [], replies: [], pictures: [] });
+
+/** Settings the pipeline reads, once per batch. */
+type PipelineSettings = { acceptsGroups: boolean; routesGroups: boolean; reopenWithinSeconds: number };
+
+async function readPipelineSettings(db: Db): Promise<PipelineSettings> {
+  return {
+    // Group messages are taken only when CheckMsgIsGroup is disabled (see README).
+    acceptsGroups: (await getSettingValue(db, 'CheckMsgIsGroup')) === 'disabled',
+    routesGroups: (await getSettingValue(db, 'groups')) === 'enabled',
+    reopenWithinSeconds: Number(await getSettingValue(db, 'timeCreateNewTicket')) || 0,
+  };
+}
+
 /** The contact of a chat: the person, or the group itself. Created on first sight. */
-async function upsertChatContact(ctx: AppContext, message: InboundMessage): Promise<{ id: number; created: boolean }> {
+async function upsertChatContact(db: Db, message: InboundMessage, outbox: Outbox): Promise<{ id: number; created: boolean }> {
   const isGroup = message.chat.kind === 'group';
   const number = message.chat.kind === 'group' ? message.chat.groupId : message.chat.number;
   const name = (isGroup ? message.group?.subject : message.fromMe ? undefined : message.sender?.name)?.trim() || undefined;
-  const existing = await ctx.db.selectFrom('contacts').select(['id', 'name']).where('number', '=', number).executeTakeFirst();
+  const existing = await db.selectFrom('contacts').select(['id', 'name']).where('number', '=', number).executeTakeFirst();
   const now = nowIso();
   if (existing) {
     // A contact still named by its number takes the name the person gave themself.
     if (name && existing.name === number) {
-      await ctx.db.updateTable('contacts').set({ name, searchText: foldText(`${name} ${number}`), updatedAt: now }).where('id', '=', existing.id).execute();
-      await publishContact(ctx, existing.id, false);
+      await db.updateTable('contacts').set({ name, searchText: foldText(`${name} ${number}`), updatedAt: now }).where('id', '=', existing.id).execute();
+      if (!outbox.contacts.has(existing.id)) outbox.contacts.set(existing.id, false);
     }
     return { id: existing.id, created: false };
   }
   const contactName = name ?? number;
-  const inserted = await ctx.db
+  const inserted = await db
     .insertInto('contacts')
     .values({ name: contactName, number, email: '', profilePicUrl: '', isGroup: isGroup ? 1 : 0, searchText: foldText(`${contactName} ${number}`), createdAt: now, updatedAt: now })
     .onConflict((oc) => oc.column('number').doNothing())
     .returning('id')
     .executeTakeFirst();
   if (inserted) {
-    await publishContact(ctx, inserted.id, true);
+    outbox.contacts.set(inserted.id, true);
     return { id: inserted.id, created: true };
   }
-  const raced = await ctx.db.selectFrom('contacts').select('id').where('number', '=', number).executeTakeFirstOrThrow();
+  const raced = await db.selectFrom('contacts').select('id').where('number', '=', number).executeTakeFirstOrThrow();
   return { id: raced.id, created: false };
 }
 
@@ -78,53 +105,47 @@ async function publishContact(ctx: AppContext, id: number, created: boolean): Pr
 }
 
 /** The sender inside a group: a contact of their own, so messages show who wrote. */
-async function upsertSender(ctx: AppContext, message: InboundMessage): Promise<number | null> {
+async function upsertSender(db: Db, message: InboundMessage, outbox: Outbox): Promise<number | null> {
   if (message.chat.kind !== 'group' || message.fromMe || !message.sender) return null;
-  const { id } = await upsertChatContact(ctx, { ...message, chat: { kind: 'person', number: message.sender.number }, group: undefined });
+  const { id } = await upsertChatContact(db, { ...message, chat: { kind: 'person', number: message.sender.number }, group: undefined }, outbox);
   return id;
 }
+
+export type TicketRef = { id: number; created: boolean; queueId: number | null; userId: number | null };
 
 /**
  * Reuses the open or pending ticket; else reopens the last one closed less than
  * `timeCreateNewTicket` seconds ago as pending; else creates a pending one. Two first messages
  * racing meet the unique index, and the loser takes the winner's ticket.
  */
-export async function findOrCreateTicket(db: Db, options: { contactId: number; whatsappId: number; isGroup: boolean; reopenWithinSeconds: number }): Promise<{ id: number; created: boolean }> {
-  const active = await tickets.findActiveTicketId(db, options.contactId, options.whatsappId);
-  if (active) return { id: active, created: false };
+export async function findOrCreateTicket(db: Db, options: { contactId: number; whatsappId: number; isGroup: boolean; reopenWithinSeconds: number }): Promise<TicketRef> {
+  const active = await tickets.findActiveTicket(db, options.contactId, options.whatsappId);
+  if (active) return { ...active, created: false };
   const now = nowIso();
   const closed = await tickets.findLastClosedTicket(db, options.contactId, options.whatsappId);
   if (closed && Date.now() - Date.parse(closed.updatedAt) < options.reopenWithinSeconds * 1000) {
     try {
       await tickets.updateTicket(db, closed.id, { status: 'pending', userId: null }, now);
-      return { id: closed.id, created: false };
+      return { id: closed.id, created: false, queueId: closed.queueId, userId: null };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
   } else {
-    try {
-      return { id: await tickets.insertTicket(db, { contactId: options.contactId, whatsappId: options.whatsappId, isGroup: options.isGroup, status: 'pending', userId: null }, now), created: true };
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-    }
+    const id = await tickets.insertActiveTicketOnce(db, { contactId: options.contactId, whatsappId: options.whatsappId, isGroup: options.isGroup, status: 'pending', userId: null }, now);
+    if (id !== undefined) return { id, created: true, queueId: null, userId: null };
   }
-  const winner = await tickets.findActiveTicketId(db, options.contactId, options.whatsappId);
+  const winner = await tickets.findActiveTicket(db, options.contactId, options.whatsappId);
   if (!winner) throw new Error('ticket race lost and no active ticket found');
-  return { id: winner, created: false };
+  return { ...winner, created: false };
 }
 
-/** Group messages are taken only when CheckMsgIsGroup is disabled (see README). */
-async function acceptsGroups(ctx: AppContext): Promise<boolean> {
-  return (await getSettingValue(ctx.db, 'CheckMsgIsGroup')) === 'disabled';
-}
-
-async function storeMedia(ctx: AppContext, message: InboundMessage): Promise<string | null> {
+async function storeMedia(ctx: AppContext, whatsappId: number, message: InboundMessage): Promise<string | null> {
   if (!message.media) return null;
   try {
     return await saveMedia(ctx, await message.media.load(), { mimetype: message.media.mimetype, filename: message.media.filename });
   } catch (error) {
     // The message is kept without its file rather than lost.
-    ctx.events.publish('channel.error', { whatsappId: 0, error });
+    ctx.events.publish('channel.error', { whatsappId, error });
     return null;
   }
 }
@@ -132,64 +153,118 @@ async function storeMedia(ctx: AppContext, message: InboundMessage): Promise<str
 /** Profile pictures are looked up at a contact's first message, then at most once a day. */
 export const PROFILE_PICTURE_REFRESH_MS = 24 * 3600 * 1000;
 
-async function refreshProfilePicture(ctx: AppContext, sessions: SessionManager, whatsappId: number, contactId: number, message: InboundMessage): Promise<void> {
-  const url = await sessions.driver(whatsappId)?.profilePictureUrl(message.chat);
+async function refreshProfilePicture(ctx: AppContext, sessions: SessionManager, whatsappId: number, contactId: number, chat: ChatAddress): Promise<void> {
+  const url = await sessions.driver(whatsappId)?.profilePictureUrl(chat);
   if (!url) return;
   const result = await ctx.db.updateTable('contacts').set({ profilePicUrl: url, updatedAt: nowIso() }).where('id', '=', contactId).where('profilePicUrl', '!=', url).executeTakeFirst();
   if (Number(result.numUpdatedRows) > 0) await publishContact(ctx, contactId, false);
 }
 
+/** A message ready for the database: its media file already stored (never inside a transaction). */
+type Prepared = { message: InboundMessage; mediaPath: string | null };
+
+/**
+ * Writes one inbound message: contact, ticket, message row, and the ticket's last message,
+ * unread count and queue, all in one update. Returns nothing for a redelivery.
+ */
+async function writeInbound(db: Db, options: { whatsappId: number; prepared: Prepared; settings: PipelineSettings; outbox: Outbox }): Promise<void> {
+  const { whatsappId, settings, outbox } = options;
+  const { message, mediaPath } = options.prepared;
+  const contact = await upsertChatContact(db, message, outbox);
+  outbox.pictures.push({ contactId: contact.id, chat: message.chat });
+  const senderId = await upsertSender(db, message, outbox);
+  const isGroup = message.chat.kind === 'group';
+  const ticketRef = await findOrCreateTicket(db, { contactId: contact.id, whatsappId, isGroup, reopenWithinSeconds: settings.reopenWithinSeconds });
+  const quoted = message.quotedProviderId ? await messages.findMessageByProviderId(db, whatsappId, message.quotedProviderId) : undefined;
+  const row = await messages.insertMessageRowOnce(db, {
+    ticketId: ticketRef.id,
+    whatsappId,
+    providerId: message.providerId,
+    contactId: message.fromMe ? null : (senderId ?? contact.id),
+    body: describe(message),
+    fromMe: message.fromMe,
+    read: message.fromMe,
+    ack: message.fromMe ? 1 : 0,
+    mediaType: message.location ? 'location' : message.vcard ? 'vcard' : (message.media?.mediaType ?? null),
+    mediaPath,
+    quotedMsgId: quoted?.id ?? null,
+    createdAt: message.timestamp.toISOString(),
+  });
+  if (!row) return; // a redelivery: the first delivery stored it
+  // The queue is decided with the message, in the same update, so that nobody hears of it
+  // (and no list shows it) before its queue is known.
+  const routing =
+    !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
+      ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id }, message.body, ticketRef.created)
+      : undefined;
+  await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, queueId: routing?.queueId }, nowIso());
+  outbox.stored.push(row);
+  if (routing?.reply.trim()) outbox.replies.push({ ticketId: ticketRef.id, body: routing.reply });
+}
+
+/** Announces what a committed batch wrote: contacts, then each message with its ticket, then greetings. */
+async function publishOutbox(ctx: AppContext, sessions: SessionManager, whatsappId: number, outbox: Outbox, pictureCheckedAt: Map<number, number>): Promise<void> {
+  for (const [id, created] of outbox.contacts) await publishContact(ctx, id, created);
+  const ticketIds = [...new Set(outbox.stored.map((r) => r.ticketId))];
+  const byId = new Map((await tickets.findTicketsByIds(ctx.db, ticketIds)).map((ticket) => [ticket.id, ticket]));
+  const presented = await presentMessages(ctx, outbox.stored);
+  for (const message of presented) {
+    const ticket = byId.get(message.ticketId);
+    if (ticket) ctx.events.publish('message.saved', { message, ticket, created: true });
+  }
+  for (const ticket of byId.values()) ctx.events.publish('ticket.saved', { ticket });
+  for (const { ticketId, body } of outbox.replies) {
+    const ticket = byId.get(ticketId);
+    if (ticket) await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body } });
+  }
+  for (const { contactId, chat } of outbox.pictures) {
+    if (Date.now() - (pictureCheckedAt.get(contactId) ?? 0) <= PROFILE_PICTURE_REFRESH_MS) continue;
+    pictureCheckedAt.set(contactId, Date.now());
+    void refreshProfilePicture(ctx, sessions, whatsappId, contactId, chat).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
+  }
+}
+
 export function createInboundHandler(ctx: AppContext, sessions: SessionManager): InboundHandler {
   const pictureCheckedAt = new Map<number, number>();
-  return {
-    async message(whatsappId, message) {
-      // A redelivery is stopped by the unique provider id at insert time; a read first only
-      // where it saves downloading and storing the same file again.
-      if (message.media && (await messages.findMessageByProviderId(ctx.db, whatsappId, message.providerId))) return;
-      if (message.chat.kind === 'group' && !(await acceptsGroups(ctx))) return;
 
-      const contact = await upsertChatContact(ctx, message);
-      if (Date.now() - (pictureCheckedAt.get(contact.id) ?? 0) > PROFILE_PICTURE_REFRESH_MS) {
-        pictureCheckedAt.set(contact.id, Date.now());
-        void refreshProfilePicture(ctx, sessions, whatsappId, contact.id, message).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
+  async function prepare(whatsappId: number, message: InboundMessage, settings: PipelineSettings): Promise<Prepared | undefined> {
+    if (message.chat.kind === 'group' && !settings.acceptsGroups) return undefined;
+    // A redelivery is stopped by the unique provider id at insert time; a read first only
+    // where it saves downloading and storing the same file again.
+    if (message.media && (await messages.findMessageByProviderId(ctx.db, whatsappId, message.providerId))) return undefined;
+    return { message, mediaPath: await storeMedia(ctx, whatsappId, message) };
+  }
+
+  /** One message on its own, each write committing by itself (the unique indexes settle races). */
+  async function writeAlone(whatsappId: number, prepared: Prepared, settings: PipelineSettings): Promise<void> {
+    const outbox = emptyOutbox();
+    await writeInbound(ctx.db, { whatsappId, prepared, settings, outbox });
+    await publishOutbox(ctx, sessions, whatsappId, outbox, pictureCheckedAt);
+  }
+
+  return {
+    /**
+     * A batch of messages in arrival order (the session manager collects what arrives while the
+     * previous batch is written). They are written in one transaction: one commit for all
+     * instead of one per write. Should the batch fail (a race with another writer aborts a
+     * PostgreSQL transaction), each message is written again on its own.
+     */
+    async messages(whatsappId, batch) {
+      const settings = await readPipelineSettings(ctx.db);
+      const prepared = (await Promise.all(batch.map((m) => prepare(whatsappId, m, settings)))).filter((p) => p !== undefined);
+      if (prepared.length === 0) return;
+      const [only] = prepared;
+      if (prepared.length === 1 && only) return writeAlone(whatsappId, only, settings);
+      const outbox = emptyOutbox();
+      try {
+        await ctx.db.transaction().execute(async (trx) => {
+          for (const p of prepared) await writeInbound(trx, { whatsappId, prepared: p, settings, outbox });
+        });
+      } catch {
+        for (const p of prepared) await writeAlone(whatsappId, p, settings).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
+        return;
       }
-      const senderId = await upsertSender(ctx, message);
-      const reopenWithinSeconds = Number(await getSettingValue(ctx.db, 'timeCreateNewTicket')) || 0;
-      const ticketRef = await findOrCreateTicket(ctx.db, { contactId: contact.id, whatsappId, isGroup: message.chat.kind === 'group', reopenWithinSeconds });
-      const quoted = message.quotedProviderId ? await messages.findMessageByProviderId(ctx.db, whatsappId, message.quotedProviderId) : undefined;
-      const mediaPath = await storeMedia(ctx, message);
-      const now = nowIso();
-      const id = await messages.insertMessageOnce(ctx.db, {
-        ticketId: ticketRef.id,
-        whatsappId,
-        providerId: message.providerId,
-        contactId: message.fromMe ? null : (senderId ?? contact.id),
-        body: describe(message),
-        fromMe: message.fromMe,
-        read: message.fromMe,
-        ack: message.fromMe ? 1 : 0,
-        mediaType: message.location ? 'location' : message.vcard ? 'vcard' : (message.media?.mediaType ?? null),
-        mediaPath,
-        quotedMsgId: quoted?.id ?? null,
-        createdAt: message.timestamp.toISOString(),
-      });
-      if (id === undefined) return; // delivered twice at once: the other delivery stored it
-      // The queue is decided with the message, in the same update, so that nobody hears of it
-      // (and no list shows it) before its queue is known.
-      const before = await ctx.db.selectFrom('tickets').select(['queueId', 'userId', 'isGroup']).where('id', '=', ticketRef.id).executeTakeFirst();
-      if (!before) return;
-      const routing =
-        !message.fromMe && before.queueId === null && before.userId === null && !(before.isGroup && (await getSettingValue(ctx.db, 'groups')) !== 'enabled')
-          ? await routeToQueue(ctx, { ticketId: ticketRef.id, whatsappId, contactId: contact.id }, message.body, ticketRef.created)
-          : undefined;
-      await tickets.touchTicket(ctx.db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, queueId: routing?.queueId }, now);
-      const ticket = await tickets.findTicketById(ctx.db, ticketRef.id);
-      if (!ticket) return;
-      const row = await messages.findMessageById(ctx.db, id);
-      if (!row) return;
-      ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: true });
-      ctx.events.publish('ticket.saved', { ticket });
-      if (routing?.reply.trim()) await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: routing.reply } });
+      await publishOutbox(ctx, sessions, whatsappId, outbox, pictureCheckedAt);
     },
 
     async ack(whatsappId, providerId, ack) {
@@ -217,13 +292,13 @@ export async function publishMessageUpdate(ctx: AppContext, messageId: number): 
  * contact's numeric reply picks one, which answers with that queue's greeting. Returns the queue
  * the ticket takes, if any, and what to answer.
  */
-async function routeToQueue(ctx: AppContext, ticket: { ticketId: number; whatsappId: number; contactId: number }, body: string, isNewTicket: boolean): Promise<{ queueId?: number; reply: string }> {
-  const queues = await listConnectionQueues(ctx.db, ticket.whatsappId);
+async function routeToQueue(db: Db, ticket: { ticketId: number; whatsappId: number; contactId: number }, body: string, isNewTicket: boolean): Promise<{ queueId?: number; reply: string }> {
+  const queues = await listConnectionQueues(db, ticket.whatsappId);
   // The common case, a queue-less connection in an ongoing chat, needs nothing more.
   if (queues.length === 0 && !isNewTicket) return { reply: '' };
-  const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
+  const connection = await findWhatsappById(db, ticket.whatsappId);
   if (!connection) return { reply: '' };
-  const contact = await ctx.db.selectFrom('contacts').select('name').where('id', '=', ticket.contactId).executeTakeFirst();
+  const contact = await db.selectFrom('contacts').select('name').where('id', '=', ticket.contactId).executeTakeFirst();
   const values = (queue?: string) => ({ name: contact?.name ?? '', ticketId: ticket.ticketId, connection: connection.name, ...(queue ? { queue } : {}) });
 
   if (queues.length === 0) return { reply: renderVariables(connection.greetingMessage, values()) };

@@ -68,15 +68,20 @@ export type MessageInsert = {
   createdAt: string;
 };
 
-/** Inserts unless the provider id is already stored; returns the new id, or undefined for a redelivery. */
-export async function insertMessageOnce(db: Db, data: MessageInsert): Promise<number | undefined> {
+/** Inserts unless the provider id is already stored; returns the stored row, or undefined for a redelivery. */
+export async function insertMessageRowOnce(db: Db, data: MessageInsert): Promise<MessageRow | undefined> {
   const row = await db
     .insertInto('messages')
     .values({ ...data, fromMe: data.fromMe ? 1 : 0, read: data.read ? 1 : 0, isDeleted: 0, searchText: foldText(data.body), updatedAt: data.createdAt })
     .onConflict((oc) => oc.columns(['whatsappId', 'providerId']).doNothing())
-    .returning('id')
+    .returning(columns)
     .executeTakeFirst();
-  return row?.id;
+  return row && toRow(row);
+}
+
+/** Inserts unless the provider id is already stored; returns the new id, or undefined for a redelivery. */
+export async function insertMessageOnce(db: Db, data: MessageInsert): Promise<number | undefined> {
+  return (await insertMessageRowOnce(db, data))?.id;
 }
 
 export async function updateMessage(db: Db, id: number, patch: Partial<{ ack: number; isDeleted: boolean; read: boolean; body: string }>, now: string): Promise<void> {

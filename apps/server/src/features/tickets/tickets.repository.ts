@@ -81,10 +81,21 @@ export async function findActiveTicketId(db: Db, contactId: number, whatsappId: 
   return row?.id;
 }
 
+/** The open or pending ticket of a contact on a connection, with what decides its routing. */
+export async function findActiveTicket(db: Db, contactId: number, whatsappId: number): Promise<{ id: number; queueId: number | null; userId: number | null } | undefined> {
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'queueId', 'userId'])
+    .where('contactId', '=', contactId)
+    .where('whatsappId', '=', whatsappId)
+    .where('status', 'in', ['open', 'pending'])
+    .executeTakeFirst();
+}
+
 export async function findLastClosedTicket(db: Db, contactId: number, whatsappId: number) {
   return db
     .selectFrom('tickets')
-    .select(['id', 'updatedAt'])
+    .select(['id', 'queueId', 'updatedAt'])
     .where('contactId', '=', contactId)
     .where('whatsappId', '=', whatsappId)
     .where('status', '=', 'closed')
@@ -100,6 +111,22 @@ export async function insertTicket(db: Db, data: { contactId: number; whatsappId
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * Inserts an active ticket unless the contact already has one on the connection (the partial
+ * unique index decides, without an error that would abort a PostgreSQL transaction). Returns
+ * the new id, or undefined when another writer got there first.
+ */
+export async function insertActiveTicketOnce(db: Db, data: { contactId: number; whatsappId: number; isGroup: boolean; status: 'open' | 'pending'; userId: number | null }, now: string): Promise<number | undefined> {
+  const row = await db
+    .insertInto('tickets')
+    .values({ ...data, isGroup: data.isGroup ? 1 : 0, queueId: null, lastMessage: '', unreadMessages: 0, createdAt: now, updatedAt: now })
+    // The predicate is spelled as the index's own (literals, not parameters), or SQLite will not match it.
+    .onConflict((oc) => oc.columns(['contactId', 'whatsappId']).where(sql<SqlBool>`${sql.ref('status')} in (${sql.lit('open')}, ${sql.lit('pending')})`).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 export type TicketPatch = Partial<{ status: TicketStatus; userId: number | null; queueId: number | null; whatsappId: number; lastMessage: string; unreadMessages: number }>;
