@@ -1,0 +1,257 @@
+/**
+ * Inbox load benchmark (issue 4): the real server on the seed of bench/seed.ts (100,000 tickets,
+ * 1,000,000 messages), 10 concurrent connections (autocannon, in its own process) against each
+ * tab's ticket list for an agent and an admin, a search, a long ticket's messages and the
+ * contact search. Also checks correctness at that size. Results, with whaticket's reference and
+ * the issue's targets, go to bench/results/load-<db>.json; a failed correctness check exits 1.
+ *
+ *   npx tsx --conditions=source bench/load.ts [--db sqlite|postgres] [--duration 5] [--reseed]
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parseArgs } from 'node:util';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/core/config.js';
+import { agentEmail, DEFAULT_PG_SEED, DEFAULT_SQLITE_SEED, SEED, seedExists, seedPostgres, seedSqlite } from './seed.js';
+
+const run = promisify(execFile);
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    reseed: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+const kind = values.db === 'postgres' ? 'postgres' : 'sqlite';
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+/** whaticket on MariaDB, same machine and data (the issue's reference), and our targets. */
+const REFERENCE = {
+  ticketList: { requestsPerSecond: 45, p99Ms: 300 },
+  search: { requestsPerSecond: 1, p50Ms: 12000 },
+  messages: { requestsPerSecond: 230 },
+  contacts: { requestsPerSecond: 40 },
+};
+const TARGETS = {
+  ticketList: { minRequestsPerSecond: 45 * 30, maxP99Ms: 25 },
+  search: { maxP99Ms: 50 },
+  messages: { minRequestsPerSecond: 230 * 10 },
+  contacts: { minRequestsPerSecond: 40 * 10 },
+};
+
+type Kind = keyof typeof REFERENCE;
+type Case = { name: string; kind: Kind; user: 'agent' | 'admin'; path: string };
+
+async function main(): Promise<void> {
+  // ---------- the seeded database ----------
+  let databaseUrl: string | undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-load-'));
+  if (kind === 'postgres') {
+    databaseUrl = process.env.BENCH_SEED_URL ?? DEFAULT_PG_SEED;
+    if (values.reseed || !(await seedExists('postgres', databaseUrl))) await seedPostgres(databaseUrl);
+  } else {
+    const seedFile = process.env.BENCH_SEED_FILE ?? DEFAULT_SQLITE_SEED;
+    if (values.reseed || !(await seedExists('sqlite', seedFile))) await seedSqlite(seedFile);
+    // The cached seed stays untouched: the server works on a copy.
+    fs.copyFileSync(seedFile, path.join(dataDir, 'zapdesk.sqlite'));
+  }
+
+  const built = await buildApp(
+    loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: SEED.adminEmail, ADMIN_PASSWORD: SEED.password, LOG_LEVEL: 'error', SIMULATOR: 'on', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }),
+  );
+  const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const login = async (email: string) => {
+    const res = await built.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: SEED.password } });
+    if (res.statusCode !== 200) throw new Error(`login ${email}: ${res.statusCode} ${res.body}`);
+    const body = res.json<{ token: string; user: { id: number; queues: { id: number }[] } }>();
+    return { token: body.token, id: body.user.id, queueIds: body.user.queues.map((q) => q.id) };
+  };
+  const agent = await login(agentEmail(1));
+  const admin = await login(SEED.adminEmail);
+  const tokens = { agent: agent.token, admin: admin.token };
+  const get = async <T>(user: 'agent' | 'admin', url: string): Promise<T> => {
+    const res = await built.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens[user]}` } });
+    if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${res.body}`);
+    return res.json<T>();
+  };
+
+  // ---------- a raw view of the database, for picking cases and checking writes ----------
+  const raw = kind === 'sqlite' ? new SQLite(path.join(dataDir, 'zapdesk.sqlite')) : undefined;
+  const pgClient = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+  await pgClient?.connect();
+  const query = async <T>(text: string): Promise<T[]> => (raw ? (raw.prepare(text).all() as T[]) : ((await pgClient?.query(text))?.rows as T[]));
+  const [longTicket] = await query<{ id: number; n: number }>(
+    `select "ticketId" as id, count(*) as n from messages where "ticketId" in (select id from tickets where "unreadMessages" = 0) group by "ticketId" having count(*) > 100 order by count(*) desc limit 1`,
+  );
+  // Opening a ticket reads it only for its own agent: the control is one of the agent's.
+  const [unreadTicket] = await query<{ id: number }>(`select id from tickets where "unreadMessages" > 0 and status = 'open' and "userId" = ${agent.id} order by id limit 1`);
+  if (!longTicket || !unreadTicket) throw new Error('the seed has no long read ticket or no unread ticket');
+
+  // ---------- cases: the web app's requests ----------
+  const list = (user: typeof agent, params: Record<string, string>) =>
+    `/api/tickets?${new URLSearchParams({ pageNumber: '1', showAll: user === admin ? 'true' : 'false', queueIds: JSON.stringify(user.queueIds), ...params }).toString()}`;
+  const cases: Case[] = [];
+  for (const [who, user] of [
+    ['agent', agent],
+    ['admin', admin],
+  ] as const) {
+    cases.push(
+      { name: `${who}: Inbox, Working on (open)`, kind: 'ticketList', user: who, path: list(user, { status: 'open', isGroup: 'false' }) },
+      { name: `${who}: Inbox, Queue (pending)`, kind: 'ticketList', user: who, path: list(user, { status: 'pending', isGroup: 'false' }) },
+      { name: `${who}: Group, Working on (open)`, kind: 'ticketList', user: who, path: list(user, { status: 'open', isGroup: 'true' }) },
+      { name: `${who}: Group, Queue (pending)`, kind: 'ticketList', user: who, path: list(user, { status: 'pending', isGroup: 'true' }) },
+      { name: `${who}: Resolved (closed)`, kind: 'ticketList', user: who, path: list(user, { status: 'closed' }) },
+      { name: `${who}: Search 'maria'`, kind: 'search', user: who, path: list(user, { searchParam: 'maria' }) },
+    );
+  }
+  cases.push(
+    { name: `admin: messages of a ticket with ${longTicket.n} messages`, kind: 'messages', user: 'admin', path: `/api/messages/${longTicket.id}?pageNumber=1` },
+    { name: `admin: contacts search 'ma'`, kind: 'contacts', user: 'admin', path: `/api/contacts?searchParam=ma&pageNumber=1` },
+  );
+
+  // ---------- correctness at this size ----------
+  type TicketPage = { tickets: { id: number; userId: number | null; queueId: number | null; contact: { name: string } }[]; count: number; hasMore: boolean };
+  const checks: { name: string; pass: boolean; detail: string }[] = [];
+  const check = (name: string, pass: boolean, detail: string) => checks.push({ name, pass, detail });
+
+  const [openCount] = await query<{ n: number }>(`select count(*) as n from tickets where status = 'open'`);
+  const page1 = await get<TicketPage>('admin', `/api/tickets?status=open&showAll=true&pageNumber=1`);
+  const page2 = await get<TicketPage>('admin', `/api/tickets?status=open&showAll=true&pageNumber=2`);
+  const overlap = page1.tickets.filter((t) => page2.tickets.some((u) => u.id === t.id)).length;
+  check(
+    'a page holds exactly its page size',
+    page1.tickets.length === 20 && page2.tickets.length === 20 && overlap === 0 && page1.count === Number(openCount?.n) && page1.hasMore,
+    `page 1: ${page1.tickets.length} tickets, page 2: ${page2.tickets.length}, overlap ${overlap}, count ${page1.count} of ${openCount?.n} open`,
+  );
+
+  const joao = await get<TicketPage>('admin', `/api/tickets?searchParam=joao&showAll=true&pageNumber=1`);
+  const joaoContacts = await get<{ contacts: { name: string }[] }>('admin', `/api/contacts?searchParam=joao&pageNumber=1`);
+  check(
+    "a search for 'joao' finds 'João'",
+    joao.tickets.length > 0 && joao.tickets.some((t) => t.contact.name.includes('João')) && joaoContacts.contacts.length > 0 && joaoContacts.contacts.every((c) => /jo[aã]o/i.test(c.name)),
+    `tickets: ${joao.count} (first: ${joao.tickets[0]?.contact.name ?? '-'}); contacts: ${joaoContacts.contacts.length} on page 1 (first: ${joaoContacts.contacts[0]?.name ?? '-'})`,
+  );
+
+  const leaks: string[] = [];
+  let seen = 0;
+  for (const showAll of ['false', 'true']) {
+    for (let pageNumber = 1; pageNumber <= 3; pageNumber += 1) {
+      const page = await get<TicketPage>('agent', `/api/tickets?${new URLSearchParams({ searchParam: 'maria', showAll, pageNumber: String(pageNumber), queueIds: JSON.stringify(agent.queueIds) }).toString()}`);
+      for (const t of page.tickets) {
+        seen += 1;
+        if (t.queueId !== null && !agent.queueIds.includes(t.queueId)) leaks.push(`#${t.id} queue ${t.queueId}`);
+        if (t.userId !== null && t.userId !== agent.id) leaks.push(`#${t.id} user ${t.userId}`);
+      }
+    }
+  }
+  const [agentVisible] = await query<{ n: number }>(
+    `select count(*) as n from tickets where ("queueId" is null or "queueId" in (${agent.queueIds.join(',')})) and ("userId" is null or "userId" = ${agent.id})`,
+  );
+  const agentAll = await get<TicketPage>('agent', `/api/tickets?showAll=true&pageNumber=1`);
+  check(
+    "a search keeps the user's queue and assignment rules",
+    seen > 0 && leaks.length === 0 && agentAll.count === Number(agentVisible?.n),
+    `agent in queues ${JSON.stringify(agent.queueIds)}: ${seen} search results checked, ${leaks.length} outside his queues or assigned to others${leaks.length ? ` (${leaks.slice(0, 5).join(', ')})` : ''}; showAll=true as agent lists ${agentAll.count} of the ${agentVisible?.n} he may see`,
+  );
+
+  // Writes: SQLite's data_version moves when another connection commits; PostgreSQL's row
+  // counters (flushed by the server's connections within a second or so) and the rows' updatedAt.
+  const writeMark = async (ticketId: number): Promise<string> => {
+    const [rows] = await query<{ t: string; m: string }>(`select (select "updatedAt" from tickets where id = ${ticketId}) as t, (select max("updatedAt") from messages where "ticketId" = ${ticketId}) as m`);
+    if (raw) return `data_version ${String(raw.pragma('data_version', { simple: true }))}, ticket ${rows?.t}, messages ${rows?.m}`;
+    await new Promise((r) => setTimeout(r, 2500));
+    const [stat] = await query<{ n: string }>(`select sum(n_tup_ins + n_tup_upd + n_tup_del)::text as n from pg_stat_user_tables`);
+    return `row writes ${stat?.n}, ticket ${rows?.t}, messages ${rows?.m}`;
+  };
+  const before = await writeMark(longTicket.id);
+  for (let i = 0; i < 5; i += 1) await get('admin', `/api/messages/${longTicket.id}?pageNumber=${1 + (i % 3)}`);
+  const after = await writeMark(longTicket.id);
+  // The control: a ticket with unread messages is written when read, and the marks see it.
+  const controlBefore = await writeMark(unreadTicket.id);
+  await get('agent', `/api/messages/${unreadTicket.id}?pageNumber=1`);
+  const controlAfter = await writeMark(unreadTicket.id);
+  check(
+    'reading messages does not write when nothing is unread',
+    before === after && controlBefore !== controlAfter,
+    `5 reads of ticket #${longTicket.id}: before [${before}] after [${after}]; control, reading unread ticket #${unreadTicket.id}: before [${controlBefore}] after [${controlAfter}]`,
+  );
+
+  // ---------- load ----------
+  const autocannon = path.join(path.dirname(fileURLToPathSafe(import.meta.resolve('autocannon/package.json'))), 'autocannon.js');
+  const results = [];
+  for (const c of cases) {
+    if (values.only && !c.name.includes(values.only)) continue;
+    const url = `${address}${c.path}`;
+    const args = ['-c', String(connections), '-H', `authorization=Bearer ${tokens[c.user]}`, '-j'];
+    // Warm-up (statement caches, page cache), then the measure.
+    await run(process.execPath, [autocannon, ...args, '-d', '1', url], { maxBuffer: 1 << 24 });
+    const { stdout } = await run(process.execPath, [autocannon, ...args, '-d', String(duration), url], { maxBuffer: 1 << 24 });
+    const r = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number; average: number }; non2xx: number; errors: number };
+    const target = TARGETS[c.kind];
+    const failures: string[] = [];
+    if ('minRequestsPerSecond' in target && r.requests.average < target.minRequestsPerSecond) failures.push(`${Math.round(r.requests.average)} req/s < ${target.minRequestsPerSecond}`);
+    if ('maxP99Ms' in target && r.latency.p99 >= target.maxP99Ms) failures.push(`p99 ${r.latency.p99} ms >= ${target.maxP99Ms}`);
+    if (r.non2xx || r.errors) failures.push(`${r.non2xx} non-2xx, ${r.errors} errors`);
+    const row = {
+      case: c.name,
+      kind: c.kind,
+      request: `GET ${c.path}`,
+      requestsPerSecond: Math.round(r.requests.average),
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      averageMs: r.latency.average,
+      requests: r.requests.total,
+      errors: r.non2xx + r.errors,
+      reference: REFERENCE[c.kind],
+      target: TARGETS[c.kind],
+      pass: failures.length === 0,
+      ...(failures.length ? { failures } : {}),
+    };
+    results.push(row);
+    console.log(`${row.pass ? 'pass' : 'FAIL'}  ${c.name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms${failures.length ? `  (${failures.join('; ')})` : ''}`);
+  }
+
+  for (const c of checks) console.log(`${c.pass ? 'pass' : 'FAIL'}  check: ${c.name}: ${c.detail}`);
+  const output = {
+    benchmark: 'inbox-load',
+    database: kind,
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', node: process.version, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
+    seed: { contacts: SEED.contacts, tickets: SEED.tickets, messages: SEED.messages, longTickets: SEED.longTickets },
+    connections,
+    durationSeconds: duration,
+    reference: { system: 'whaticket backend on MariaDB, same kind of machine and data', ...REFERENCE },
+    targets: { note: 'the issue sets them for SQLite', ...TARGETS },
+    results,
+    correctness: checks,
+    allTargetsMet: results.every((r) => r.pass),
+    allChecksPass: checks.every((c) => c.pass),
+  };
+  if (!values.only) {
+    fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
+    fs.writeFileSync(path.join(import.meta.dirname, 'results', `load-${kind}.json`), JSON.stringify(output, null, 2) + '\n');
+  }
+
+  raw?.close();
+  await pgClient?.end();
+  await built.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (!output.allChecksPass) process.exitCode = 1;
+}
+
+function fileURLToPathSafe(url: string): string {
+  return new URL(url).pathname;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
