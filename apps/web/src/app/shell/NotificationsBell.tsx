@@ -1,20 +1,56 @@
+/**
+ * The title bar's bell: how many tickets wait with unread messages for this user (unassigned or
+ * their own, in their queues), and their list; a click opens the ticket. Opening the bell asks,
+ * once, for permission to show desktop notifications.
+ */
 import NotificationsNoneOutlined from '@mui/icons-material/NotificationsNoneOutlined';
+import Avatar from '@mui/material/Avatar';
 import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItemAvatar from '@mui/material/ListItemAvatar';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
 import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useInfiniteScroll } from '../../core/hooks/useInfiniteScroll';
+import { formatRecent } from '../../core/ui/formatDate';
+import { initials } from '../../core/ui/initials';
+import { desktopPermission, requestDesktopPermission } from './notificationAlerts';
+import { useTicketNotifications } from './useTicketNotifications';
 
-/** Ticket notifications arrive with the tickets feature; until then the bell shows 0. */
 export function NotificationsBell() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const count = 0;
+  const [permission, setPermission] = useState(desktopPermission);
+  const { tickets, count, alerts, query } = useTicketNotifications();
+  const { containerRef, onScroll } = useInfiniteScroll({
+    hasNextPage: anchor !== null && query.hasNextPage,
+    isFetching: query.isFetching,
+    fetchNextPage: () => void query.fetchNextPage(),
+  });
+
+  const open = (element: HTMLElement) => {
+    setAnchor(element);
+    if (permission === 'default') void requestDesktopPermission().then(setPermission);
+  };
+
   return (
     <>
-      <IconButton color="inherit" onClick={(event) => setAnchor(event.currentTarget)} aria-label={t('notifications.title')} data-testid="notifications-button">
-        <Badge badgeContent={count} showZero color="secondary" max={99}>
+      <IconButton
+        color="inherit"
+        onClick={(event) => open(event.currentTarget)}
+        aria-label={t('notifications.title')}
+        data-testid="notifications-button"
+        data-count={count}
+        data-alerts={alerts}
+      >
+        <Badge badgeContent={count} showZero color="secondary" max={99} data-testid="notifications-count">
           <NotificationsNoneOutlined />
         </Badge>
       </IconButton>
@@ -24,10 +60,56 @@ export function NotificationsBell() {
         onClose={() => setAnchor(null)}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { width: 340, maxWidth: 'calc(100vw - 24px)' } } }}
       >
-        <Typography sx={{ px: 3, py: 2, minWidth: 240 }} color="text.secondary">
-          {t('notifications.empty')}
-        </Typography>
+        <Box sx={{ px: 2, py: 1.25, borderBottom: 1, borderColor: 'divider' }}>
+          <Typography fontWeight={600}>{t('notifications.title')}</Typography>
+          {permission === 'denied' ? (
+            <Typography variant="caption" color="text.secondary">
+              {t('notifications.desktopBlocked')}
+            </Typography>
+          ) : null}
+        </Box>
+        {tickets.length === 0 ? (
+          <Typography sx={{ px: 2, py: 2 }} color="text.secondary" data-testid="notifications-empty">
+            {t('notifications.empty')}
+          </Typography>
+        ) : (
+          <Box ref={containerRef} onScroll={onScroll} sx={{ maxHeight: 400, overflowY: 'auto' }}>
+            <List disablePadding data-testid="notifications-list">
+              {tickets.map((ticket) => (
+                <ListItemButton
+                  key={ticket.id}
+                  onClick={() => {
+                    setAnchor(null);
+                    void navigate(`/tickets/${ticket.id}`);
+                  }}
+                  sx={{ gap: 0.5, borderBottom: 1, borderColor: 'divider' }}
+                  data-testid="notification-item"
+                  data-id={ticket.id}
+                >
+                  <ListItemAvatar sx={{ minWidth: 48 }}>
+                    <Avatar src={ticket.contact.profilePicUrl || undefined} sx={{ width: 38, height: 38 }}>
+                      {initials(ticket.contact.name)}
+                    </Avatar>
+                  </ListItemAvatar>
+                  <ListItemText
+                    primary={ticket.contact.name}
+                    secondary={ticket.lastMessage || '\u00A0'}
+                    slotProps={{ primary: { noWrap: true, fontWeight: 600 }, secondary: { noWrap: true } }}
+                    sx={{ minWidth: 0 }}
+                  />
+                  <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
+                    <Typography variant="caption" color="text.secondary">
+                      {formatRecent(ticket.updatedAt)}
+                    </Typography>
+                    <Badge badgeContent={ticket.unreadMessages} color="secondary" max={99} sx={{ mr: 1.25, mb: 1 }} />
+                  </Box>
+                </ListItemButton>
+              ))}
+            </List>
+          </Box>
+        )}
       </Popover>
     </>
   );

@@ -27,16 +27,22 @@ type ContactFormValues = { name: string; number: string; email: string; extraInf
 
 const rules = schemaRules<ContactFormValues>(ZContactInputSchema);
 
-type Props = { contact: TContact | null; onClose: () => void; onSaved?: (contact: TContact) => void };
+type Props = {
+  contact: TContact | null;
+  /** A new contact's fields filled in beforehand (the new-ticket search offers the typed name). */
+  initialValues?: { name?: string; number?: string };
+  onClose: () => void;
+  onSaved?: (contact: TContact) => void;
+};
 
-export function ContactModal({ contact, onClose, onSaved }: Props) {
+export function ContactModal({ contact, initialValues, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const form = useForm<ContactFormValues>({
     resolver: zodResolver(rules),
     defaultValues: {
-      name: contact?.name ?? '',
-      number: contact?.number ?? '',
+      name: contact?.name ?? initialValues?.name ?? '',
+      number: contact?.number ?? initialValues?.number ?? '',
       email: contact?.email ?? '',
       extraInfo: contact?.extraInfo.map(({ name, value }) => ({ name, value })) ?? [],
     },

@@ -1,4 +1,9 @@
-/** A ticket in a tab list: queue colour, avatar, contact, last message, time, unread and tags. */
+/**
+ * A ticket in a tab list: queue colour, avatar, contact, last message, time, unread and tags, and
+ * on pending tickets Accept and 'Spy'. Memoized: a virtual list re-renders rows as they scroll in.
+ */
+import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
+import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import Avatar from '@mui/material/Avatar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
@@ -8,10 +13,10 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { NO_QUEUE_COLOR } from '@zapdesk/shared/domain';
+import { NO_QUEUE_COLOR, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { formatRecent } from '../../core/ui/formatDate';
@@ -21,54 +26,64 @@ import { saveTicketInCache, updateTicketStatus } from './tickets.api';
 
 type Props = { ticket: TTicket; selected: boolean; onAccepted: () => void };
 
-export function TicketRow({ ticket, selected, onAccepted }: Props) {
+export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user } = useAuth();
-  const [accepting, setAccepting] = useState(false);
+  const [busy, setBusy] = useState(false);
   const pending = ticket.status === 'pending';
   // The open chat has read its messages; a badge there would only flicker until the server says so.
   const unread = selected ? 0 : ticket.unreadMessages;
+  const queueName = ticket.queue?.name ?? t('tickets.noQueue');
 
-  const accept = async () => {
-    setAccepting(true);
+  /** Accept (-> open, mine) or 'Spy' (pending again: the ticket opens read-only, still in the queue). */
+  const changeAndOpen = async (status: Extract<TicketStatus, 'open' | 'pending'>) => {
+    setBusy(true);
     try {
-      const saved = await updateTicketStatus(ticket.id, 'open');
+      const saved = await updateTicketStatus(ticket.id, status);
       saveTicketInCache(queryClient, saved, user);
-      onAccepted();
+      if (status === 'open') onAccepted();
       await navigate(`/tickets/${ticket.id}`);
     } catch (error) {
       toastError(error);
     } finally {
-      setAccepting(false);
+      setBusy(false);
     }
   };
 
-  const queueBar = (
-    <Box
-      sx={{ position: 'absolute', left: 0, top: 0, bottom: 0, width: 6, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }}
-      data-testid="ticket-queue-bar"
-      aria-label={ticket.queue?.name ?? t('tickets.noQueue')}
-    />
-  );
-
   return (
     <ListItemButton
+      component="div"
       selected={selected}
-      // A pending ticket opens only through Accept.
+      // A pending ticket opens only through Accept or 'Spy'.
       disableRipple={pending}
       onClick={pending ? undefined : () => void navigate(`/tickets/${ticket.id}`)}
-      sx={{ position: 'relative', pl: 2.5, pr: 1.5, py: 1, gap: 1.5, alignItems: 'flex-start', cursor: pending ? 'default' : 'pointer', borderBottom: 1, borderColor: 'divider' }}
+      sx={{
+        position: 'relative',
+        pl: 2.5,
+        pr: 1.5,
+        py: 1,
+        gap: 1.5,
+        alignItems: 'flex-start',
+        cursor: pending ? 'default' : 'pointer',
+        borderBottom: 1,
+        borderColor: 'divider',
+        ...(pending ? { '&:hover': { bgcolor: 'transparent' } } : {}),
+      }}
       data-testid="ticket-row"
       data-id={ticket.id}
       data-status={ticket.status}
     >
-      <Tooltip title={ticket.queue?.name ?? t('tickets.noQueue')} placement="right">
-        {queueBar}
+      <Tooltip title={queueName} placement="right">
+        <Box
+          sx={{ position: 'absolute', left: 0, top: 0, bottom: 0, width: 6, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }}
+          data-testid="ticket-queue-bar"
+          aria-label={queueName}
+        />
       </Tooltip>
       <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ width: 44, height: 44, mt: 0.25 }}>
-        {initials(ticket.contact.name)}
+        {ticket.isGroup ? <GroupsOutlined /> : initials(ticket.contact.name)}
       </Avatar>
       <Box sx={{ flex: 1, minWidth: 0 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
@@ -88,27 +103,48 @@ export function TicketRow({ ticket, selected, onAccepted }: Props) {
             <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} />
           ) : null}
         </Box>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5, flexWrap: 'wrap' }}>
-          {ticket.user ? <Chip label={ticket.user.name} size="small" sx={{ height: 20, fontSize: 11 }} data-testid="ticket-user-tag" /> : null}
-          <Chip label={ticket.whatsapp.name} size="small" variant="outlined" sx={{ height: 20, fontSize: 11 }} data-testid="ticket-connection-tag" />
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5, minWidth: 0 }}>
+          {ticket.user ? <Chip label={ticket.user.name} size="small" sx={{ height: 20, fontSize: 11, minWidth: 0 }} data-testid="ticket-user-tag" /> : null}
+          <Chip label={ticket.whatsapp.name} size="small" variant="outlined" sx={{ height: 20, fontSize: 11, minWidth: 0 }} data-testid="ticket-connection-tag" />
           {pending ? (
-            <Button
-              size="small"
-              variant="contained"
-              color="primary"
-              disabled={accepting}
-              onClick={(event) => {
-                event.stopPropagation();
-                void accept();
-              }}
-              sx={{ ml: 'auto', py: 0.1, minWidth: 0 }}
-              data-testid="ticket-accept"
-            >
-              {t('tickets.accept')}
-            </Button>
+            <Box sx={{ ml: 'auto', display: 'flex', gap: 0.5, flexShrink: 0 }}>
+              <Tooltip title={t('tickets.spyHint')}>
+                <span>
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    color="inherit"
+                    disabled={busy}
+                    startIcon={<VisibilityOutlined sx={{ fontSize: '16px !important' }} />}
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      void changeAndOpen('pending');
+                    }}
+                    sx={{ py: 0.1, minWidth: 0, color: 'text.secondary', borderColor: 'divider' }}
+                    data-testid="ticket-spy"
+                  >
+                    {t('tickets.spy')}
+                  </Button>
+                </span>
+              </Tooltip>
+              <Button
+                size="small"
+                variant="contained"
+                color="primary"
+                disabled={busy}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  void changeAndOpen('open');
+                }}
+                sx={{ py: 0.1, minWidth: 0 }}
+                data-testid="ticket-accept"
+              >
+                {t('tickets.accept')}
+              </Button>
+            </Box>
           ) : null}
         </Box>
       </Box>
     </ListItemButton>
   );
-}
+});

@@ -1,54 +1,62 @@
-/** One tab's list of tickets, loaded 20 at a time as it scrolls. */
+/**
+ * One tab's list of tickets, loaded a page at a time as it scrolls and virtualized: only the rows
+ * in view (and a margin) are in the page, so ten thousand loaded tickets scroll like twenty.
+ */
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import List from '@mui/material/List';
 import Typography from '@mui/material/Typography';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TicketStatus } from '@zapdesk/shared/domain';
+import { Virtuoso } from 'react-virtuoso';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import { useInfiniteScroll } from '../../core/hooks/useInfiniteScroll';
+import { SCROLL_THRESHOLD_PX } from '../../core/hooks/useInfiniteScroll';
 import { toastError } from '../../core/ui/toastError';
 import { TicketRow } from './TicketRow';
-import { useTicketsQuery } from './tickets.api';
+import { uniqueTickets, useTicketsQuery, type TicketListFilter } from './ticketLists';
 
 type Props = {
-  status: TicketStatus;
-  showAll: boolean;
+  filter: TicketListFilter;
+  /** Names the list for tests: `tickets-list-<name>`. */
+  name: string;
   selectedId: number | null;
+  /** False while the queue filter is not known yet. */
+  enabled?: boolean;
   /** A ticket was accepted from this list: the caller shows the 'Working on' list. */
   onAccepted: () => void;
 };
 
-export function TicketsList({ status, showAll, selectedId, onAccepted }: Props) {
+function Footer({ context }: { context?: { loading: boolean } }) {
+  return context?.loading ? (
+    <Box sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+      <CircularProgress size={22} />
+    </Box>
+  ) : null;
+}
+
+export function TicketsList({ filter, name, selectedId, enabled = true, onAccepted }: Props) {
   const { t } = useTranslation();
-  const query = useTicketsQuery(status, showAll);
-  const { containerRef, onScroll } = useInfiniteScroll({
-    hasNextPage: query.hasNextPage,
-    isFetching: query.isFetching,
-    fetchNextPage: () => void query.fetchNextPage(),
-  });
+  const query = useTicketsQuery(filter, { enabled });
+  const { hasNextPage, isFetching, fetchNextPage } = query;
+  const tickets = useMemo(() => uniqueTickets(query.data), [query.data]);
+  const [atBottom, setAtBottom] = useState(false);
 
   useEffect(() => {
     if (query.error) toastError(query.error);
   }, [query.error]);
 
-  // Live inserts can shift a row onto the next page: show each ticket once.
-  const tickets = useMemo(() => {
-    const seen = new Set<number>();
-    const rows: TTicket[] = [];
-    for (const page of query.data?.pages ?? []) {
-      for (const ticket of page.items) {
-        if (seen.has(ticket.id)) continue;
-        seen.add(ticket.id);
-        rows.push(ticket);
-      }
-    }
-    return rows;
-  }, [query.data]);
+  // Within 100px of the bottom, load the next page; again after it arrived if the list is still
+  // short enough to show its bottom (a tall screen with one page would otherwise never get a second).
+  useEffect(() => {
+    if (atBottom && hasNextPage && !isFetching) void fetchNextPage();
+  }, [atBottom, hasNextPage, isFetching, fetchNextPage]);
+
+  const itemContent = useCallback(
+    (_index: number, ticket: TTicket) => <TicketRow ticket={ticket} selected={ticket.id === selectedId} onAccepted={onAccepted} />,
+    [selectedId, onAccepted],
+  );
 
   return (
-    <Box ref={containerRef} onScroll={onScroll} sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }} data-testid={`tickets-list-${status}`}>
+    <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} data-testid={`tickets-list-${name}`} data-loaded={tickets.length} data-count={query.data?.pages[0]?.count ?? 0}>
       {query.isPending ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
           <CircularProgress size={28} />
@@ -61,16 +69,18 @@ export function TicketsList({ status, showAll, selectedId, onAccepted }: Props) 
           </Typography>
         </Box>
       ) : (
-        <List disablePadding>
-          {tickets.map((ticket) => (
-            <TicketRow key={ticket.id} ticket={ticket} selected={ticket.id === selectedId} onAccepted={onAccepted} />
-          ))}
-          {query.isFetchingNextPage ? (
-            <Box sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-              <CircularProgress size={22} />
-            </Box>
-          ) : null}
-        </List>
+        <Virtuoso
+          style={{ flex: 1, minHeight: 0 }}
+          data={tickets}
+          computeItemKey={(_index, ticket) => ticket.id}
+          itemContent={itemContent}
+          atBottomThreshold={SCROLL_THRESHOLD_PX}
+          atBottomStateChange={setAtBottom}
+          increaseViewportBy={{ top: 300, bottom: 600 }}
+          context={{ loading: query.isFetchingNextPage }}
+          components={{ Footer }}
+          data-testid="tickets-scroller"
+        />
       )}
     </Box>
   );

@@ -1,23 +1,45 @@
-/** The left column: Inbox (Working on / Queue) and Resolved tabs, and the admin-only 'All' switch. */
+/**
+ * The left column of the Tickets screen: the Inbox, Group, Resolved and Search tabs, the New and
+ * Close buttons, the queue filter and the admin-only 'All' switch, then the chosen list.
+ */
+import AddIcon from '@mui/icons-material/Add';
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
+import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
+import MoveToInboxOutlined from '@mui/icons-material/MoveToInboxOutlined';
+import SearchIcon from '@mui/icons-material/Search';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import InputAdornment from '@mui/material/InputAdornment';
 import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import { useState } from 'react';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
+import { isAdminProfile, LIMITS, type TicketStatus } from '@zapdesk/shared/domain';
 import { useAuth } from '../../core/auth/AuthProvider';
-import { useTicketsQuery } from './tickets.api';
+import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
+import { CloseAllButton } from './CloseAllButton';
+import { NewTicketModal } from './NewTicketModal';
 import { TicketsList } from './TicketsList';
+import { TicketsQueueSelect } from './TicketsQueueSelect';
+import { useTicketsQuery, type TicketListFilter } from './ticketLists';
+import { useTicketQueueFilter } from './useTicketQueueFilter';
 
-type MainTab = 'inbox' | 'resolved';
-type InboxTab = Extract<TicketStatus, 'open' | 'pending'>;
+type MainTab = 'inbox' | 'group' | 'resolved' | 'search';
+type ActiveStatus = Extract<TicketStatus, 'open' | 'pending'>;
+type ResolvedTab = 'private' | 'group';
 
-function CountLabel({ label, count, testId }: { label: string; count: number | undefined; testId: string }) {
+const SUB_TAB_SX = { borderBottom: 1, borderColor: 'divider', minHeight: 42, '& .MuiTab-root': { minHeight: 42, py: 0.5 } } as const;
+
+function CountLabel({ label, filter, enabled, testId }: { label: string; filter: TicketListFilter; enabled: boolean; testId: string }) {
+  // The same query as the list under the tab: the badge costs no request of its own.
+  const count = useTicketsQuery(filter, { enabled }).data?.pages[0]?.count ?? 0;
   return (
-    <Badge badgeContent={count ?? 0} color="secondary" max={999} sx={{ '& .MuiBadge-badge': { right: -14 } }} data-testid={testId} data-count={count ?? 0}>
+    <Badge badgeContent={count} color="secondary" max={999} sx={{ '& .MuiBadge-badge': { right: -14 } }} data-testid={testId} data-count={count}>
       {label}
     </Badge>
   );
@@ -28,45 +50,142 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const { user } = useAuth();
   const isAdmin = user ? isAdminProfile(user.profile) : false;
   const [tab, setTab] = useState<MainTab>('inbox');
-  const [inboxTab, setInboxTab] = useState<InboxTab>('open');
+  const [inboxTab, setInboxTab] = useState<ActiveStatus>('open');
+  const [groupTab, setGroupTab] = useState<ActiveStatus>('open');
+  const [resolvedTab, setResolvedTab] = useState<ResolvedTab>('private');
   const [showAllChoice, setShowAll] = useState(true);
+  const [searchInput, setSearchInput] = useState('');
+  const [creating, setCreating] = useState(false);
+  const search = useDebouncedValue(searchInput.trim().toLowerCase(), LIMITS.searchDebounceMs);
+  const queueFilter = useTicketQueueFilter();
   const showAll = isAdmin && showAllChoice;
 
-  const showWorkingOn = () => {
-    setTab('inbox');
-    setInboxTab('open');
+  const base: TicketListFilter = { showAll, ...(queueFilter.queueIds ? { queueIds: queueFilter.queueIds } : {}) };
+  const active = (status: ActiveStatus, isGroup: boolean): TicketListFilter => ({ ...base, status, isGroup });
+  const ready = queueFilter.ready;
+
+  const onAccepted = useCallback(() => {
+    if (tab === 'group') setGroupTab('open');
+    else {
+      setTab('inbox');
+      setInboxTab('open');
+    }
+  }, [tab]);
+
+  const onSearchChange = (value: string) => {
+    setSearchInput(value);
+    // Emptying the search returns to the Inbox.
+    if (value === '') setTab('inbox');
   };
 
-  const openQuery = useTicketsQuery('open', showAll);
-  const pendingQuery = useTicketsQuery('pending', showAll);
+  const subTabs = (group: boolean) => {
+    const value = group ? groupTab : inboxTab;
+    const prefix = group ? 'group-' : '';
+    return (
+      <Tabs value={value} onChange={(_, next: ActiveStatus) => (group ? setGroupTab(next) : setInboxTab(next))} variant="fullWidth" sx={SUB_TAB_SX}>
+        <Tab value="open" label={<CountLabel label={t('tickets.workingOn')} filter={active('open', group)} enabled={ready} testId={`count-${prefix}open`} />} data-testid={`tab-${prefix}open`} />
+        <Tab value="pending" label={<CountLabel label={t('tickets.queue')} filter={active('pending', group)} enabled={ready} testId={`count-${prefix}pending`} />} data-testid={`tab-${prefix}pending`} />
+      </Tabs>
+    );
+  };
+
+  let content;
+  if (tab === 'inbox' || tab === 'group') {
+    const group = tab === 'group';
+    const status = group ? groupTab : inboxTab;
+    const filter = active(status, group);
+    content = (
+      <>
+        {subTabs(group)}
+        <TicketsList key={JSON.stringify(filter)} filter={filter} name={`${group ? 'group-' : ''}${status}`} selectedId={selectedId} enabled={ready} onAccepted={onAccepted} />
+      </>
+    );
+  } else if (tab === 'resolved') {
+    const filter: TicketListFilter = { ...base, status: 'closed', isGroup: resolvedTab === 'group' };
+    content = (
+      <>
+        <Tabs value={resolvedTab} onChange={(_, next: ResolvedTab) => setResolvedTab(next)} variant="fullWidth" sx={SUB_TAB_SX}>
+          <Tab value="private" label={t('tickets.privateChats')} data-testid="tab-closed-private" />
+          <Tab value="group" label={t('tickets.groupChats')} data-testid="tab-closed-group" />
+        </Tabs>
+        <TicketsList key={JSON.stringify(filter)} filter={filter} name={resolvedTab === 'group' ? 'group-closed' : 'closed'} selectedId={selectedId} enabled={ready} onAccepted={onAccepted} />
+      </>
+    );
+  } else {
+    const filter: TicketListFilter = { ...base, search };
+    content = (
+      <>
+        <Box sx={{ px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider' }}>
+          <TextField
+            size="small"
+            fullWidth
+            autoFocus
+            type="search"
+            value={searchInput}
+            onChange={(event) => onSearchChange(event.target.value)}
+            placeholder={t('tickets.searchPlaceholder')}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" color="action" />
+                  </InputAdornment>
+                ),
+              },
+              htmlInput: { 'data-testid': 'tickets-search-input', 'aria-label': t('tickets.searchPlaceholder') },
+            }}
+          />
+        </Box>
+        {search ? (
+          <TicketsList key={JSON.stringify(filter)} filter={filter} name="search" selectedId={selectedId} enabled={ready} onAccepted={onAccepted} />
+        ) : (
+          <Typography variant="body2" color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="tickets-search-hint">
+            {t('tickets.searchHint')}
+          </Typography>
+        )}
+      </>
+    );
+  }
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }} data-testid="tickets-manager">
-      <Box sx={{ display: 'flex', alignItems: 'center', borderBottom: 1, borderColor: 'divider', pr: 1 }}>
-        <Tabs value={tab} onChange={(_, value: MainTab) => setTab(value)} variant="fullWidth" sx={{ flex: 1 }}>
-          <Tab value="inbox" label={t('tickets.inbox')} data-testid="tab-inbox" />
-          <Tab value="resolved" label={t('tickets.resolved')} data-testid="tab-resolved" />
-        </Tabs>
+      <Tabs
+        value={tab}
+        onChange={(_, value: MainTab) => setTab(value)}
+        variant="fullWidth"
+        sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 56, '& .MuiTab-root': { minHeight: 56, minWidth: 0, px: 0.5, py: 0.75, fontSize: 12, lineHeight: 1.2 } }}
+      >
+        <Tab value="inbox" icon={<MoveToInboxOutlined fontSize="small" />} label={t('tickets.inbox')} data-testid="tab-inbox" />
+        <Tab value="group" icon={<GroupsOutlined fontSize="small" />} label={t('tickets.groups')} data-testid="tab-group" />
+        <Tab value="resolved" icon={<CheckCircleOutline fontSize="small" />} label={t('tickets.resolved')} data-testid="tab-resolved" />
+        <Tab value="search" icon={<SearchIcon fontSize="small" />} label={t('tickets.search')} data-testid="tab-search" />
+      </Tabs>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}>
+        <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)} data-testid="tickets-new">
+          {t('tickets.new')}
+        </Button>
+        <CloseAllButton />
+        <Box sx={{ flex: 1 }} />
+        <TicketsQueueSelect filter={queueFilter} />
         {isAdmin ? (
           <FormControlLabel
-            sx={{ ml: 1, mr: 0 }}
+            sx={{ ml: 0, mr: 0 }}
             control={<Switch size="small" checked={showAllChoice} onChange={(event) => setShowAll(event.target.checked)} data-testid="tickets-show-all" />}
             label={t('tickets.showAll')}
             slotProps={{ typography: { variant: 'body2' } }}
           />
         ) : null}
       </Box>
-      {tab === 'inbox' ? (
-        <>
-          <Tabs value={inboxTab} onChange={(_, value: InboxTab) => setInboxTab(value)} variant="fullWidth" sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 44 }}>
-            <Tab value="open" sx={{ minHeight: 44 }} label={<CountLabel label={t('tickets.workingOn')} count={openQuery.data?.pages[0]?.count} testId="count-open" />} data-testid="tab-open" />
-            <Tab value="pending" sx={{ minHeight: 44 }} label={<CountLabel label={t('tickets.queue')} count={pendingQuery.data?.pages[0]?.count} testId="count-pending" />} data-testid="tab-pending" />
-          </Tabs>
-          <TicketsList key={`${inboxTab}-${showAll}`} status={inboxTab} showAll={showAll} selectedId={selectedId} onAccepted={showWorkingOn} />
-        </>
-      ) : (
-        <TicketsList key={`closed-${showAll}`} status="closed" showAll={showAll} selectedId={selectedId} onAccepted={showWorkingOn} />
-      )}
+      {content}
+      {creating ? (
+        <NewTicketModal
+          onClose={() => setCreating(false)}
+          onCreated={() => {
+            setTab('inbox');
+            setInboxTab('open');
+          }}
+        />
+      ) : null}
     </Box>
   );
 }

@@ -1,0 +1,165 @@
+/**
+ * The cached ticket lists: one infinite query per filter (a tab's status, the 'All' switch, the
+ * group flag, the queue filter, a search, the bell's unread-only list), and the patches that move
+ * a ticket between them when this tab or a socket event changes it.
+ */
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { isAdminProfile, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import { ZTicketListSchema, type TTicket } from '@zapdesk/shared/messaging';
+import type { TUser } from '@zapdesk/shared/schemas';
+import { request } from '../../core/api/client';
+import type { Page } from '../../core/lists/liveCache';
+
+export type TicketListFilter = {
+  /** Absent: every status (the Search tab, the bell). */
+  status?: TicketStatus;
+  /** Admins only: tickets assigned to anyone. */
+  showAll: boolean;
+  /** true: the Group tab; false: private tickets only; absent: both. */
+  isGroup?: boolean;
+  /** The queue filter; tickets without a queue always show. Absent: no filter. */
+  queueIds?: number[];
+  /** Lower-cased search text; lists with a search only update the rows they hold. */
+  search?: string;
+  /** The bell: tickets with unread messages only. */
+  withUnreadMessages?: boolean;
+};
+
+export const ticketListsKey = ['tickets', 'list'] as const;
+
+export function ticketListKey(filter: TicketListFilter) {
+  return [...ticketListsKey, filter] as const;
+}
+
+/** The filter a cached list was stored under (query keys are plain data, so check the shape). */
+function filterOfKey(key: readonly unknown[]): TicketListFilter | null {
+  const raw: unknown = key[ticketListsKey.length];
+  if (typeof raw !== 'object' || raw === null || !('showAll' in raw) || typeof raw.showAll !== 'boolean') return null;
+  const filter: TicketListFilter = { showAll: raw.showAll };
+  if ('status' in raw) {
+    const status = TICKET_STATUSES.find((value) => value === raw.status);
+    if (!status) return null;
+    filter.status = status;
+  }
+  if ('isGroup' in raw && typeof raw.isGroup === 'boolean') filter.isGroup = raw.isGroup;
+  if ('queueIds' in raw && Array.isArray(raw.queueIds)) filter.queueIds = raw.queueIds.filter((id): id is number => typeof id === 'number');
+  if ('search' in raw && typeof raw.search === 'string') filter.search = raw.search;
+  if ('withUnreadMessages' in raw && raw.withUnreadMessages === true) filter.withUnreadMessages = true;
+  return filter;
+}
+
+export async function fetchTicketsPage(filter: TicketListFilter, pageNumber: number): Promise<Page<TTicket>> {
+  const query: Record<string, string | number> = { showAll: String(filter.showAll), pageNumber };
+  if (filter.status) query.status = filter.status;
+  if (filter.isGroup !== undefined) query.isGroup = String(filter.isGroup);
+  if (filter.queueIds) query.queueIds = JSON.stringify(filter.queueIds);
+  if (filter.search) query.searchParam = filter.search;
+  if (filter.withUnreadMessages) query.withUnreadMessages = 'true';
+  const { tickets, count, hasMore } = await request('/tickets', ZTicketListSchema, { query });
+  return { items: tickets, count, hasMore };
+}
+
+/** A tab's list; its count badge reads the same query, so both cost one request. */
+export function useTicketsQuery(filter: TicketListFilter, options: { enabled?: boolean } = {}) {
+  return useInfiniteQuery({
+    queryKey: ticketListKey(filter),
+    queryFn: ({ pageParam }) => fetchTicketsPage(filter, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    enabled: options.enabled ?? true,
+  });
+}
+
+/** The loaded rows of a list, each once (a live insert can push a row onto the next page). */
+export function uniqueTickets(data: InfiniteData<Page<TTicket>> | undefined): TTicket[] {
+  const seen = new Set<number>();
+  const rows: TTicket[] = [];
+  for (const page of data?.pages ?? []) {
+    for (const ticket of page.items) {
+      if (seen.has(ticket.id)) continue;
+      seen.add(ticket.id);
+      rows.push(ticket);
+    }
+  }
+  return rows;
+}
+
+/** The server's order: newest activity first. */
+const byActivity = (a: TTicket, b: TTicket) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
+
+/** Whether a ticket belongs in a list with this filter, as the server would answer it for this user. */
+export function ticketMatchesFilter(ticket: TTicket, filter: TicketListFilter, user: TUser | null): boolean {
+  if (filter.status && ticket.status !== filter.status) return false;
+  if (filter.isGroup !== undefined && ticket.isGroup !== filter.isGroup) return false;
+  if (filter.withUnreadMessages && ticket.unreadMessages === 0) return false;
+  if (filter.queueIds && ticket.queueId !== null && !filter.queueIds.includes(ticket.queueId)) return false;
+  if (!user) return true;
+  if (isAdminProfile(user.profile) && filter.showAll) return true;
+  const ownOrFree = ticket.userId === null || ticket.userId === user.id;
+  const inQueues = ticket.queueId === null || user.queues.some((queue) => queue.id === ticket.queueId);
+  return ownOrFree && inQueues;
+}
+
+function listsOf(queryClient: QueryClient) {
+  return queryClient.getQueriesData<InfiniteData<Page<TTicket>>>({ queryKey: ticketListsKey });
+}
+
+/**
+ * Moves a ticket to where it now belongs in every cached list: out of the lists it left, into the
+ * right place of the lists it joined, with the counts following. A search list cannot tell whether
+ * a ticket matches its words, so it only refreshes or drops the rows it already holds.
+ */
+export function saveTicketInLists(queryClient: QueryClient, ticket: TTicket, user: TUser | null): void {
+  for (const [key, data] of listsOf(queryClient)) {
+    const filter = filterOfKey(key);
+    if (!data || data.pages.length === 0 || !filter) continue;
+    const cached = data.pages.flatMap((page) => page.items).find((row) => row.id === ticket.id);
+    // A live update that overtook an answer: keep the newer state.
+    if (cached && cached.updatedAt > ticket.updatedAt) continue;
+    const matches = ticketMatchesFilter(ticket, filter, user);
+    const wanted = filter.search ? matches && cached !== undefined : matches;
+    if (!wanted && !cached) continue;
+    const delta = (wanted ? 1 : 0) - (cached ? 1 : 0);
+    const pages = data.pages.map((page) => ({ ...page, count: Math.max(0, page.count + delta), items: page.items.filter((row) => row.id !== ticket.id) }));
+    if (wanted) {
+      let placed = false;
+      for (const page of pages) {
+        const index = page.items.findIndex((row) => byActivity(ticket, row) < 0);
+        if (index >= 0) {
+          page.items.splice(index, 0, ticket);
+          placed = true;
+          break;
+        }
+      }
+      const lastPage = pages[pages.length - 1];
+      if (!placed && lastPage && !lastPage.hasMore) lastPage.items.push(ticket);
+    }
+    queryClient.setQueryData(key, { ...data, pages });
+  }
+}
+
+export function removeTicketFromLists(queryClient: QueryClient, ticketId: number): void {
+  for (const [key, data] of listsOf(queryClient)) {
+    if (!data || !data.pages.some((page) => page.items.some((row) => row.id === ticketId))) continue;
+    const pages = data.pages.map((page) => ({ ...page, count: Math.max(0, page.count - 1), items: page.items.filter((row) => row.id !== ticketId) }));
+    queryClient.setQueryData(key, { ...data, pages });
+  }
+}
+
+/** A ticket's messages were read: its rows show no unread badge, and the bell's list lets it go. */
+export function markTicketReadInLists(queryClient: QueryClient, ticketId: number): void {
+  for (const [key, data] of listsOf(queryClient)) {
+    if (!data || !data.pages.some((page) => page.items.some((row) => row.id === ticketId && row.unreadMessages > 0))) continue;
+    if (filterOfKey(key)?.withUnreadMessages) {
+      removeFromOneList(queryClient, key, data, ticketId);
+      continue;
+    }
+    const pages = data.pages.map((page) => ({ ...page, items: page.items.map((row) => (row.id === ticketId ? { ...row, unreadMessages: 0 } : row)) }));
+    queryClient.setQueryData(key, { ...data, pages });
+  }
+}
+
+function removeFromOneList(queryClient: QueryClient, key: readonly unknown[], data: InfiniteData<Page<TTicket>>, ticketId: number): void {
+  const pages = data.pages.map((page) => ({ ...page, count: Math.max(0, page.count - 1), items: page.items.filter((row) => row.id !== ticketId) }));
+  queryClient.setQueryData(key, { ...data, pages });
+}
