@@ -49,7 +49,9 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
     if (error instanceof AppError) throw error;
     throw new AppError('ERR_SENDING_WAPP_MSG');
   }
-  const mediaPath = content.kind === 'text' ? null : await saveMedia(ctx, content.data, { mimetype: content.mimetype, filename: content.kind === 'media' ? content.filename : 'audio.ogg' });
+  // A voice note keeps the container it was recorded in (Ogg from Firefox, WebM from Chromium):
+  // no extension in the name, so the stored file's extension, and the type it is served with, follow its mimetype.
+  const mediaPath = content.kind === 'text' ? null : await saveMedia(ctx, content.data, { mimetype: content.mimetype, filename: content.kind === 'media' ? content.filename : 'voice' });
   const now = nowIso();
   // The channel may already have echoed our own message back: the provider id keeps it one row.
   const insertedId = await insertMessageOnce(ctx.db, {

@@ -1,32 +1,59 @@
 /**
- * The chat's input: up to 5 lines, Enter sends (Shift+Enter breaks the line), files go through
- * the attach button. Only an open ticket takes messages.
+ * The chat's input: up to 5 lines, Enter sends (Shift+Enter breaks the line), emoji, files,
+ * voice notes, the Sign toggle and '/' quick answers. Only an open ticket takes messages.
  */
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
 import Send from '@mui/icons-material/Send';
 import Box from '@mui/material/Box';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import InputBase from '@mui/material/InputBase';
+import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TQuickAnswer } from '@zapdesk/shared/schemas';
+import { renderVariables } from '@zapdesk/shared/variables';
+import { useAuth } from '../../core/auth/AuthProvider';
 import { toastError } from '../../core/ui/toastError';
+import { AudioRecorder, type RecorderState } from './AudioRecorder';
+import { EmojiPickerButton } from './EmojiPickerButton';
+import { QuickAnswerSuggestions, quickAnswerSearch } from './QuickAnswerSuggestions';
 import { saveMessageInCache, sendMediaMessage, sendTextMessage } from './tickets.api';
+
+const SIGN_STORAGE_KEY = 'zapdesk.signMessage';
+
+function readSign(): boolean {
+  try {
+    return localStorage.getItem(SIGN_STORAGE_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/** Signed messages start with the agent's name in WhatsApp bold, as whaticket sends them. */
+export function signBody(body: string, name: string): string {
+  return `*${name}:*\n${body}`;
+}
 
 type Props = { ticket: TTicket; replyTo: TMessage | null; onCancelReply: () => void };
 
 export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
   const { t } = useTranslation();
+  const { user } = useAuth();
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
+  const [sign, setSign] = useState(readSign);
+  const [recorder, setRecorder] = useState<RecorderState>('idle');
   const fileRef = useRef<HTMLInputElement | null>(null);
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   const enabled = ticket.status === 'open';
+  const quickSearch = enabled ? quickAnswerSearch(text) : null;
 
   const afterSend = (messages: TMessage[]) => {
     for (const message of messages) saveMessageInCache(queryClient, message);
@@ -34,8 +61,8 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
   };
 
   const sendText = async () => {
-    const body = text;
-    if (!enabled || sending || body.trim() === '') return;
+    if (!enabled || sending || text.trim() === '') return;
+    const body = sign && user ? signBody(text, user.name) : text;
     setSending(true);
     try {
       afterSend(await sendTextMessage(ticket.id, body, replyTo?.id));
@@ -63,15 +90,64 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     }
   };
 
+  const sendAudio = async (file: File) => {
+    try {
+      afterSend(await sendMediaMessage(ticket.id, [file], '', replyTo?.id));
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  const insertAtCursor = (insert: string) => {
+    const input = inputRef.current;
+    const start = input?.selectionStart ?? text.length;
+    const end = input?.selectionEnd ?? text.length;
+    setText(text.slice(0, start) + insert + text.slice(end));
+    requestAnimationFrame(() => {
+      input?.focus();
+      input?.setSelectionRange(start + insert.length, start + insert.length);
+    });
+  };
+
+  // The same variables the server fills in greetings and farewells, filled for this ticket.
+  const pickQuickAnswer = (answer: TQuickAnswer) => {
+    setText(
+      renderVariables(answer.message, {
+        name: ticket.contact.name,
+        user: user?.name ?? '',
+        ticketId: ticket.id,
+        queue: ticket.queue?.name ?? '',
+        connection: ticket.whatsapp.name,
+      }),
+    );
+    inputRef.current?.focus();
+  };
+
+  const toggleSign = (checked: boolean) => {
+    setSign(checked);
+    try {
+      localStorage.setItem(SIGN_STORAGE_KEY, String(checked));
+    } catch {
+      // Private mode: the choice holds until the page reloads.
+    }
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement | HTMLInputElement>) => {
+    if (event.key === 'Escape' && quickSearch !== null) {
+      setText('');
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void sendText();
     }
   };
 
+  const recording = recorder !== 'idle';
+
   return (
-    <Box sx={{ borderTop: 1, borderColor: 'divider', bgcolor: '#F0F2F5', px: 1, py: 1 }} data-testid="message-input-bar">
+    <Box sx={{ position: 'relative', borderTop: 1, borderColor: 'divider', bgcolor: '#F0F2F5', px: 1, py: 1 }} data-testid="message-input-bar">
+      {quickSearch !== null && !recording ? <QuickAnswerSuggestions search={quickSearch} onPick={pickQuickAnswer} /> : null}
       {replyTo && enabled ? (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, px: 1, py: 0.5, borderLeft: 4, borderColor: 'primary.main', bgcolor: 'background.paper', borderRadius: 1 }} data-testid="reply-preview">
           <Box sx={{ flex: 1, minWidth: 0 }}>
@@ -87,27 +163,46 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
           </IconButton>
         </Box>
       ) : null}
-      <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 0.5 }}>
-        <input ref={fileRef} type="file" multiple hidden onChange={(event) => void sendFiles(event)} data-testid="message-file" />
-        <IconButton disabled={!enabled || sending} onClick={() => fileRef.current?.click()} aria-label={t('chat.attach')} data-testid="message-attach">
-          <AttachFile />
-        </IconButton>
-        <InputBase
-          inputRef={inputRef}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={onKeyDown}
-          disabled={!enabled}
-          placeholder={enabled ? t('chat.inputPlaceholder') : t('chat.closedPlaceholder')}
-          multiline
-          maxRows={LIMITS.inputMaxLines}
-          sx={{ flex: 1, bgcolor: 'background.paper', borderRadius: 3, px: 2, py: 1, fontSize: 15 }}
-          inputProps={{ 'data-testid': 'message-input', 'aria-label': t('chat.inputPlaceholder') }}
-        />
-        <IconButton color="primary" disabled={!enabled || sending || text.trim() === ''} onClick={() => void sendText()} aria-label={t('chat.send')} data-testid="message-send">
-          <Send />
-        </IconButton>
+      <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 0.25 }}>
+        {recording ? null : (
+          <>
+            <EmojiPickerButton disabled={!enabled || sending} onPick={insertAtCursor} />
+            <input ref={fileRef} type="file" multiple hidden onChange={(event) => void sendFiles(event)} data-testid="message-file" />
+            <IconButton disabled={!enabled || sending} onClick={() => fileRef.current?.click()} aria-label={t('chat.attach')} data-testid="message-attach">
+              <AttachFile />
+            </IconButton>
+            <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+              <InputBase
+                inputRef={inputRef}
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+                onKeyDown={onKeyDown}
+                disabled={!enabled}
+                placeholder={enabled ? t('chat.inputPlaceholder') : t('chat.closedPlaceholder')}
+                multiline
+                maxRows={LIMITS.inputMaxLines}
+                sx={{ bgcolor: 'background.paper', borderRadius: 3, px: 2, py: 1, fontSize: 15 }}
+                inputProps={{ 'data-testid': 'message-input', 'aria-label': t('chat.inputPlaceholder') }}
+              />
+            </Box>
+          </>
+        )}
+        {recording ? (
+          <Box sx={{ flex: 1 }} />
+        ) : (
+          <IconButton color="primary" disabled={!enabled || sending || text.trim() === ''} onClick={() => void sendText()} aria-label={t('chat.send')} data-testid="message-send">
+            <Send />
+          </IconButton>
+        )}
+        <AudioRecorder disabled={!enabled || sending} onStateChange={setRecorder} onSend={sendAudio} />
       </Box>
+      {enabled && !recording ? (
+        <FormControlLabel
+          sx={{ ml: 0.5, mt: 0.25, '& .MuiFormControlLabel-label': { fontSize: 13, color: 'text.secondary' } }}
+          control={<Switch size="small" checked={sign} onChange={(event) => toggleSign(event.target.checked)} slotProps={{ input: { 'aria-label': t('chat.sign'), 'data-testid': 'message-sign' } as object }} />}
+          label={t('chat.sign')}
+        />
+      ) : null}
     </Box>
   );
 }
