@@ -57,11 +57,14 @@ type Outbox = {
 
 const emptyOutbox = (): Outbox => ({ contacts: new Map(), stored: [], replies: [], pictures: [] });
 
-/** Settings the pipeline reads, once per batch. */
-type PipelineSettings = { acceptsGroups: boolean; routesGroups: boolean; reopenWithinSeconds: number };
+/** Settings and the connection's queues, read once per batch. */
+type PipelineSettings = { acceptsGroups: boolean; routesGroups: boolean; reopenWithinSeconds: number; queues: ConnectionQueue[] };
 
-async function readPipelineSettings(db: Db): Promise<PipelineSettings> {
+type ConnectionQueue = Awaited<ReturnType<typeof listConnectionQueues>>[number];
+
+async function readPipelineSettings(db: Db, whatsappId: number): Promise<PipelineSettings> {
   return {
+    queues: await listConnectionQueues(db, whatsappId),
     // Group messages are taken only when CheckMsgIsGroup is disabled (see README).
     acceptsGroups: (await getSettingValue(db, 'CheckMsgIsGroup')) === 'disabled',
     routesGroups: (await getSettingValue(db, 'groups')) === 'enabled',
@@ -195,7 +198,7 @@ async function writeInbound(db: Db, options: { whatsappId: number; prepared: Pre
   // (and no list shows it) before its queue is known.
   const routing =
     !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
-      ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id }, message.body, ticketRef.created)
+      ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id, queues: settings.queues }, message.body, ticketRef.created)
       : undefined;
   await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, queueId: routing?.queueId }, nowIso());
   outbox.stored.push(row);
@@ -250,7 +253,7 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
      * PostgreSQL transaction), each message is written again on its own.
      */
     async messages(whatsappId, batch) {
-      const settings = await readPipelineSettings(ctx.db);
+      const settings = await readPipelineSettings(ctx.db, whatsappId);
       const prepared = (await Promise.all(batch.map((m) => prepare(whatsappId, m, settings)))).filter((p) => p !== undefined);
       if (prepared.length === 0) return;
       const [only] = prepared;
@@ -292,8 +295,8 @@ export async function publishMessageUpdate(ctx: AppContext, messageId: number): 
  * contact's numeric reply picks one, which answers with that queue's greeting. Returns the queue
  * the ticket takes, if any, and what to answer.
  */
-async function routeToQueue(db: Db, ticket: { ticketId: number; whatsappId: number; contactId: number }, body: string, isNewTicket: boolean): Promise<{ queueId?: number; reply: string }> {
-  const queues = await listConnectionQueues(db, ticket.whatsappId);
+async function routeToQueue(db: Db, ticket: { ticketId: number; whatsappId: number; contactId: number; queues: ConnectionQueue[] }, body: string, isNewTicket: boolean): Promise<{ queueId?: number; reply: string }> {
+  const { queues } = ticket;
   // The common case, a queue-less connection in an ongoing chat, needs nothing more.
   if (queues.length === 0 && !isNewTicket) return { reply: '' };
   const connection = await findWhatsappById(db, ticket.whatsappId);

@@ -81,6 +81,13 @@ export async function findActiveTicketId(db: Db, contactId: number, whatsappId: 
   return row?.id;
 }
 
+/**
+ * 'open or pending' spelled with literals, as the partial unique index spells it: with
+ * parameters SQLite cannot tell that the index covers the query, and the insert's ON CONFLICT
+ * target does not match it at all.
+ */
+const activeStatus = sql<SqlBool>`${sql.ref('status')} in (${sql.lit('open')}, ${sql.lit('pending')})`;
+
 /** The open or pending ticket of a contact on a connection, with what decides its routing. */
 export async function findActiveTicket(db: Db, contactId: number, whatsappId: number): Promise<{ id: number; queueId: number | null; userId: number | null } | undefined> {
   return db
@@ -88,7 +95,7 @@ export async function findActiveTicket(db: Db, contactId: number, whatsappId: nu
     .select(['id', 'queueId', 'userId'])
     .where('contactId', '=', contactId)
     .where('whatsappId', '=', whatsappId)
-    .where('status', 'in', ['open', 'pending'])
+    .where(activeStatus)
     .executeTakeFirst();
 }
 
@@ -122,8 +129,7 @@ export async function insertActiveTicketOnce(db: Db, data: { contactId: number; 
   const row = await db
     .insertInto('tickets')
     .values({ ...data, isGroup: data.isGroup ? 1 : 0, queueId: null, lastMessage: '', unreadMessages: 0, createdAt: now, updatedAt: now })
-    // The predicate is spelled as the index's own (literals, not parameters), or SQLite will not match it.
-    .onConflict((oc) => oc.columns(['contactId', 'whatsappId']).where(sql<SqlBool>`${sql.ref('status')} in (${sql.lit('open')}, ${sql.lit('pending')})`).doNothing())
+    .onConflict((oc) => oc.columns(['contactId', 'whatsappId']).where(activeStatus).doNothing())
     .returning('id')
     .executeTakeFirst();
   return row?.id;
