@@ -54,7 +54,12 @@ export type ChannelEvents = {
   contact: (update: { number: string; name?: string }) => void;
 };
 
-export type HistoryRequest = { chat: ChatAddress; limit: number };
+/**
+ * Past messages of one chat, oldest first: up to `limit` messages older than `before` (the
+ * oldest message the product already holds for that chat), or the latest ones when it holds
+ * none. WhatsApp can only answer relative to a known message, so it needs `before`.
+ */
+export type HistoryRequest = { chat: ChatAddress; limit: number; before?: { providerId: string; fromMe: boolean; timestamp: Date } };
 
 export interface ChannelDriver {
   start(): Promise<void>;
@@ -69,6 +74,7 @@ export interface ChannelDriver {
   /** The number's canonical form when it has an account, else undefined. */
   checkNumber(number: string): Promise<string | undefined>;
   profilePictureUrl(chat: ChatAddress): Promise<string | undefined>;
+  /** ERR_FETCH_WAPP_MSG when the provider cannot answer (no anchor, refused, timed out). */
   fetchHistory(request: HistoryRequest): Promise<InboundMessage[]>;
   on<K extends keyof ChannelEvents>(event: K, listener: ChannelEvents[K]): void;
 }

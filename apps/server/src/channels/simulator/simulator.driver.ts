@@ -189,8 +189,16 @@ export class SimulatorDriver implements ChannelDriver {
 
   async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {
     this.#requireConnected();
-    const all = this.#history.get(chatKey(request.chat)) ?? [];
-    return all.slice(-request.limit);
+    const all = [...(this.#history.get(chatKey(request.chat)) ?? [])].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+    const before = request.before;
+    const older = before ? all.filter((m) => m.providerId !== before.providerId && m.timestamp.getTime() <= before.timestamp.getTime()) : all;
+    return older.slice(-request.limit);
+  }
+
+  /** Old messages the phone holds for a chat (written before it was linked): kept, not delivered. */
+  seedHistory(messages: InboundMessage[]): void {
+    this.#requireConnected();
+    for (const message of messages) this.#remember(message);
   }
 
   #remember(message: InboundMessage): void {

@@ -12,7 +12,7 @@ import type { ChannelEvents, InboundMessage } from '../channel.js';
 import { SessionManager } from '../session-manager.js';
 import { chatJid, isIgnoredJid, personJid } from './jid.js';
 import { loadWhatsappAuthState, makeDbSignalKeyStore, storedKeyId } from './whatsapp-auth-state.js';
-import { MAX_QR_ROUNDS, MAX_RECONNECT_ATTEMPTS, reconnectDelayMs, WhatsappDriver, type MediaDownloader, type WASocketLike } from './whatsapp.driver.js';
+import { HISTORY_TIMEOUT_MS, MAX_QR_ROUNDS, MAX_RECONNECT_ATTEMPTS, reconnectDelayMs, WhatsappDriver, type MediaDownloader, type WASocketLike } from './whatsapp.driver.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -833,9 +833,58 @@ describe('WhatsApp driver: outbound', () => {
     expect(await s.driver.profilePictureUrl({ kind: 'group', groupId: '120363025246125888' })).toBeUndefined();
   });
 
-  it('does not fetch history yet: ERR_FETCH_WAPP_MSG', async () => {
+  it('fetches history on demand before a known message and maps the ON_DEMAND answer for that chat', async () => {
     const s = await connected();
-    await expect(s.driver.fetchHistory({ chat: { kind: 'person', number: CUSTOMER }, limit: 20 })).rejects.toMatchObject({ code: 'ERR_FETCH_WAPP_MSG' });
+    const fetchMessageHistory = vi.fn<NonNullable<WASocketLike['fetchMessageHistory']>>(async () => 'PDO-1');
+    Object.assign(s.sock(), { fetchMessageHistory });
+    const before = { providerId: 'ANCHOR', fromMe: false, timestamp: new Date((TS + 100) * 1000) };
+    const pending = s.driver.fetchHistory({ chat: { kind: 'person', number: CUSTOMER }, limit: 80, before });
+    await vi.waitFor(() => expect(fetchMessageHistory).toHaveBeenCalled());
+    // At most 50 per request; the anchor's key and its time in milliseconds.
+    expect(fetchMessageHistory).toHaveBeenCalledWith(50, { remoteJid: CUSTOMER_JID, id: 'ANCHOR', fromMe: false }, (TS + 100) * 1000);
+    const old = (id: string, text: string, at: number, fromMe = false): WAMessage => ({ ...msg({ id, fromMe, message: { conversation: text } }), messageTimestamp: at });
+    // Another chat's answer, and the initial sync, are not this request's answer.
+    s.sock().ev.emit('messaging-history.set', { chats: [], contacts: [], messages: [old('X1', 'other', TS, false)], syncType: proto.HistorySync.HistorySyncType.RECENT });
+    s.sock().ev.emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: [{ ...old('G1', 'group', TS), key: { remoteJid: GROUP_JID, id: 'G1', fromMe: false, participant: CUSTOMER_JID } }],
+      syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+    });
+    s.sock().ev.emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: [old('H2', 'second', TS + 20, true), old('H1', 'first', TS + 10), old('ANCHOR', 'anchor', TS + 100)],
+      syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+    });
+    const messages = await pending;
+    expect(messages.map((m) => [m.providerId, m.body, m.fromMe])).toEqual([
+      ['H1', 'first', false],
+      ['H2', 'second', true],
+    ]);
+    expect(messages[0]).toMatchObject({ chat: { kind: 'person', number: CUSTOMER }, timestamp: new Date((TS + 10) * 1000) });
+    // History is returned, never emitted as new messages.
+    expect(s.seen.message).toHaveLength(0);
+  });
+
+  it('answers ERR_FETCH_WAPP_MSG without an anchor, when the request fails and when no answer comes in time', async () => {
+    const s = await connected();
+    const chat = { kind: 'person', number: CUSTOMER } as const;
+    const before = { providerId: 'ANCHOR', fromMe: true, timestamp: new Date(TS * 1000) };
+    await expect(s.driver.fetchHistory({ chat, limit: 20 })).rejects.toMatchObject({ code: 'ERR_FETCH_WAPP_MSG' });
+    Object.assign(s.sock(), { fetchMessageHistory: vi.fn(async () => Promise.reject(new Error('not authenticated'))) });
+    await expect(s.driver.fetchHistory({ chat, limit: 20, before })).rejects.toMatchObject({ code: 'ERR_FETCH_WAPP_MSG' });
+    vi.useFakeTimers();
+    Object.assign(s.sock(), { fetchMessageHistory: vi.fn(async () => 'PDO-2') });
+    const pending = s.driver.fetchHistory({ chat, limit: 20, before });
+    const outcome = expect(pending).rejects.toMatchObject({ code: 'ERR_FETCH_WAPP_MSG' });
+    await vi.advanceTimersByTimeAsync(HISTORY_TIMEOUT_MS + 1);
+    await outcome;
+  });
+
+  it('refuses history while the socket is not open', async () => {
+    const s = await setup();
+    await expect(s.driver.fetchHistory({ chat: { kind: 'person', number: CUSTOMER }, limit: 5 })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
   });
 });
 

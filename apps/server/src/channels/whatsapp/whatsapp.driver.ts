@@ -7,6 +7,7 @@
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import makeWASocket, {
   DisconnectReason,
+  proto,
   downloadMediaMessage,
   generateMessageIDV2,
   normalizeMessageContent,
@@ -23,7 +24,7 @@ import makeWASocket, {
 } from '@whiskeysockets/baileys';
 import { AppError } from '../../core/errors.js';
 import type { ChannelAuthStore } from '../auth-store.js';
-import type { ChannelDriver, ChannelEvents, ChatAddress, HistoryRequest, OutboundContent, SendResult } from '../channel.js';
+import type { ChannelDriver, ChannelEvents, ChatAddress, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
 import { BoundedMap } from './bounded-map.js';
 import { chatJid, isIgnoredJid, jidUser, personJid, resolveKey } from './jid.js';
@@ -32,7 +33,8 @@ import { silentBaileysLogger, type BaileysLogger } from './whatsapp-logger.js';
 import { ackOfReceipt, ackOfStatus, isRevokeUpdate, readContent, revokedIdOf, timestampOf } from './whatsapp-message.js';
 
 /** The part of Baileys' socket the driver uses: tests hand in a fake with this shape. */
-export type WASocketLike = Pick<WASocket, 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'onWhatsApp' | 'requestPairingCode' | 'profilePictureUrl' | 'groupMetadata' | 'updateMediaMessage' | 'user'> & {
+export type WASocketLike = Pick<WASocket, 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'onWhatsApp' | 'requestPairingCode' | 'profilePictureUrl' | 'groupMetadata' | 'updateMediaMessage' | 'user'> &
+  Partial<Pick<WASocket, 'fetchMessageHistory'>> & {
   ev: Pick<WASocket['ev'], 'on'>;
   signalRepository: { lidMapping: Pick<WASocket['signalRepository']['lidMapping'], 'getPNForLID'> };
 };
@@ -62,6 +64,10 @@ const SEEN_IDS = 5_000;
 const GROUP_CACHE_SIZE = 1_000;
 /** A group whose metadata could not be read is asked again after this long, not on every message. */
 const GROUP_RETRY_MS = 10 * 60_000;
+/** On-demand history: WhatsApp answers at most this many messages per request (Baileys README). */
+export const HISTORY_PAGE_MAX = 50;
+/** How long to wait for the phone's answer (a messaging-history.set of type ON_DEMAND). */
+export const HISTORY_TIMEOUT_MS = 30_000;
 /** Rows in channelAuth naming the numbers that are LID digits (no phone number known). */
 const LID_ONLY_TYPE = 'zapdesk-lid-only';
 
@@ -108,6 +114,8 @@ export class WhatsappDriver implements ChannelDriver {
   readonly #lidOnly = new BoundedMap<string, true>(SEEN_IDS);
   readonly #groups = new BoundedMap<string, { metadata: GroupMetadata } | { failedAt: number }>(GROUP_CACHE_SIZE);
   readonly #groupFetches = new Map<string, Promise<void>>();
+  /** Pending on-demand history requests, each waiting for its chat's answer. */
+  readonly #historyWaiters = new Set<{ jids: Set<string>; resolve: (messages: WAMessage[]) => void }>();
 
   constructor(options: WhatsappDriverOptions) {
     this.#options = options;
@@ -240,10 +248,56 @@ export class WhatsappDriver implements ChannelDriver {
     }
   }
 
-  async fetchHistory(_request: HistoryRequest): Promise<never> {
-    // Baileys asks the phone for history by (oldest message key, timestamp) and answers later
-    // through messaging-history.set; the contract's (chat, limit) request has no anchor yet.
-    throw new AppError('ERR_FETCH_WAPP_MSG', { message: 'Fetching older messages is not available on WhatsApp connections yet.' });
+  /**
+   * Asks the phone for the messages before `request.before` (Baileys' fetchMessageHistory, at
+   * most HISTORY_PAGE_MAX); they come back later as a messaging-history.set of type ON_DEMAND
+   * for that chat. No anchor, a refused request or no answer in time: ERR_FETCH_WAPP_MSG.
+   */
+  async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {
+    const sock = this.#requireOpen();
+    const before = request.before;
+    if (!before || !sock.fetchMessageHistory) throw new AppError('ERR_FETCH_WAPP_MSG', { message: 'WhatsApp sends older messages only relative to a message already stored for this chat.' });
+    const key = await this.#keyFor(sock, request.chat, before.providerId, before.fromMe);
+    const jids = new Set([key.remoteJid, chatJid(request.chat)].filter((j): j is string => Boolean(j)));
+    let waiter: { jids: Set<string>; resolve: (messages: WAMessage[]) => void } | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const answer = new Promise<WAMessage[] | undefined>((resolve) => {
+      waiter = { jids, resolve };
+      this.#historyWaiters.add(waiter);
+      timer = setTimeout(() => resolve(undefined), HISTORY_TIMEOUT_MS);
+      timer.unref();
+    });
+    let messages: WAMessage[] | undefined;
+    try {
+      // The request names the anchor's time in milliseconds (oldestMsgTimestampMs).
+      await sock.fetchMessageHistory(Math.min(request.limit, HISTORY_PAGE_MAX), key, before.timestamp.getTime());
+      messages = await answer;
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'on-demand history request failed');
+    } finally {
+      clearTimeout(timer);
+      if (waiter) this.#historyWaiters.delete(waiter);
+    }
+    if (!messages) throw new AppError('ERR_FETCH_WAPP_MSG');
+    const result: InboundMessage[] = [];
+    for (const message of messages) {
+      const inbound = await this.#toInbound(sock, message).catch(() => undefined);
+      if (inbound && inbound.timestamp.getTime() <= before.timestamp.getTime() && inbound.providerId !== before.providerId) result.push(inbound);
+    }
+    return result.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime()).slice(-request.limit);
+  }
+
+  /** An ON_DEMAND history answer goes to the requests waiting for its chat. */
+  #onHistorySet(set: BaileysEventMap['messaging-history.set']): void {
+    if (set.syncType !== proto.HistorySync.HistorySyncType.ON_DEMAND) return;
+    for (const waiter of this.#historyWaiters) {
+      const mine = set.messages.filter((m) => [m.key.remoteJid, m.key.remoteJidAlt].some((jid) => jid && waiter.jids.has(jid)));
+      // An empty answer for a chat still ends its wait: there is nothing older.
+      if (mine.length > 0 || set.messages.length === 0 || set.chats.some((c) => typeof c.id === 'string' && waiter.jids.has(c.id))) {
+        this.#historyWaiters.delete(waiter);
+        waiter.resolve(mine);
+      }
+    }
   }
 
   // --- socket lifecycle ---------------------------------------------------------------------
@@ -287,6 +341,9 @@ export class WhatsappDriver implements ChannelDriver {
       for (const g of groups) this.#groups.set(g.id, { metadata: g });
     });
     sock.ev.on('groups.update', (updates) => this.#onGroupUpdates(updates));
+    sock.ev.on('messaging-history.set', (set) => {
+      if (current()) this.#onHistorySet(set);
+    });
   }
 
   async #onConnectionUpdate(sock: WASocketLike, update: Partial<ConnectionState>): Promise<void> {
@@ -443,17 +500,29 @@ export class WhatsappDriver implements ChannelDriver {
       return;
     }
     if (key.fromMe && this.#ownSends.has(id)) return;
-    const read = readContent(content, () => this.#loadMedia(message));
-    if (!read) return;
-    const resolved = await resolveKey(key, (lid) => sock.signalRepository.lidMapping.getPNForLID(lid));
-    if (!resolved) return;
-    await this.#rememberLidOnly(resolved.lidOnly);
-    const group = resolved.chat.kind === 'group' && key.remoteJid ? await this.#groupOf(sock, key.remoteJid) : undefined;
+    const inbound = await this.#toInbound(sock, message);
+    if (!inbound) return;
     if (this.#seen.has(id)) return; // delivered twice while this one was being resolved
     this.#seen.set(id, true);
     this.#recent.set(id, message);
+    this.#events.emit('message', inbound);
+  }
+
+  /** A Baileys message as the contract's message; undefined for what the product does not keep. */
+  async #toInbound(sock: WASocketLike, message: WAMessage): Promise<InboundMessage | undefined> {
+    const { key } = message;
+    const id = key.id;
+    if (!id || isIgnoredJid(key.remoteJid)) return undefined;
+    const content = normalizeMessageContent(message.message);
+    if (!content || revokedIdOf(content)) return undefined;
+    const read = readContent(content, () => this.#loadMedia(message));
+    if (!read) return undefined;
+    const resolved = await resolveKey(key, (lid) => sock.signalRepository.lidMapping.getPNForLID(lid));
+    if (!resolved) return undefined;
+    await this.#rememberLidOnly(resolved.lidOnly);
+    const group = resolved.chat.kind === 'group' && key.remoteJid ? await this.#groupOf(sock, key.remoteJid) : undefined;
     const name = message.pushName?.trim();
-    this.#events.emit('message', {
+    return {
       providerId: id,
       chat: resolved.chat,
       ...(resolved.sender ? { sender: { number: resolved.sender.number, ...(name ? { name } : {}) } } : {}),
@@ -461,7 +530,7 @@ export class WhatsappDriver implements ChannelDriver {
       ...read,
       ...(group ? { group } : {}),
       timestamp: timestampOf(message),
-    });
+    };
   }
 
   #onUpdates(updates: WAMessageUpdate[]): void {

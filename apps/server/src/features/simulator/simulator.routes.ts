@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ID, type MediaType } from '@zapdesk/shared/domain';
-import { ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
+import { ZSimulatorHistorySchema, ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
 import type { InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
@@ -61,6 +61,24 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
     };
     driver.deliver(message);
     return { id: providerId };
+  });
+
+  // Old messages the phone already holds for a number (for history import): kept, not delivered.
+  app.post('/simulator/:connectionId/history', { schema: { tags, params: ZParams, body: ZSimulatorHistorySchema, response: { 200: z.object({ ids: z.array(z.string()) }) } }, onRequest }, async (req) => {
+    const driver = await simulator(req.params.connectionId);
+    const { from, name, messages } = req.body;
+    const start = Date.now() - (messages.length + 60) * 60_000;
+    const seeded: InboundMessage[] = messages.map((m, i) => ({
+      providerId: m.id ?? `SIMOLD${randomBytes(8).toString('hex').toUpperCase()}`,
+      chat: { kind: 'person', number: from },
+      ...(m.fromMe ? {} : { sender: { number: from, ...(name ? { name } : {}) } }),
+      fromMe: m.fromMe,
+      body: m.body,
+      // Without a time: one minute apart, in the order given, the last an hour ago.
+      timestamp: m.timestamp ? new Date(m.timestamp) : new Date(start + i * 60_000),
+    }));
+    driver.seedHistory(seeded);
+    return { ids: seeded.map((m) => m.providerId) };
   });
 
   app.get('/simulator/:connectionId/outbox', { schema: { tags, params: ZParams, response: { 200: z.array(ZSimulatorOutboxItemSchema) } }, onRequest }, async (req) =>
