@@ -16,7 +16,13 @@ const SERVER_ENTRY = path.join('apps', 'server', 'src', 'main.ts');
 
 export const ADMIN = { email: 'admin@e2e.test', password: 'admin-secret-1' } as const;
 
-export type RunningServer = { baseUrl: string; stop: () => Promise<void>; output: () => string };
+export type RunningServer = {
+  baseUrl: string;
+  /** The server's data folder: a test may seed its SQLite file (zapdesk.sqlite) directly. */
+  dataDir: string;
+  stop: () => Promise<void>;
+  output: () => string;
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -92,5 +98,5 @@ export async function startServer({ env = {}, simulator = false }: ServerOptions
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- server output ---\n${log}`);
   }
-  return { baseUrl, stop, output: () => log };
+  return { baseUrl, dataDir, stop, output: () => log };
 }

@@ -1,0 +1,364 @@
+/**
+ * The list side of the Tickets screen against a server with the simulated phone channel: the
+ * Search and Group tabs, the queue filter, the New-ticket modal, Close all, 'Spy', the bell, and a
+ * virtualized list of ten thousand tickets (seeded straight into the server's SQLite file: going
+ * through the simulator would take minutes).
+ */
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { ADMIN, startServer, type RunningServer } from './server';
+
+let server: RunningServer;
+let browser: Browser;
+let adminToken = '';
+let connectionId = 0;
+
+async function api(route: string, options: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${server.baseUrl}/api${route}`, {
+    method: options.method ?? 'GET',
+    headers: { authorization: `Bearer ${adminToken}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+}
+
+async function idOf(response: Response): Promise<number> {
+  const body: unknown = await response.json();
+  return typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number' ? body.id : 0;
+}
+
+/** A contact writes in through the simulated phone; returns the id of its ticket. */
+async function writeIn(message: { from: string; name: string; body: string; group?: { id: string; subject: string } }): Promise<number> {
+  const response = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: message });
+  expect(response.status).toBe(200);
+  const list = await api(`/tickets?showAll=true&searchParam=${encodeURIComponent(message.group?.subject ?? message.from)}`);
+  const body: unknown = await list.json();
+  const tickets = typeof body === 'object' && body !== null && 'tickets' in body && Array.isArray(body.tickets) ? body.tickets : [];
+  const first: unknown = tickets[0];
+  const id = typeof first === 'object' && first !== null && 'id' in first && typeof first.id === 'number' ? first.id : 0;
+  expect(id).toBeGreaterThan(0);
+  return id;
+}
+
+function rowsOf(page: Page, list: string) {
+  return page.getByTestId(`tickets-list-${list}`).getByTestId('ticket-row');
+}
+
+function countOf(page: Page, badge: string): Promise<string | null> {
+  return page.getByTestId(`count-${badge}`).getAttribute('data-count');
+}
+
+async function openTickets(options: { locale?: string; mobile?: boolean } = {}) {
+  const context = await newContext(browser, server.baseUrl, options);
+  const page = await context.newPage();
+  await login(page);
+  await page.goto('/tickets');
+  await page.getByTestId('tickets-manager').waitFor();
+  return { context, page };
+}
+
+beforeAll(async () => {
+  server = await startServer({ simulator: true });
+  browser = await launchBrowser();
+  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const body: unknown = await session.json();
+  adminToken = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
+  expect(adminToken).not.toBe('');
+
+  const created = await api('/whatsapp', { method: 'POST', body: { name: 'Loja Norte', channel: 'simulator' } });
+  expect(created.status).toBe(201);
+  connectionId = await idOf(created);
+  let scanned = 0;
+  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
+    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
+    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(scanned).toBe(200);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('tickets list', () => {
+  it('searches messages and accent-free names, lower-cased; emptying the search returns to the Inbox', async () => {
+    await writeIn({ from: '5511970000001', name: 'João Araújo', body: 'Quero trocar a geladeira azul' });
+    await writeIn({ from: '5511970000002', name: 'Bruna Lima', body: 'Qual o prazo de entrega?' });
+    const { context, page } = await openTickets();
+    await page.getByTestId('tab-search').click();
+    await page.getByTestId('tickets-search-hint').waitFor();
+    const input = page.getByTestId('tickets-search-input');
+
+    // A word of a message, typed in capitals.
+    await input.fill('GELADEIRA');
+    const found = rowsOf(page, 'search');
+    await expect.poll(() => found.count()).toBe(1);
+    await expect(found.first().getByTestId('ticket-contact').textContent()).resolves.toBe('João Araújo');
+
+    // An accented name typed without accents.
+    await input.fill('joao araujo');
+    await expect.poll(() => found.first().getByTestId('ticket-contact').textContent()).toBe('João Araújo');
+    await expect(found.count()).resolves.toBe(1);
+    await input.fill('nada parecido');
+    await page.getByTestId('tickets-list-search').getByTestId('tickets-empty').waitFor();
+    await expect(page.getByTestId('tickets-empty').textContent()).resolves.toContain('No tickets found with this status or search term.');
+    await screenshot(page, '40-tickets-search');
+
+    await input.fill('');
+    await expect.poll(() => page.getByTestId('tab-inbox').getAttribute('aria-selected')).toBe('true');
+    await page.getByTestId('tab-pending').click();
+    await expect.poll(() => rowsOf(page, 'pending').count()).toBe(2);
+    await context.close();
+  });
+
+  it('shows group tickets under Group (and Resolved > Grupos) and keeps them out of the Inbox', async () => {
+    expect((await api('/settings/CheckMsgIsGroup', { method: 'PUT', body: { value: 'disabled' } })).status).toBe(200);
+    const groupTicket = await writeIn({ from: '5511970000003', name: 'Pedro Participante', body: 'Bom dia, grupo!', group: { id: 'equipe-vendas', subject: 'Equipe Vendas' } });
+    const { context, page } = await openTickets();
+
+    await page.getByTestId('tab-pending').click();
+    await expect.poll(() => rowsOf(page, 'pending').count()).toBe(2);
+    await expect(rowsOf(page, 'pending').filter({ hasText: 'Equipe Vendas' }).count()).resolves.toBe(0);
+    await expect.poll(() => countOf(page, 'pending')).toBe('2');
+
+    await page.getByTestId('tab-group').click();
+    await page.getByTestId('tab-group-pending').click();
+    const groupRow = rowsOf(page, 'group-pending').filter({ hasText: 'Equipe Vendas' });
+    await groupRow.waitFor();
+    await expect(rowsOf(page, 'group-pending').count()).resolves.toBe(1);
+    await expect.poll(() => countOf(page, 'group-pending')).toBe('1');
+    await expect(groupRow.getByTestId('ticket-last-message').textContent()).resolves.toBe('Bom dia, grupo!');
+    await screenshot(page, '41-tickets-group');
+
+    // Resolved: the group ticket is listed under 'Grupos', not under 'Privados'.
+    expect((await api(`/tickets/${groupTicket}`, { method: 'PUT', body: { status: 'closed' } })).status).toBe(200);
+    await expect.poll(() => rowsOf(page, 'group-pending').count()).toBe(0);
+    await page.getByTestId('tab-resolved').click();
+    await page.getByTestId('tickets-list-closed').getByTestId('tickets-empty').waitFor();
+    await page.getByTestId('tab-closed-group').click();
+    await rowsOf(page, 'group-closed').filter({ hasText: 'Equipe Vendas' }).getByTestId('ticket-closed-badge').waitFor();
+    await context.close();
+  });
+
+  it('hides the tickets of a queue unticked in the queue filter, and remembers the choice', async () => {
+    const sales = await idOf(await api('/queue', { method: 'POST', body: { name: 'Vendas', color: '#1273DE', greetingMessage: '' } }));
+    const support = await idOf(await api('/queue', { method: 'POST', body: { name: 'Suporte', color: '#B80000', greetingMessage: '' } }));
+    const salesTicket = await writeIn({ from: '5511970000004', name: 'Cliente Vendas', body: 'Quero comprar' });
+    const supportTicket = await writeIn({ from: '5511970000005', name: 'Cliente Suporte', body: 'Está quebrado' });
+    expect((await api(`/tickets/${salesTicket}`, { method: 'PUT', body: { queueId: sales } })).status).toBe(200);
+    expect((await api(`/tickets/${supportTicket}`, { method: 'PUT', body: { queueId: support } })).status).toBe(200);
+
+    const { context, page } = await openTickets();
+    await page.getByTestId('tab-pending').click();
+    const pending = rowsOf(page, 'pending');
+    await pending.filter({ hasText: 'Cliente Suporte' }).waitFor();
+    await pending.filter({ hasText: 'Cliente Vendas' }).waitFor();
+    // An admin without queues of their own starts with every queue ticked.
+    await expect(page.getByTestId('tickets-queue-filter').textContent()).resolves.toContain('All queues');
+
+    await page.getByTestId('tickets-queue-filter').click();
+    await page.locator(`[data-testid="tickets-queue-option"][data-id="${support}"]`).click();
+    await screenshot(page, '42-tickets-queue-filter');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => pending.filter({ hasText: 'Cliente Suporte' }).count()).toBe(0);
+    await expect(pending.filter({ hasText: 'Cliente Vendas' }).count()).resolves.toBe(1);
+    // Tickets without a queue always show.
+    await expect(pending.filter({ hasText: 'Bruna Lima' }).count()).resolves.toBe(1);
+    await expect.poll(() => countOf(page, 'pending')).toBe('3');
+
+    await page.reload();
+    await page.getByTestId('tab-pending').click();
+    await pending.filter({ hasText: 'Cliente Vendas' }).waitFor();
+    await expect(pending.filter({ hasText: 'Cliente Suporte' }).count()).resolves.toBe(0);
+    await expect(page.getByTestId('tickets-queue-filter').textContent()).resolves.toContain('Vendas');
+    await context.close();
+  });
+
+  it('starts a ticket for an existing contact and for a new one, and refuses a second open ticket', async () => {
+    expect((await api('/contacts', { method: 'POST', body: { name: 'Carla Existente', number: '5511977770001' } })).status).toBe(201);
+    const { context, page } = await openTickets();
+
+    await page.getByTestId('tickets-new').click();
+    const modal = page.getByTestId('new-ticket-modal');
+    await modal.waitFor();
+    await page.getByTestId('new-ticket-contact').fill('Ca');
+    await page.waitForTimeout(700);
+    // Under 3 characters nothing is searched.
+    await expect(page.getByTestId('new-ticket-option').count()).resolves.toBe(0);
+    await page.getByTestId('new-ticket-contact').fill('carla');
+    await page.getByTestId('new-ticket-option').filter({ hasText: 'Carla Existente' }).click();
+    await screenshot(page, '43-new-ticket-modal');
+    await page.getByTestId('new-ticket-submit').click();
+    await page.waitForURL(/\/tickets\/\d+$/);
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
+    await expect(page.getByTestId('ticket-title').textContent()).resolves.toContain('Carla Existente');
+    await rowsOf(page, 'open').filter({ hasText: 'Carla Existente' }).waitFor();
+
+    // The same contact again: the server's error text.
+    await page.getByTestId('tickets-new').click();
+    await page.getByTestId('new-ticket-contact').fill('Carla Exis');
+    await page.getByTestId('new-ticket-option').filter({ hasText: 'Carla Existente' }).click();
+    await page.getByTestId('new-ticket-submit').click();
+    await page.getByText("There's already an open ticket for this contact.").waitFor();
+    await page.getByTestId('new-ticket-cancel').click();
+
+    // A name nobody has: 'Add contact' opens the contact form with it, and saving starts the ticket.
+    await page.getByTestId('tickets-new').click();
+    await page.getByTestId('new-ticket-contact').fill('Rafael Novo');
+    await page.getByTestId('new-ticket-add-option').click();
+    await page.getByTestId('contact-modal').waitFor();
+    await expect(page.getByTestId('contact-name').inputValue()).resolves.toBe('Rafael Novo');
+    await page.getByTestId('contact-number').fill('5511977770002');
+    await page.getByTestId('contact-submit').click();
+    await expect.poll(() => page.getByTestId('ticket-title').textContent()).toContain('Rafael Novo');
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
+    await rowsOf(page, 'open').filter({ hasText: 'Rafael Novo' }).waitFor();
+    await context.close();
+  });
+
+  it("'Spy' opens a pending ticket without taking it", async () => {
+    const ticketId = await writeIn({ from: '5511970000006', name: 'Sofia Espiada', body: 'Alguém aí?' });
+    const { context, page } = await openTickets();
+    await page.getByTestId('tab-pending').click();
+    const row = rowsOf(page, 'pending').filter({ hasText: 'Sofia Espiada' });
+    await row.getByTestId('ticket-spy').click();
+    await page.waitForURL(`**/tickets/${ticketId}`);
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('pending');
+    // Still waiting in the queue, for anyone to accept.
+    await expect(row.count()).resolves.toBe(1);
+    await expect(row.getByTestId('ticket-user-tag').count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('counts unread tickets on the bell, alerts on a new message and opens the ticket from the list', async () => {
+    const { context, page } = await openTickets();
+    const bell = page.getByTestId('notifications-button');
+    await expect.poll(async () => Number(await bell.getAttribute('data-count'))).toBeGreaterThan(0);
+    const before = Number(await bell.getAttribute('data-count'));
+    const alertsBefore = Number(await bell.getAttribute('data-alerts'));
+
+    const ticketId = await writeIn({ from: '5511970000007', name: 'Tiago Novo', body: 'Preciso de um orçamento' });
+    await expect.poll(async () => Number(await bell.getAttribute('data-count'))).toBe(before + 1);
+    await expect.poll(async () => Number(await bell.getAttribute('data-alerts'))).toBe(alertsBefore + 1);
+
+    await bell.click();
+    const item = page.getByTestId('notification-item').filter({ hasText: 'Tiago Novo' });
+    await item.waitFor();
+    await expect(item.textContent()).resolves.toContain('Preciso de um orçamento');
+    await screenshot(page, '44-notifications');
+    await item.click();
+    await page.waitForURL(`**/tickets/${ticketId}`);
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('pending');
+
+    // A message from a contact whose ticket nobody has open raises the bell again.
+    await writeIn({ from: '5511970000001', name: 'João Araújo', body: 'Alguma novidade?' });
+    await expect.poll(async () => Number(await bell.getAttribute('data-alerts'))).toBe(alertsBefore + 2);
+    await context.close();
+  });
+
+  it('closes every ticket after a confirmation, with the toast, in Portuguese', async () => {
+    const { context, page } = await openTickets({ locale: 'pt-BR' });
+    await page.getByTestId('tab-pending').click();
+    await expect.poll(async () => Number(await countOf(page, 'pending'))).toBeGreaterThan(0);
+    await page.getByTestId('tickets-close-all').click();
+    await page.getByTestId('confirmation-dialog').waitFor();
+    await page.getByTestId('confirmation-confirm').click();
+    await page.getByText('Todos os tickets foram fechados').waitFor();
+    await screenshot(page, '45-tickets-closed-all');
+    await expect.poll(() => countOf(page, 'pending')).toBe('0');
+    await expect.poll(() => countOf(page, 'open')).toBe('0');
+    await page.getByTestId('tickets-list-pending').getByTestId('tickets-empty').waitFor();
+    await page.getByTestId('tab-open').click();
+    await page.getByTestId('tickets-list-open').getByTestId('tickets-empty').waitFor();
+    await expect(page.getByTestId('tickets-empty').textContent()).resolves.toContain('Nada aqui!');
+    await context.close();
+  });
+
+  it('looks right on a phone', async () => {
+    await writeIn({ from: '5511970000008', name: 'Helena Celular', body: 'Oi! Vocês abrem amanhã?' });
+    const { context, page } = await openTickets({ mobile: true });
+    await page.getByTestId('tab-pending').click();
+    await rowsOf(page, 'pending').filter({ hasText: 'Helena Celular' }).waitFor();
+    await screenshot(page, '46-tickets-phone');
+    await page.getByTestId('tickets-new').click();
+    await page.getByTestId('new-ticket-modal').waitFor();
+    await screenshot(page, '47-new-ticket-phone');
+    await context.close();
+  });
+
+  it('scrolls ten thousand loaded tickets with a virtual list, loading pages near the bottom', { timeout: 240_000 }, async () => {
+    const total = 10_000;
+    seedClosedTickets(total);
+    const { context, page } = await openTickets();
+    await page.getByTestId('tab-resolved').click();
+    const list = page.getByTestId('tickets-list-closed');
+    await expect.poll(async () => Number(await list.getAttribute('data-count'))).toBeGreaterThanOrEqual(total);
+    const count = Number(await list.getAttribute('data-count'));
+
+    // Scroll to the bottom frame after frame, as a user flinging the list would, until all is loaded.
+    const result = await list.getByTestId('tickets-scroller').evaluate(
+      (scroller, expected) =>
+        new Promise<{ loaded: number; maxRows: number; frames: number[]; ms: number }>((resolve) => {
+          const host = scroller.closest('[data-testid="tickets-list-closed"]');
+          const started = performance.now();
+          const frames: number[] = [];
+          let maxRows = 0;
+          let last = started;
+          const step = (now: number) => {
+            frames.push(now - last);
+            last = now;
+            scroller.scrollTop += 1500;
+            maxRows = Math.max(maxRows, scroller.querySelectorAll('[data-testid="ticket-row"]').length);
+            const loaded = Number(host?.getAttribute('data-loaded') ?? 0);
+            if ((loaded >= expected && scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2) || now - started > 200_000) {
+              resolve({ loaded, maxRows, frames, ms: now - started });
+              return;
+            }
+            requestAnimationFrame(step);
+          };
+          requestAnimationFrame(step);
+        }),
+      count,
+    );
+    const sorted = [...result.frames].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    console.log(`virtual list: ${result.loaded} tickets in ${Math.round(result.ms)} ms, ${result.frames.length} frames, median frame ${median.toFixed(1)} ms, at most ${result.maxRows} rows in the page`);
+    expect(result.loaded).toBe(count);
+    // Never more than a screenful and its margins in the page, however many are loaded.
+    expect(result.maxRows).toBeLessThan(40);
+    expect(median).toBeLessThan(50);
+    await expect(list.getByTestId('ticket-row').last().getByTestId('ticket-contact').textContent()).resolves.toBe('Carga 00001');
+    await screenshot(page, '48-tickets-10000');
+    await context.close();
+  });
+
+  it('raised no uncaught error in any page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** Ten thousand closed tickets, oldest 'Carga 00001', each with its own contact, written in one transaction. */
+function seedClosedTickets(total: number): void {
+  const db = new SQLite(path.join(server.dataDir, 'zapdesk.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  const base = Date.parse('2025-01-01T08:00:00Z');
+  const insertContact = db.prepare(
+    "INSERT INTO contacts (name, number, email, profilePicUrl, isGroup, searchText, createdAt, updatedAt) VALUES (?, ?, '', '', 0, ?, ?, ?)",
+  );
+  const insertTicket = db.prepare(
+    "INSERT INTO tickets (status, contactId, whatsappId, userId, queueId, lastMessage, unreadMessages, isGroup, createdAt, updatedAt) VALUES ('closed', ?, ?, NULL, NULL, ?, 0, 0, ?, ?)",
+  );
+  db.transaction(() => {
+    for (let i = 1; i <= total; i += 1) {
+      const name = `Carga ${String(i).padStart(5, '0')}`;
+      const number = `55119${String(i).padStart(8, '0')}`;
+      const at = new Date(base + i * 60_000).toISOString();
+      const contact = insertContact.run(name, number, `${name.toLowerCase()} ${number}`, at, at);
+      insertTicket.run(contact.lastInsertRowid, connectionId, `Mensagem de carga ${i}`, at, at);
+    }
+  })();
+  db.close();
+}
