@@ -25,16 +25,22 @@ const COUNTERS: { key: CounterKey; icon: ReactNode; color: string; background: s
 
 function CounterCard({ label, value, icon, color, background, testId }: { label: string; value: number | undefined; icon: ReactNode; color: string; background: string; testId: string }) {
   return (
-    <Paper variant="outlined" sx={{ p: 2.5, display: 'flex', alignItems: 'center', gap: 2, borderTop: 4, borderTopColor: color }} data-testid={testId} data-count={value ?? ''}>
-      <Avatar sx={{ bgcolor: background, color, width: 52, height: 52 }}>{icon}</Avatar>
+    <Paper
+      variant="outlined"
+      sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', alignItems: 'center', gap: 2, borderTop: 4, borderTopColor: color, minWidth: 0 }}
+      data-testid={testId}
+      data-count={value ?? ''}
+    >
+      {/* Three counters side by side on a phone leave no room for the icon. */}
+      <Avatar sx={{ bgcolor: background, color, width: 52, height: 52, display: { xs: 'none', sm: 'flex' } }}>{icon}</Avatar>
       <Box sx={{ minWidth: 0 }}>
-        <Typography variant="body2" color="text.secondary" fontWeight={600} noWrap>
+        <Typography variant="body2" color="text.secondary" fontWeight={600} noWrap sx={{ fontSize: { xs: 12, sm: 14 } }}>
           {label}
         </Typography>
         {value === undefined ? (
           <Skeleton variant="text" width={64} sx={{ fontSize: '2.25rem' }} />
         ) : (
-          <Typography variant="h4" component="p" fontWeight={700} sx={{ lineHeight: 1.2 }} data-testid={`${testId}-value`}>
+          <Typography component="p" fontWeight={700} sx={{ lineHeight: 1.2, fontSize: { xs: '1.6rem', sm: '2.125rem' }, color: { xs: color, sm: 'text.primary' } }} data-testid={`${testId}-value`}>
             {value.toLocaleString()}
           </Typography>
         )}
@@ -48,7 +54,7 @@ function TodayChart({ today }: { today: TDashboard['today'] | undefined }) {
   const theme = useTheme();
   const total = today?.reduce((sum, hour) => sum + hour.count, 0);
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1.5, minHeight: 320, flex: 1 }} data-testid="dashboard-chart" data-total={total ?? ''}>
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1.5, minHeight: 320, flex: 1 }} data-testid="dashboard-chart" data-total={total ?? ''} data-hours={today?.map((hour) => hour.hour).join(',') ?? ''}>
       <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="h6" component="h2" fontWeight={700}>
           {t('dashboard.today')}
@@ -94,7 +100,7 @@ export default function DashboardPage() {
   const counters = query.data?.counters;
   return (
     <PageLayout title={t('menu.dashboard')} subtitle={t('dashboard.subtitle')} testId="dashboard-page">
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' } }}>
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: { xs: 1, sm: 2 } }}>
         {COUNTERS.map((counter) => (
           <CounterCard
             key={counter.key}
