@@ -29,6 +29,7 @@ import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.j
 import { usersRoutes } from './features/users/users.routes.js';
 import { whatsappsRoutes } from './features/whatsapps/whatsapps.routes.js';
 import { createInboundHandler } from './features/messages/inbound.service.js';
+import { historyRoutes } from './features/messages/history.routes.js';
 import { messagesRoutes } from './features/messages/messages.routes.js';
 import { simulatorRoutes } from './features/simulator/simulator.routes.js';
 import { ticketsRoutes } from './features/tickets/tickets.routes.js';
@@ -104,7 +105,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes]) {
         await api.register(routes, { ctx });
       }
-      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
+      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
         await api.register(routes, { ctx, sessions });
       }
     },

@@ -1,0 +1,136 @@
+/**
+ * History import (the import panel, `POST /zdgSyncMessageUser` and `POST /syncMessage`): past
+ * messages a connection's phone holds are stored in the contact's ticket. Quiet by design: no
+ * greeting, queue menu, unread count or notification; a message already stored (same provider id
+ * on that connection) is never stored twice. Live events let an open chat show what arrived.
+ */
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { ChannelDriver, InboundMessage } from '../../channels/channel.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { nowIso } from '../../core/time.js';
+import { findContactById, findContactIdByNumber } from '../contacts/contacts.repository.js';
+import { getSettingValue } from '../settings/settings.repository.js';
+import { findActiveTicketId, findTicketById, findTicketsByIds, updateTicket } from '../tickets/tickets.repository.js';
+import { canSeeTicket } from '../tickets/tickets.service.js';
+import type { AuthUser } from '../users/users.repository.js';
+import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
+import { activeTicketIdsOfConnection, oldestChatMessage } from './history.repository.js';
+import { findOrCreateTicket, locationBody } from './inbound.service.js';
+import { saveMedia } from './media-store.js';
+import { presentMessage } from './messages.presenter.js';
+import { findMessageById, findMessageByProviderId, insertMessageOnce } from './messages.repository.js';
+import { chatOf } from './outbound.service.js';
+
+/** `POST /syncMessage` imports the chats of at most this many open or pending tickets. */
+export const SYNC_TICKETS_MAX = 20;
+
+async function connectionDriver(ctx: AppContext, sessions: SessionManager, whatsappId: number): Promise<ChannelDriver> {
+  if (!(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
+  return sessions.requireDriver(whatsappId);
+}
+
+function bodyOf(message: InboundMessage): string {
+  if (message.location) return locationBody(message.location);
+  return message.vcard ?? message.body;
+}
+
+/** Stores the media of an old message when it can still be downloaded; the text is kept regardless. */
+async function storeMedia(ctx: AppContext, whatsappId: number, message: InboundMessage): Promise<string | null> {
+  if (!message.media) return null;
+  try {
+    return await saveMedia(ctx, await message.media.load(), { mimetype: message.media.mimetype, filename: message.media.filename });
+  } catch (error) {
+    ctx.events.publish('channel.error', { whatsappId, error });
+    return null;
+  }
+}
+
+/** Fetches up to `limit` messages older than what the ticket's chat holds, and stores the new ones. */
+async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: TTicket, limit: number): Promise<number> {
+  const anchor = await oldestChatMessage(ctx.db, ticket.whatsappId, ticket.contactId);
+  let history: InboundMessage[];
+  try {
+    history = await driver.fetchHistory({ chat: chatOf(ticket), limit, ...(anchor ? { before: { providerId: anchor.providerId, fromMe: anchor.fromMe, timestamp: new Date(anchor.createdAt) } } : {}) });
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'ERR_WAPP_NOT_INITIALIZED' || error.code === 'ERR_FETCH_WAPP_MSG')) throw error;
+    throw new AppError('ERR_FETCH_WAPP_MSG');
+  }
+  const inserted: number[] = [];
+  for (const message of history.slice(-limit)) {
+    if (await findMessageByProviderId(ctx.db, ticket.whatsappId, message.providerId)) continue;
+    const quoted = message.quotedProviderId ? await findMessageByProviderId(ctx.db, ticket.whatsappId, message.quotedProviderId) : undefined;
+    const id = await insertMessageOnce(ctx.db, {
+      ticketId: ticket.id,
+      whatsappId: ticket.whatsappId,
+      providerId: message.providerId,
+      contactId: message.fromMe ? null : ticket.contactId,
+      body: bodyOf(message),
+      fromMe: message.fromMe,
+      // Old messages were answered on the phone long ago: they never count as unread.
+      read: true,
+      ack: message.fromMe ? 3 : 0,
+      mediaType: message.location ? 'location' : message.vcard ? 'vcard' : (message.media?.mediaType ?? null),
+      mediaPath: await storeMedia(ctx, ticket.whatsappId, message),
+      quotedMsgId: quoted?.id ?? null,
+      createdAt: message.timestamp.toISOString(),
+    });
+    if (id !== undefined) inserted.push(id);
+  }
+  if (inserted.length === 0) return 0;
+  const newest = history.at(-1);
+  if (!ticket.lastMessage && newest) await updateTicket(ctx.db, ticket.id, { lastMessage: bodyOf(newest) || newest.media?.filename || '' }, nowIso());
+  const updated = (await findTicketById(ctx.db, ticket.id)) ?? ticket;
+  // 'update', not 'create': old messages must not ring the bell or raise desktop notifications.
+  for (const id of inserted) {
+    const row = await findMessageById(ctx.db, id);
+    if (row) ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket: updated, created: false });
+  }
+  ctx.events.publish('ticket.saved', { ticket: updated });
+  return inserted.length;
+}
+
+/**
+ * `POST /zdgSyncMessageUser`: the past messages of one contact's chat on a connection, into the
+ * contact's ticket there (the open or pending one, else one made by the inbound rules).
+ */
+export async function importContactHistory(ctx: AppContext, sessions: SessionManager, actor: AuthUser, input: { number: string; limit: number; whatsappId: number }): Promise<{ imported: number }> {
+  const driver = await connectionDriver(ctx, sessions, input.whatsappId);
+  const contactId = await findContactIdByNumber(ctx.db, input.number);
+  const contact = contactId === undefined ? undefined : await findContactById(ctx.db, contactId);
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  const activeId = await findActiveTicketId(ctx.db, contact.id, input.whatsappId);
+  const active = activeId === undefined ? undefined : await findTicketById(ctx.db, activeId);
+  if (active && !(await canSeeTicket(ctx, actor, active))) throw new AppError('ERR_NO_PERMISSION');
+  const reopenWithinSeconds = Number(await getSettingValue(ctx.db, 'timeCreateNewTicket')) || 0;
+  const ref = active ? { id: active.id } : await findOrCreateTicket(ctx.db, { contactId: contact.id, whatsappId: input.whatsappId, isGroup: contact.isGroup, reopenWithinSeconds });
+  const ticket = await findTicketById(ctx.db, ref.id);
+  if (!ticket) throw new AppError('ERR_CREATING_TICKET');
+  if (!active) ctx.events.publish('ticket.saved', { ticket });
+  return { imported: await importIntoTicket(ctx, driver, ticket, input.limit) };
+}
+
+/**
+ * `POST /syncMessage`: the recent history of a connection's chats, meaning the chats of its open
+ * and pending tickets that the caller may see (the SYNC_TICKETS_MAX most recently active), up to
+ * `limit` older messages each. A chat whose history the phone cannot give is skipped.
+ */
+export async function importConnectionHistory(ctx: AppContext, sessions: SessionManager, actor: AuthUser, input: { limit: number; whatsappId: number }): Promise<{ imported: number }> {
+  const driver = await connectionDriver(ctx, sessions, input.whatsappId);
+  const tickets = await findTicketsByIds(ctx.db, await activeTicketIdsOfConnection(ctx.db, input.whatsappId, SYNC_TICKETS_MAX * 5));
+  let imported = 0;
+  let chats = 0;
+  for (const ticket of tickets) {
+    if (chats >= SYNC_TICKETS_MAX) break;
+    if (!(await canSeeTicket(ctx, actor, ticket))) continue;
+    chats += 1;
+    try {
+      imported += await importIntoTicket(ctx, driver, ticket, input.limit);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'ERR_WAPP_NOT_INITIALIZED') throw error;
+      ctx.events.publish('channel.error', { whatsappId: input.whatsappId, error });
+    }
+  }
+  return { imported };
+}

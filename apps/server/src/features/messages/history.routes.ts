@@ -1,0 +1,23 @@
+/**
+ * The spec's history-import calls. Unlike whaticket's, they need a signed-in user (bearer token);
+ * a `token` in the body is accepted for compatibility and ignored (see README 'Decisions').
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZHistoryImportResultSchema, ZSyncMessageSchema, ZSyncMessageUserSchema } from '@zapdesk/shared/messaging';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { importConnectionHistory, importContactHistory } from './history-import.service.js';
+
+export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
+  const tags = ['messages'];
+  const onRequest = authenticate(ctx);
+
+  app.post('/zdgSyncMessageUser', { schema: { tags, body: ZSyncMessageUserSchema, response: { 200: ZHistoryImportResultSchema } }, onRequest }, (req) =>
+    importContactHistory(ctx, sessions, currentUser(req), { number: req.body.user, limit: req.body.limit, whatsappId: req.body.ticketwhatsappId }),
+  );
+
+  app.post('/syncMessage', { schema: { tags, body: ZSyncMessageSchema, response: { 200: ZHistoryImportResultSchema } }, onRequest }, (req) =>
+    importConnectionHistory(ctx, sessions, currentUser(req), { limit: req.body.limit, whatsappId: req.body.ticketwhatsappId }),
+  );
+};
