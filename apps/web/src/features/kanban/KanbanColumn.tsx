@@ -49,6 +49,8 @@ export function KanbanColumn({ target, title, color, tickets, count, loading, ha
         display: 'flex',
         flexDirection: 'column',
         minHeight: 0,
+        // Without it a long unbroken last message would widen the column past the screen.
+        minWidth: 0,
         height: '100%',
         flex: { xs: '0 0 86%', sm: '0 0 320px', lg: '1 0 300px' },
         maxWidth: { lg: 440 },
