@@ -85,7 +85,8 @@ export function ContactDrawer({ contact, open, docked, onClose }: Props) {
     ) : null;
   }
   return (
-    <Drawer anchor="right" open={open} onClose={onClose}>
+    // Above the app bar, which sits over the side menu.
+    <Drawer anchor="right" open={open} onClose={onClose} sx={{ zIndex: (theme) => theme.zIndex.modal }}>
       <ContactDetails contact={contact} onClose={onClose} />
     </Drawer>
   );

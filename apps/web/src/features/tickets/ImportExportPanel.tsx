@@ -12,7 +12,7 @@ import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-que
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import { HISTORY_IMPORT_MAX, type TMessage, type TTicket } from '@zapdesk/shared/messaging';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { fetchTicketConnectionId, importHistory } from './chat.api';
@@ -20,7 +20,6 @@ import { CSV_FILE_NAME, messagesToCsv } from './chatCsv';
 import { ticketsKeys, type MessagePage } from './tickets.api';
 
 const DEFAULT_IMPORT_LIMIT = 100;
-const MAX_IMPORT_LIMIT = 1000;
 
 export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
   const { t } = useTranslation();
@@ -39,7 +38,7 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
   }, [connection.error, t]);
 
   const limitNumber = Number(limit);
-  const limitValid = Number.isInteger(limitNumber) && limitNumber >= 1 && limitNumber <= MAX_IMPORT_LIMIT;
+  const limitValid = Number.isInteger(limitNumber) && limitNumber >= 1 && limitNumber <= HISTORY_IMPORT_MAX;
   const connectionValid = /^\d+$/.test(connectionId) && Number(connectionId) > 0;
 
   const submit = async (event: FormEvent) => {
@@ -100,7 +99,7 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
           onChange={(event) => setLimit(event.target.value)}
           error={!limitValid}
           sx={{ width: 150 }}
-          slotProps={{ htmlInput: { min: 1, max: MAX_IMPORT_LIMIT, 'data-testid': 'panel-import-limit' } }}
+          slotProps={{ htmlInput: { min: 1, max: HISTORY_IMPORT_MAX, 'data-testid': 'panel-import-limit' } }}
         />
         <Button type="submit" variant="outlined" disabled={importing || !limitValid || !connectionValid} startIcon={importing ? <CircularProgress size={16} /> : null} sx={{ height: 40 }} data-testid="panel-import-submit">
           {t('chat.importHistory')}

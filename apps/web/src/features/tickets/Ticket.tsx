@@ -65,6 +65,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [protocol, setProtocol] = useState<string | null>(null);
   const wide = useMediaQuery((theme) => theme.breakpoints.up('lg'));
+  const compact = useMediaQuery((theme) => theme.breakpoints.down('sm'));
   const isAdmin = user ? isAdminProfile(user.profile) : false;
   const { data: ticket, error } = useQuery({ queryKey: ticketsKeys.detail(ticketId), queryFn: () => fetchTicket(ticketId) });
 
@@ -175,7 +176,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
             </Typography>
           </Box>
         </Box>
-        <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+        <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end', ml: 'auto' }}>
           {ACTIONS[ticket.status].map((action) => (
             <Button
               key={action.labelKey}
@@ -188,7 +189,16 @@ export function Ticket({ ticketId }: { ticketId: number }) {
               {t(`chat.${action.labelKey}`)}
             </Button>
           ))}
-          {ticket.status === 'open' ? (
+          {ticket.status === 'open' && compact ? (
+            <Tooltip title={t('chat.protocol')}>
+              <span>
+                <IconButton size="small" color="secondary" disabled={busy} onClick={() => void sendProtocol()} aria-label={t('chat.protocol')} data-testid="ticket-protocol">
+                  <ReceiptLong />
+                </IconButton>
+              </span>
+            </Tooltip>
+          ) : null}
+          {ticket.status === 'open' && !compact ? (
             <Button size="small" variant="outlined" color="secondary" disabled={busy} startIcon={<ReceiptLong />} onClick={() => void sendProtocol()} data-testid="ticket-protocol">
               {t('chat.protocol')}
             </Button>

@@ -3,7 +3,7 @@
  * 'Conversar' button of a contact card. The ticket lists' calls stay in tickets.api.ts.
  */
 import { z } from 'zod';
-import { ZTicketListSchema, ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
+import { ZHistoryImportResultSchema, ZTicketListSchema, ZTicketProtocolSchema, ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
 import { ZContactSchema } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
 import { ApiError } from '../../core/api/ApiError';
@@ -18,12 +18,9 @@ export function deleteTicket(id: number) {
   return requestVoid(`/tickets/${id}`, { method: 'DELETE' });
 }
 
-/** The answer of POST /tickets/{id}/protocol; the number may come as digits in a string or a number. */
-const ZProtocolAnswerSchema = z.object({ protocol: z.union([z.string(), z.number()]).transform(String), ticket: ZTicketSchema });
-
 /** 'Protocolo': the server sends the contact a protocol number, closes the ticket and returns both. */
 export function requestProtocol(id: number) {
-  return request(`/tickets/${id}/protocol`, ZProtocolAnswerSchema, { method: 'POST' });
+  return request(`/tickets/${id}/protocol`, ZTicketProtocolSchema, { method: 'POST' });
 }
 
 export async function fetchTicketConnectionId(ticketId: number): Promise<number> {
@@ -33,7 +30,7 @@ export async function fetchTicketConnectionId(ticketId: number): Promise<number>
 
 /** Imports up to `limit` past messages of the contact's chat from the phone's history. */
 export async function importHistory(input: { number: string; limit: number; whatsappId: number }): Promise<number> {
-  const { imported } = await request('/zdgSyncMessageUser', z.object({ imported: z.number() }), {
+  const { imported } = await request('/zdgSyncMessageUser', ZHistoryImportResultSchema, {
     method: 'POST',
     body: { user: input.number, limit: input.limit, ticketwhatsappId: input.whatsappId },
   });

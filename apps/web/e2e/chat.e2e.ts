@@ -1,0 +1,268 @@
+/**
+ * The chat side of the Tickets screen against a server with the simulated phone channel: the
+ * agent accepts a ticket and answers with text and an emoji from the picker, an image and a
+ * recorded voice note (Chromium's fake microphone), a too-short recording is discarded, Sign
+ * prefixes the agent's name, '/' offers quick answers, the contact drawer shows the number, the
+ * CSV export downloads zdg.csv, the audio speed is remembered, a transfer to a queue sends the
+ * ticket back to the queue, and 'Protocolo' sends a protocol number and closes the ticket.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZSimulatorOutboxItemSchema, ZTicketListSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
+import { z } from 'zod';
+import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { ADMIN, startServer, type RunningServer } from './server';
+
+let server: RunningServer;
+let browser: Browser;
+let adminToken = '';
+let adminName = '';
+let connectionId = 0;
+let queueId = 0;
+
+const CONTACT = { from: '5511977776666', name: 'Carla Conversa' };
+const PROTOCOL_CONTACT = { from: '5511966665555', name: 'Paulo Protocolo' };
+// A 1x1 PNG, for the image the agent sends.
+const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+async function api(path: string, options: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${server.baseUrl}/api${path}`, {
+    method: options.method ?? 'GET',
+    headers: { authorization: `Bearer ${adminToken}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+}
+
+async function idOf(response: Response): Promise<number> {
+  const body: unknown = await response.json();
+  return typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number' ? body.id : 0;
+}
+
+async function outbox() {
+  return z.array(ZSimulatorOutboxItemSchema).parse(await (await api(`/simulator/${connectionId}/outbox`)).json());
+}
+
+async function ticketOf(from: string, status: 'pending' | 'open' | 'closed'): Promise<number> {
+  const { tickets } = ZTicketListSchema.parse(await (await api(`/tickets?status=${status}&showAll=true`)).json());
+  return tickets.find((ticket) => ticket.contact.number === from)?.id ?? 0;
+}
+
+async function ticket(id: number) {
+  return ZTicketSchema.parse(await (await api(`/tickets/${id}`)).json());
+}
+
+function messages(page: Page) {
+  return page.getByTestId('messages-list').getByTestId('message');
+}
+
+beforeAll(async () => {
+  server = await startServer({ simulator: true });
+  browser = await launchBrowser({ fakeMedia: true });
+  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const login = z.object({ token: z.string(), user: z.object({ name: z.string() }) }).parse(await session.json());
+  adminToken = login.token;
+  adminName = login.user.name;
+
+  connectionId = await idOf(await api('/whatsapp', { method: 'POST', body: { name: 'Loja Chat', channel: 'simulator' } }));
+  expect(connectionId).toBeGreaterThan(0);
+  let scanned = 0;
+  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
+    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
+    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(scanned).toBe(200);
+  queueId = await idOf(await api('/queue', { method: 'POST', body: { name: 'Suporte', color: '#1273DE', greetingMessage: '' } }));
+  expect(queueId).toBeGreaterThan(0);
+  const quick = await api('/quickAnswers', { method: 'POST', body: { shortcut: 'saudacao', message: 'Olá {{name}}, aqui é {{user}}!' } });
+  expect(quick.status).toBe(201);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('chat', () => {
+  it('answers with text, emoji, image, voice note, Sign and a quick answer; drawer, CSV, audio speed, transfer', async () => {
+    const inbound = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...CONTACT, body: 'Bom dia, quero falar com alguém' } });
+    expect(inbound.status).toBe(200);
+    await expect.poll(() => ticketOf(CONTACT.from, 'pending')).toBeGreaterThan(0);
+    const ticketId = await ticketOf(CONTACT.from, 'pending');
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto(`/tickets/${ticketId}`);
+    // Pending: read-only with Accept.
+    await page.getByTestId('ticket-accept').waitFor();
+    await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
+    await expect(page.getByTestId('audio-record').isDisabled()).resolves.toBe(true);
+    await page.getByTestId('ticket-accept').click();
+    const view = page.getByTestId('ticket-view');
+    await expect.poll(() => view.getAttribute('data-status')).toBe('open');
+    await messages(page).filter({ hasText: 'Bom dia, quero falar com alguém' }).waitFor();
+
+    // Text plus an emoji from the picker, inserted where the cursor is.
+    const input = page.getByTestId('message-input');
+    await input.fill('Claro, posso ajudar ');
+    await page.getByTestId('message-emoji').click();
+    const emojiButton = page.getByTestId('emoji-picker').locator('[data-epr-unified]').first();
+    await emojiButton.waitFor();
+    const unified = (await emojiButton.getAttribute('data-epr-unified')) ?? '';
+    const emoji = String.fromCodePoint(...unified.split('-').map((hex) => parseInt(hex, 16)));
+    await emojiButton.click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => input.inputValue()).toBe(`Claro, posso ajudar ${emoji}`);
+    await input.press('Enter');
+    await messages(page).filter({ hasText: `Claro, posso ajudar ${emoji}` }).waitFor();
+    await expect.poll(async () => (await outbox()).some((item) => item.kind === 'text' && item.body === `Claro, posso ajudar ${emoji}`)).toBe(true);
+
+    // An image.
+    await page.getByTestId('message-file').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+    const sentImage = messages(page).filter({ has: page.getByTestId('message-image') }).last();
+    await sentImage.waitFor();
+    await expect.poll(async () => (await outbox()).some((item) => item.kind === 'media' && item.mimetype === 'image/png')).toBe(true);
+
+    // A voice note of about 2 seconds: the timer runs, the audio is sent and plays in the chat.
+    await page.getByTestId('audio-record').click();
+    await page.getByTestId('audio-recorder').waitFor();
+    await expect.poll(() => page.getByTestId('audio-timer').textContent(), { timeout: 6000 }).toBe('00:02');
+    await page.getByTestId('audio-send').click();
+    const audioMessage = messages(page).filter({ has: page.getByTestId('message-audio') });
+    await audioMessage.first().waitFor();
+    await expect.poll(async () => (await outbox()).filter((item) => item.kind === 'voice').length).toBe(1);
+    await page.getByTestId('audio-record').waitFor();
+    // The browser can read what it gets back: the stored voice note is a playable file.
+    await expect
+      .poll(() => audioMessage.first().getByTestId('message-audio').evaluate((element) => (element instanceof HTMLAudioElement ? element.readyState : 0)), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+
+    // A recording stopped at once is under 10000 bytes: discarded with a message.
+    await page.getByTestId('audio-record').click();
+    await page.getByTestId('audio-send').click();
+    await page.locator('.Toastify__toast', { hasText: 'The recording is too short and was discarded.' }).first().waitFor();
+    await page.getByTestId('audio-record').waitFor();
+    await expect(audioMessage.count()).resolves.toBe(1);
+    expect((await outbox()).filter((item) => item.kind === 'voice').length).toBe(1);
+
+    // Sign: the agent's name in bold before the text; the choice is remembered.
+    await page.getByTestId('message-sign').check();
+    await input.fill('Mensagem assinada');
+    await input.press('Enter');
+    await expect.poll(async () => (await outbox()).some((item) => item.kind === 'text' && item.body === `*${adminName}:*\nMensagem assinada`)).toBe(true);
+    await expect(page.evaluate(() => localStorage.getItem('zapdesk.signMessage'))).resolves.toBe('true');
+    await page.getByTestId('message-sign').uncheck();
+
+    // '/' offers the quick answers; picking one fills its variables in.
+    await input.fill('/sauda');
+    const option = page.getByTestId('quick-answers').getByTestId('quick-answer-option').filter({ hasText: '/saudacao' });
+    await option.waitFor();
+    await option.click();
+    await expect.poll(() => input.inputValue()).toBe(`Olá ${CONTACT.name}, aqui é ${adminName}!`);
+    await expect(page.getByTestId('quick-answers').count()).resolves.toBe(0);
+    await input.press('Enter');
+    await messages(page).filter({ hasText: `Olá ${CONTACT.name}, aqui é ${adminName}!` }).waitFor();
+
+    // The contact drawer: the number as a tel: link.
+    await page.getByTestId('ticket-contact-button').click();
+    const drawer = page.getByTestId('contact-drawer');
+    await drawer.waitFor();
+    await expect(drawer.getByTestId('contact-drawer-number').textContent()).resolves.toBe(CONTACT.from);
+    await expect(drawer.getByTestId('contact-drawer-number').getAttribute('href')).resolves.toBe(`tel:+${CONTACT.from}`);
+    await expect(drawer.evaluate((element) => element.getBoundingClientRect().width)).resolves.toBe(320);
+    await screenshot(page, 'chat-40-desktop-drawer');
+    await page.getByTestId('contact-drawer-close').click();
+
+    // The import/export panel: the connection id, and the loaded messages as zdg.csv with ';'.
+    await page.getByTestId('ticket-panel-toggle').click();
+    await expect.poll(() => page.getByTestId('panel-connection-id').textContent()).toContain(String(connectionId));
+    await expect(page.getByTestId('panel-import-connection').inputValue()).resolves.toBe(String(connectionId));
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('panel-export-csv').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('zdg.csv');
+    const csvPath = await download.path();
+    const csv = (await readFile(csvPath, 'utf8')).replace(/^\uFEFF/, '');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('"Date";"Time";"From";"Message"');
+    expect(lines.some((line) => /^"\d{2}\/\d{2}\/\d{4}";"\d{2}:\d{2}";"Carla Conversa";"Bom dia, quero falar com alguém"$/.test(line))).toBe(true);
+    expect(lines.some((line) => line.endsWith(`;"${adminName}";"Mensagem assinada"`) || line.includes('Mensagem assinada'))).toBe(true);
+    await screenshot(page, 'chat-41-desktop-panel');
+    await page.getByTestId('ticket-panel-toggle').click();
+
+    // The audio speed cycles 1 → 1.5 and is remembered after a reload.
+    const speed = audioMessage.first().getByTestId('audio-speed');
+    await expect(speed.getAttribute('data-speed')).resolves.toBe('1');
+    await speed.click();
+    await expect(speed.getAttribute('data-speed')).resolves.toBe('1.5');
+    await expect(audioMessage.first().getByTestId('message-audio').evaluate((element) => (element instanceof HTMLAudioElement ? element.playbackRate : 0))).resolves.toBe(1.5);
+    await page.reload();
+    await audioMessage.first().waitFor();
+    await expect(audioMessage.first().getByTestId('audio-speed').getAttribute('data-speed')).resolves.toBe('1.5');
+    await audioMessage.first().getByTestId('audio-speed').click();
+    await audioMessage.first().getByTestId('audio-speed').click();
+    await expect(audioMessage.first().getByTestId('audio-speed').getAttribute('data-speed')).resolves.toBe('0.5');
+    await screenshot(page, 'chat-42-desktop');
+
+    // Transfer to a queue without a user: back to pending, unassigned, out of Working on.
+    await page.getByTestId('ticket-transfer').click();
+    await page.getByTestId('transfer-modal').waitFor();
+    await page.getByTestId('transfer-submit').click();
+    await expect(page.getByTestId('transfer-error').textContent()).resolves.toBe('Choose a user or a queue.');
+    // The user search starts at 3 characters.
+    await page.getByTestId('transfer-user').fill('ad');
+    await page.getByText('Type at least 3 characters').first().waitFor();
+    await page.getByTestId('transfer-user').fill('');
+    await page.getByTestId('transfer-queue').getByRole('combobox').click();
+    await page.getByRole('option', { name: 'Suporte', exact: true }).click();
+    await screenshot(page, 'chat-43-transfer');
+    await page.getByTestId('transfer-submit').click();
+    await page.waitForURL('**/tickets');
+    const moved = await ticket(ticketId);
+    expect(moved).toMatchObject({ status: 'pending', userId: null, queueId });
+    await expect.poll(() => page.getByTestId('tickets-list-open').getByTestId('ticket-row').filter({ hasText: CONTACT.name }).count()).toBe(0);
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("'Protocolo' sends a protocol number, shows it and closes the ticket; the chat on a phone", async () => {
+    const inbound = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...PROTOCOL_CONTACT, body: 'Preciso de um protocolo' } });
+    expect(inbound.status).toBe(200);
+    await expect.poll(() => ticketOf(PROTOCOL_CONTACT.from, 'pending')).toBeGreaterThan(0);
+    const ticketId = await ticketOf(PROTOCOL_CONTACT.from, 'pending');
+    expect((await api(`/tickets/${ticketId}`, { method: 'PUT', body: { status: 'open' } })).status).toBe(200);
+
+    const context = await newContext(browser, server.baseUrl, { mobile: true });
+    const page = await context.newPage();
+    await login(page);
+    await page.goto(`/tickets/${ticketId}`);
+    await messages(page).filter({ hasText: 'Preciso de um protocolo' }).waitFor();
+    await page.getByTestId('message-input').fill('Segue um link: https://exemplo.com.br/pedido?id=7');
+    await page.getByTestId('message-input').press('Enter');
+    await messages(page).filter({ has: page.getByTestId('message-link') }).waitFor();
+    await screenshot(page, 'chat-44-phone');
+    await page.getByTestId('ticket-contact-button').click();
+    await page.getByTestId('contact-drawer').waitFor();
+    await screenshot(page, 'chat-45-phone-drawer');
+    await page.getByTestId('contact-drawer-close').click();
+
+    await page.getByTestId('ticket-protocol').click();
+    const number = page.getByTestId('protocol-number');
+    await number.waitFor();
+    const protocol = (await number.textContent()) ?? '';
+    expect(protocol).toMatch(/^\d{6,}$/);
+    await screenshot(page, 'chat-46-phone-protocol');
+    await expect.poll(async () => (await ticket(ticketId)).status).toBe('closed');
+    await expect.poll(async () => (await outbox()).some((item) => item.kind === 'text' && item.body.includes(protocol))).toBe(true);
+    await page.getByTestId('protocol-ok').click();
+    // Closed: the input is off until the ticket is reopened.
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('closed');
+    await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
+    await page.getByTestId('ticket-reopen').waitFor();
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
