@@ -98,7 +98,7 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
           value={limit}
           onChange={(event) => setLimit(event.target.value)}
           error={!limitValid}
-          sx={{ width: 150 }}
+          sx={{ width: 110 }}
           slotProps={{ htmlInput: { min: 1, max: HISTORY_IMPORT_MAX, 'data-testid': 'panel-import-limit' } }}
         />
         <Button type="submit" variant="outlined" disabled={importing || !limitValid || !connectionValid} startIcon={importing ? <CircularProgress size={16} /> : null} sx={{ height: 40 }} data-testid="panel-import-submit">

@@ -15,7 +15,7 @@ import Link from '@mui/material/Link';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { TMessage } from '@zapdesk/shared/messaging';
@@ -23,7 +23,7 @@ import { formatTime } from '../../core/ui/formatDate';
 import { toastError } from '../../core/ui/toastError';
 import { AudioPlayer } from './AudioPlayer';
 import { startChat } from './chat.api';
-import { firstLink, parseLocation, parseVcard } from './messageContent';
+import { firstLink, parseLocation, parseVcard, whatsappSegments } from './messageContent';
 
 type Props = {
   message: TMessage;
@@ -43,6 +43,25 @@ function AckIcon({ ack }: { ack: number }) {
   if (ack === 1) return <Done sx={sx} color="action" titleAccess={t('chat.acks.sent')} data-testid="message-ack" data-ack={ack} />;
   if (ack === 2) return <DoneAll sx={sx} color="action" titleAccess={t('chat.acks.delivered')} data-testid="message-ack" data-ack={ack} />;
   return <DoneAll sx={{ ...sx, color: READ_COLOR }} titleAccess={t('chat.acks.read')} data-testid="message-ack" data-ack={ack} />;
+}
+
+const SEGMENT_SX = { bold: { fontWeight: 700 }, italic: { fontStyle: 'italic' }, strike: { textDecoration: 'line-through' } } as const;
+
+/** The body with WhatsApp's *bold*, _italic_ and ~strike~ applied, as the contact sees it. */
+function FormattedText({ body }: { body: string }) {
+  return (
+    <>
+      {whatsappSegments(body).map((segment, index) =>
+        segment.style === 'plain' ? (
+          <Fragment key={index}>{segment.text}</Fragment>
+        ) : (
+          <Box key={index} component="span" sx={SEGMENT_SX[segment.style]}>
+            {segment.text}
+          </Box>
+        ),
+      )}
+    </>
+  );
 }
 
 /** A shared contact: its name and number, and 'Conversar' to open a chat with it. */
@@ -219,7 +238,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onMediaL
             {linkUrl ? <LinkCard url={linkUrl} /> : null}
             {showCaption ? (
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 2 }} data-testid="message-body">
-                {caption}
+                <FormattedText body={caption} />
               </Typography>
             ) : null}
           </>

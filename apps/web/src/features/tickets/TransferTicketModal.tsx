@@ -106,6 +106,7 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
                 setQueueId(event.target.value === '' ? '' : Number(event.target.value));
                 setError('');
               }}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
               data-testid="transfer-queue"
             >
               <MenuItem value="">
@@ -123,6 +124,7 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
                 label={t('chat.transferConnection')}
                 value={whatsappId}
                 onChange={(event) => setWhatsappId(event.target.value === '' ? '' : Number(event.target.value))}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
                 data-testid="transfer-connection"
               >
                 <MenuItem value="">

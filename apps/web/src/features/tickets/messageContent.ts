@@ -29,3 +29,25 @@ export function firstLink(body: string): string | null {
   const match = /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/i.exec(body);
   return match ? match[0] : null;
 }
+
+export type TextSegment = { text: string; style: 'plain' | 'bold' | 'italic' | 'strike' };
+
+const MARKS = { '*': 'bold', _: 'italic', '~': 'strike' } as const;
+
+/** WhatsApp's inline marks, *bold*, _italic_ and ~strike~, within one line and not nested. */
+export function whatsappSegments(body: string): TextSegment[] {
+  const segments: TextSegment[] = [];
+  const pattern = /([*_~])(?=\S)([^\n]*?\S)\1/g;
+  let last = 0;
+  for (const match of body.matchAll(pattern)) {
+    const mark = match[1];
+    const inner = match[2];
+    if (mark !== '*' && mark !== '_' && mark !== '~') continue;
+    if (inner === undefined) continue;
+    if (match.index > last) segments.push({ text: body.slice(last, match.index), style: 'plain' });
+    segments.push({ text: inner, style: MARKS[mark] });
+    last = match.index + match[0].length;
+  }
+  if (last < body.length) segments.push({ text: body.slice(last), style: 'plain' });
+  return segments;
+}

@@ -455,7 +455,7 @@ export const en = {
     importExport: 'Import / export',
     connectionId: 'Connection id',
     importHistory: 'Import history',
-    limit: 'Number of messages',
+    limit: 'Limit',
     importSubmit: 'Import',
     imported: '{{count}} messages imported.',
     exportCsv: 'Export CSV',

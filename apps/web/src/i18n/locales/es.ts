@@ -447,7 +447,7 @@ export const es: Messages = {
     importExport: 'Importar / exportar',
     connectionId: 'ID de la conexión',
     importHistory: 'Importar historial',
-    limit: 'Cantidad de mensajes',
+    limit: 'Límite',
     importSubmit: 'Importar',
     imported: '{{count}} mensajes importados.',
     exportCsv: 'Exportar CSV',

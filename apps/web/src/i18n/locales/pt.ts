@@ -447,7 +447,7 @@ export const pt: Messages = {
     importExport: 'Importar / exportar',
     connectionId: 'ID da conexão',
     importHistory: 'Importar histórico',
-    limit: 'Quantidade de mensagens',
+    limit: 'Limite',
     importSubmit: 'Importar',
     imported: '{{count}} mensagens importadas.',
     exportCsv: 'Exportar CSV',
