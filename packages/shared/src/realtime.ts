@@ -20,10 +20,18 @@ export type ServerToClientEvents = {
   appMessage: (payload: { action: 'create' | 'update'; message: TMessage; ticket: TTicket; contact: TTicket['contact'] }) => void;
 };
 
+/** The answer to a join: admitted, or refused with an error code (ERR_NO_PERMISSION, ERR_NO_TICKET_FOUND, ERR_VALIDATION). */
+export type JoinResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * A socket hears ticket and message events only for what it joined (the notification room,
+ * the lists of a status, an open chat), and only for tickets its user may see.
+ */
 export type ClientToServerEvents = {
-  joinNotification: () => void;
-  joinTickets: (status: string) => void;
-  joinChatBox: (ticketId: string) => void;
+  joinNotification: (ack?: (result: JoinResult) => void) => void;
+  joinTickets: (status: string, ack?: (result: JoinResult) => void) => void;
+  joinChatBox: (ticketId: string | number, ack?: (result: JoinResult) => void) => void;
+  leaveChatBox: (ticketId: string | number) => void;
 };
 
 export type RealtimeEventName = keyof ServerToClientEvents;

@@ -2,35 +2,91 @@
  * The realtime gateway: the one place that talks to sockets. It authenticates the handshake
  * with the access token, puts each socket in the rooms its user may see, and maps domain
  * events to the spec's socket events and their recipients.
+ *
+ * Two kinds of rooms. Audience rooms say who may see a ticket (everyone, admins, a queue's
+ * agents, an agent's own tickets); a socket is put in its user's audience rooms at connection.
+ * Topic rooms say what a socket asked for: `joinNotification`, `joinTickets(status)` and
+ * `joinChatBox(ticketId)`. A socket joins a topic once per audience room it is in
+ * (`status:open@queue:3`), and a ticket event goes to the topic rooms of that ticket's audience
+ * only, so it reaches exactly the sockets that asked for it and may see the ticket, on one
+ * node or many (the room names do the intersection, the Redis adapter fans them out).
  */
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import { isAdminProfile } from '@zapdesk/shared/domain';
-import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { isAdminProfile, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import type { ClientToServerEvents, JoinResult, ServerToClientEvents } from '@zapdesk/shared/realtime';
 import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { userFromAccessToken } from '../core/http/auth-hooks.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import { userQueueIds } from '../features/tickets/tickets.repository.js';
-import type { AuthUser } from '../features/users/users.repository.js';
+import { findTicketById, userQueueIds } from '../features/tickets/tickets.repository.js';
+import { canSeeTicket } from '../features/tickets/tickets.service.js';
+import { findAuthUserById, type AuthUser } from '../features/users/users.repository.js';
 
 type SocketData = { user: AuthUser; queueIds: number[] };
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** Rooms: every signed-in user, admins only, and one per user. */
+/** Audience rooms: every signed-in user, admins only, one per user, one per queue, an agent's own tickets. */
 export const ROOMS = {
   everyone: 'everyone',
   admins: 'admins',
   user: (id: number) => `user:${id}`,
   queue: (id: number) => `queue:${id}`,
+  /** An agent's own tickets in one of their queues (or without a queue): an owner outside the ticket's queue may not see it. */
+  owner: (userId: number, queueId: number | null) => `owner:${userId}:${queueId ?? 'none'}`,
 } as const;
 
-/** Who may see a ticket: its agent when assigned, else its queue's agents (everyone when it has no queue); admins always. */
+/** Topic rooms: what a socket joined. */
+export const TOPICS = {
+  notification: 'notification',
+  status: (status: TicketStatus) => `status:${status}`,
+  chat: (ticketId: number) => `chat:${ticketId}`,
+} as const;
+
+const TOPIC_SEPARATOR = '@';
+const topicRoom = (topic: string, audience: string) => `${topic}${TOPIC_SEPARATOR}${audience}`;
+
+/** Who may see a ticket (the rule of canSeeTicket): its agent when assigned, else its queue's agents (everyone when it has no queue); admins always. */
 export function ticketRooms(ticket: Pick<TTicket, 'userId' | 'queueId'>): string[] {
-  if (ticket.userId !== null) return [ROOMS.admins, ROOMS.user(ticket.userId)];
+  if (ticket.userId !== null) return [ROOMS.admins, ROOMS.owner(ticket.userId, ticket.queueId)];
   if (ticket.queueId !== null) return [ROOMS.admins, ROOMS.queue(ticket.queueId)];
   return [ROOMS.everyone];
+}
+
+/** The audience rooms of a user's sockets. */
+export function audienceRooms(user: Pick<AuthUser, 'id' | 'profile'>, queueIds: number[]): string[] {
+  return [
+    ROOMS.everyone,
+    ROOMS.user(user.id),
+    ...(isAdminProfile(user.profile) ? [ROOMS.admins] : []),
+    ...queueIds.map(ROOMS.queue),
+    ...queueIds.map((q) => ROOMS.owner(user.id, q)),
+    ROOMS.owner(user.id, null),
+  ];
+}
+
+/** The rooms that carry `topics` to the sockets of `audience`. */
+export function topicRooms(topics: string[], audience: string[]): string[] {
+  return [...new Set(topics.flatMap((topic) => audience.map((a) => topicRoom(topic, a))))];
+}
+
+/** What a socket (local or on another node) is in, split into audience and topics. */
+function roomsOf(socket: { id: string; rooms: Set<string> }): { audience: string[]; topics: string[] } {
+  const rooms = [...socket.rooms].filter((r) => r !== socket.id);
+  return {
+    audience: rooms.filter((r) => !r.includes(TOPIC_SEPARATOR)),
+    topics: [...new Set(rooms.filter((r) => r.includes(TOPIC_SEPARATOR)).map((r) => r.slice(0, r.indexOf(TOPIC_SEPARATOR))))],
+  };
+}
+
+function refusal(error: unknown): JoinResult {
+  return { ok: false, error: error instanceof AppError ? error.code : 'ERR_INTERNAL' };
+}
+
+function parseTicketId(value: unknown): number | undefined {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : undefined;
 }
 
 export function attachRealtime(ctx: AppContext, httpServer: HttpServer): RealtimeServer {
@@ -50,24 +106,58 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
 
   io.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
-    void socket.join([ROOMS.everyone, ROOMS.user(user.id), ...(isAdminProfile(user.profile) ? [ROOMS.admins] : []), ...socket.data.queueIds.map(ROOMS.queue)]);
+    void socket.join(audienceRooms(user, socket.data.queueIds));
+    const joinTopic = (topic: string) => socket.join(topicRooms([topic], roomsOf(socket).audience));
+    const answer = (ack: unknown, result: JoinResult) => {
+      if (typeof ack === 'function') ack(result);
+    };
+
+    socket.on('joinNotification', (ack) => {
+      void joinTopic(TOPICS.notification);
+      answer(ack, { ok: true });
+    });
+    socket.on('joinTickets', (status, ack) => {
+      const known = TICKET_STATUSES.find((s) => s === status);
+      if (!known) return answer(ack, refusal(new AppError('ERR_VALIDATION')));
+      void joinTopic(TOPICS.status(known));
+      answer(ack, { ok: true });
+    });
+    // A chat is joined only when its ticket may be seen now; what changes later the audience rooms follow.
+    socket.on('joinChatBox', (ticketId, ack) => {
+      const id = parseTicketId(ticketId);
+      void (async () => {
+        if (id === undefined) throw new AppError('ERR_VALIDATION');
+        const [ticket, actor] = await Promise.all([findTicketById(ctx.db, id), findAuthUserById(ctx.db, user.id)]);
+        if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
+        if (!actor || !(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_PERMISSION');
+        await joinTopic(TOPICS.chat(id));
+        answer(ack, { ok: true });
+      })().catch((error: unknown) => answer(ack, refusal(error)));
+    });
+    socket.on('leaveChatBox', (ticketId) => {
+      const id = parseTicketId(ticketId);
+      if (id === undefined) return;
+      for (const room of topicRooms([TOPICS.chat(id)], roomsOf(socket).audience)) void socket.leave(room);
+    });
   });
 
   const { events } = ctx;
   events.subscribe('user.saved', ({ user, created }) => {
-    // A changed profile changes what this user's open sockets may hear.
-    if (isAdminProfile(user.profile)) io.in(ROOMS.user(user.id)).socketsJoin(ROOMS.admins);
-    else io.in(ROOMS.user(user.id)).socketsLeave(ROOMS.admins);
+    // A changed profile or queue list changes what this user's open sockets may hear: their
+    // audience rooms are rebuilt, and their topics joined again for the new audience.
+    // The user hears of the change once the rooms are rebuilt.
+    const audience = audienceRooms(user, user.queues.map((q) => q.id));
     void io
       .in(ROOMS.user(user.id))
       .fetchSockets()
       .then((sockets) => {
         for (const socket of sockets) {
-          for (const room of socket.rooms) if (room.startsWith('queue:')) socket.leave(room);
-          socket.join(user.queues.map((q) => ROOMS.queue(q.id)));
+          const { topics } = roomsOf(socket);
+          for (const room of [...socket.rooms]) if (room !== socket.id) socket.leave(room);
+          socket.join([...audience, ...topicRooms(topics, audience)]);
         }
-      });
-    io.to([ROOMS.admins, ROOMS.user(user.id)]).emit('user', { action: created ? 'create' : 'update', user });
+      })
+      .finally(() => io.to([ROOMS.admins, ROOMS.user(user.id)]).emit('user', { action: created ? 'create' : 'update', user }));
   });
   events.subscribe('user.deleted', ({ userId }) => io.to(ROOMS.admins).emit('user', { action: 'delete', userId }));
   events.subscribe('user.sessionsRevoked', ({ userId }) => io.in(ROOMS.user(userId)).disconnectSockets(true));
@@ -95,13 +185,23 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
     io.to(ROOMS.everyone).except(ROOMS.admins).emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });
   });
 
-  // Whoever could see the ticket before hears the change too, so their lists can drop it.
-  events.subscribe('ticket.saved', ({ ticket, previous }) =>
-    io.to([...new Set([...ticketRooms(ticket), ...(previous ? ticketRooms(previous) : [])])]).emit('ticket', { action: 'update', ticket }),
+  // A ticket change goes to its status lists, the notification room and its chat. Whoever could
+  // see it before hears the change too, so their lists can drop it; and the lists of the status
+  // it left, which is every other status when the service did not say (close all, auto-close,
+  // a closed ticket reopened by a message).
+  events.subscribe('ticket.saved', ({ ticket, previous }) => {
+    const statuses = previous ? [ticket.status, previous.status] : TICKET_STATUSES;
+    const topics = [...statuses.map(TOPICS.status), TOPICS.notification, TOPICS.chat(ticket.id)];
+    const audience = [...ticketRooms(ticket), ...(previous ? ticketRooms(previous) : [])];
+    io.to(topicRooms(topics, audience)).emit('ticket', { action: 'update', ticket });
+  });
+  events.subscribe('ticket.deleted', ({ ticket }) =>
+    io.to(topicRooms([...TICKET_STATUSES.map(TOPICS.status), TOPICS.notification, TOPICS.chat(ticket.id)], ticketRooms(ticket))).emit('ticket', { action: 'delete', ticketId: ticket.id }),
   );
-  events.subscribe('ticket.deleted', ({ ticket }) => io.to(ticketRooms(ticket)).emit('ticket', { action: 'delete', ticketId: ticket.id }));
   events.subscribe('message.saved', ({ message, ticket, created }) =>
-    io.to(ticketRooms(ticket)).emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact }),
+    io
+      .to(topicRooms([TOPICS.chat(ticket.id), TOPICS.notification, TOPICS.status(ticket.status)], ticketRooms(ticket)))
+      .emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact }),
   );
 
   return io;

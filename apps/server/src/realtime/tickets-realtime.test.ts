@@ -46,6 +46,9 @@ async function connect(token: string): Promise<Client> {
     socket.once('connect', resolve);
     socket.once('connect_error', reject);
   });
+  // What the web app joins: the notification room and every status list.
+  await socket.emitWithAck('joinNotification');
+  for (const status of ['pending', 'open', 'closed']) await socket.emitWithAck('joinTickets', status);
   return { socket, events };
 }
 

@@ -2,6 +2,7 @@ import { foldText } from '@zapdesk/shared/domain';
 import type { TContact } from '@zapdesk/shared/schemas';
 import { sql } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 
 const columns = ['id', 'name', 'number', 'email', 'profilePicUrl', 'isGroup', 'createdAt', 'updatedAt'] as const;
@@ -32,12 +33,19 @@ export async function listContacts(db: Db, options: { searchParam: string; pageN
   const term = foldText(options.searchParam);
   const base = term ? db.selectFrom('contacts').where(containsLike(sql.ref('searchText'), term)) : db.selectFrom('contacts');
   const { limit, offset } = pageWindow(options.pageNumber);
-  const [countRow, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  // Counting a search over every contact is read again only after a write (see memoUntilWrite).
+  const [count, rows] = await Promise.all([
+    memoUntilWrite(db, `contacts.count:${term}`, async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)),
     base.select(columns).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
   ]);
-  const count = Number(countRow.n);
   return { contacts: await withExtraInfo(db, rows), count, hasMore: count > offset + rows.length };
+}
+
+/** Contacts by id, with their extra info, in two queries whatever the number. */
+export async function findContactsByIds(db: Db, ids: number[]): Promise<Map<number, TContact>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('contacts').select(columns).where('id', 'in', ids).execute();
+  return new Map((await withExtraInfo(db, rows)).map((c) => [c.id, c]));
 }
 
 export async function findContactById(db: Db, id: number): Promise<TContact | undefined> {

@@ -2,6 +2,7 @@ import { foldText, MEDIA_TYPES, type MediaType } from '@zapdesk/shared/domain';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.js';
 import type { MessagesTable } from '../../core/db/schema.js';
+import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool } from '../../core/db/sql-helpers.js';
 
 export type MessageRow = {
@@ -106,12 +107,17 @@ export async function raiseAck(db: Db, whatsappId: number, providerId: string, a
   return row?.id;
 }
 
-export async function listTicketMessages(db: Db, ticketId: number, options: { limit: number; offset: number }) {
-  const [countRow, rows] = await Promise.all([
-    db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('ticketId', '=', ticketId).executeTakeFirstOrThrow(),
-    db.selectFrom('messages').select(columns).where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
-  ]);
-  return { rows: rows.map(toRow), count: Number(countRow.n) };
+/** A page of a ticket's messages, newest first, and their count; read again only after a write (see memoUntilWrite). */
+export async function listTicketMessages(db: Db, ticketId: number, options: { limit: number; offset: number }): Promise<{ rows: MessageRow[]; count: number }> {
+  const page = await memoUntilWrite(db, `messages.page:${ticketId}:${options.limit}:${options.offset}`, async () => {
+    const [countRow, rows] = await Promise.all([
+      db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('ticketId', '=', ticketId).executeTakeFirstOrThrow(),
+      db.selectFrom('messages').select(columns).where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+    ]);
+    return { rows: rows.map(toRow), count: Number(countRow.n) };
+  });
+  // Callers reorder the rows: each gets its own list.
+  return { rows: [...page.rows], count: page.count };
 }
 
 /** Marks the incoming messages of a ticket read and returns their provider ids. */

@@ -3,8 +3,9 @@ import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { Db, DbKind } from '../../core/db/database.js';
+import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
-import { findContactById } from '../contacts/contacts.repository.js';
+import { findContactsByIds } from '../contacts/contacts.repository.js';
 
 function asStatus(value: string): TicketStatus {
   return TICKET_STATUSES.find((s) => s === value) ?? 'pending';
@@ -35,11 +36,7 @@ export async function findTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
     .select([...ticketColumns, 'whatsapps.name as whatsappName', 'queues.name as queueName', 'queues.color as queueColor', 'users.name as userName'])
     .where('tickets.id', 'in', ids)
     .execute();
-  const contacts = new Map<number, NonNullable<Awaited<ReturnType<typeof findContactById>>>>();
-  for (const contactId of new Set(rows.map((r) => r.contactId))) {
-    const contact = await findContactById(db, contactId);
-    if (contact) contacts.set(contactId, contact);
-  }
+  const contacts = await findContactsByIds(db, [...new Set(rows.map((r) => r.contactId))]);
   const byId = new Map<number, TTicket>();
   for (const r of rows) {
     const contact = contacts.get(r.contactId);
@@ -185,16 +182,16 @@ function ticketsWithMessageWords(db: Db, kind: DbKind, words: string[]) {
     const query = words.map((w) => `${w}:*`).join(' & ');
     return db
       .selectFrom('messages')
-      .select('ticketId')
+      .select('messages.ticketId as id')
       .where('isDeleted', '=', 0)
       .where(sql<SqlBool>`to_tsvector('simple', ${sql.ref('searchText')}) @@ to_tsquery('simple', ${query})`);
   }
   const query = words.map((w) => `"${w}"*`).join(' ');
   return db
     .selectFrom('messages')
-    .select('ticketId')
+    .select('messages.ticketId as id')
     .where('isDeleted', '=', 0)
-    .where('id', 'in', sql<number>`(select rowid from messages_fts where messages_fts match ${query})`);
+    .where('messages.id', 'in', sql<number>`(select rowid from messages_fts where messages_fts match ${query})`);
 }
 
 /**
@@ -215,21 +212,28 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
   const words = searchWords(filters.searchParam ?? '');
   if (words.length) {
     const folded = foldText(filters.searchParam ?? '').trim();
-    base = base.where((eb) =>
-      eb.or([
-        eb('contactId', 'in', eb.selectFrom('contacts').select('id').where(containsLike(sql.ref('searchText'), folded))),
-        eb('id', 'in', ticketsWithMessageWords(db, kind, words)),
-      ]),
+    // One set of candidates (tickets of matching contacts, plus tickets with matching messages),
+    // built once, rather than an OR probed for every ticket of the list.
+    base = base.where('id', 'in', (eb) =>
+      eb
+        .selectFrom('tickets as matched')
+        .select('matched.id')
+        .where('matched.contactId', 'in', eb.selectFrom('contacts').select('contacts.id').where(containsLike(sql.ref('contacts.searchText'), folded)))
+        .union(ticketsWithMessageWords(db, kind, words)),
     );
   }
   const { limit, offset } = pageWindow(options.pageNumber);
-  const [countRow, idRows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-  ]);
-  const count = Number(countRow.n);
-  const tickets = await findTicketsByIds(db, idRows.map((r) => r.id));
-  return { tickets, count, hasMore: count > offset + tickets.length };
+  // A page (a count over 100,000 tickets) is read again only after a write (see memoUntilWrite):
+  // agents' screens ask for the same tabs over and over.
+  return memoUntilWrite(db, `tickets.list:${JSON.stringify([scope, filters, options.pageNumber])}`, async () => {
+    const [countRow, idRows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    ]);
+    const count = Number(countRow.n);
+    const tickets = await findTicketsByIds(db, idRows.map((r) => r.id));
+    return { tickets, count, hasMore: count > offset + tickets.length };
+  });
 }
 
 export async function userQueueIds(db: Db, userId: number): Promise<number[]> {

@@ -4,6 +4,7 @@
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { TICKET_STATUSES } from '@zapdesk/shared/domain';
 import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { refreshSession } from '../api/client';
 import { getToken } from '../api/tokenStore';
@@ -41,8 +42,13 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       if (session && !disposed) next.connect();
     };
 
+    // The server sends ticket and message events only to what a socket joined (and only for
+    // tickets its user may see). Rooms do not survive a reconnect, so every connect joins again:
+    // the notification room (the bell) and every status list (tickets lists, Kanban, dashboard).
     next.on('connect', () => {
       recoveries = 0;
+      next.emit('joinNotification');
+      for (const status of TICKET_STATUSES) next.emit('joinTickets', status);
     });
     next.on('connect_error', () => {
       // While `active`, the client retries by itself (a network blip); otherwise the server said no.
@@ -76,4 +82,22 @@ export function useSocket(): AppSocket | null {
 export function useSocketSubscription(subscribe: (socket: AppSocket) => () => void): void {
   const socket = useSocket();
   useEffect(() => (socket ? subscribe(socket) : undefined), [socket, subscribe]);
+}
+
+/**
+ * Joins an open chat's room while mounted (and again after a reconnect), as the spec's chat
+ * does. The server admits it only for a ticket the user may see.
+ */
+export function useChatBoxJoin(ticketId: number | undefined): void {
+  const socket = useSocket();
+  useEffect(() => {
+    if (!socket || ticketId === undefined) return;
+    const join = () => socket.emit('joinChatBox', ticketId);
+    if (socket.connected) join();
+    socket.on('connect', join);
+    return () => {
+      socket.off('connect', join);
+      socket.emit('leaveChatBox', ticketId);
+    };
+  }, [socket, ticketId]);
 }
