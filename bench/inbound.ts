@@ -66,6 +66,8 @@ async function main(): Promise<void> {
     socket.on('connect', () => resolve());
     socket.on('connect_error', reject);
   });
+  // Message events reach only sockets that joined something carrying them: the bell's room, like the web app.
+  await socket.emitWithAck('joinNotification');
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
   let received = 0;
