@@ -212,6 +212,15 @@ describe('kanban', () => {
     await expect(cardIn(page, 'status:pending', contact.name).count()).resolves.toBe(0);
     await screenshot(page, '63-kanban-accepted');
 
+    // In service -> Queue returns a ticket: unassigned again.
+    const brunoCard = cardIn(page, 'status:open', 'Bruno Dashboard');
+    const brunoId = Number(await brunoCard.getAttribute('data-id'));
+    await drag(page, brunoCard, column(page, 'status:pending'));
+    await cardIn(page, 'status:pending', 'Bruno Dashboard').waitFor();
+    await expect.poll(async () => (await ticketById(brunoId)).status).toBe('pending');
+    expect((await ticketById(brunoId)).userId).toBeNull();
+    await expect(cardIn(page, 'status:pending', 'Bruno Dashboard').getByTestId('kanban-card-owner').count()).resolves.toBe(0);
+
     // In service -> Resolved resolves it.
     await drag(page, openCard, column(page, 'status:closed'));
     await cardIn(page, 'status:closed', contact.name).waitFor();
@@ -288,6 +297,26 @@ describe('kanban', () => {
     await expect(cardIn(page, 'status:open', contact.name).count()).resolves.toBe(0);
     await expect((await ticketById(ticketId)).status).toBe('closed');
     await screenshot(page, '66-kanban-refused-by-server');
+    await context.close();
+  });
+
+  it('shows the latest resolved tickets and loads more on demand', async () => {
+    // 22 more conversations, all closed at once: with the earlier ones, more than a page of 20.
+    for (let n = 0; n < 22; n += 1) await writeIn({ from: `55119444400${String(n).padStart(2, '0')}`, name: `Fechado ${n}` }, 'Obrigado!');
+    expect((await api('/ticketsClosed', { method: 'POST' })).status).toBe(200);
+    const total = z.object({ count: z.number() }).parse(await (await api('/tickets?status=closed&showAll=true')).json()).count;
+    expect(total).toBeGreaterThan(20);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/Kanban');
+    const closed = column(page, 'status:closed');
+    await expect.poll(() => closed.getByTestId('kanban-column-count').getAttribute('data-count')).toBe(String(total));
+    await expect.poll(() => closed.getByTestId('kanban-card').count()).toBe(20);
+    await closed.getByTestId('kanban-load-more').click();
+    await expect.poll(() => closed.getByTestId('kanban-card').count()).toBe(Math.min(total, 40));
+    await expect(closed.getByTestId('kanban-load-more').count()).resolves.toBe(total > 40 ? 1 : 0);
     await context.close();
     expect(pageErrors).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { useCallback } from 'react';
 import { z } from 'zod';
 import { request } from '../../core/api/client';
 import { useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
+import { useJoinTicketLists } from '../kanban/useJoinTicketLists';
 
 export const dashboardKey = ['dashboard'] as const;
 
@@ -30,6 +31,7 @@ export function useDashboard() {
 /** Reads the dashboard again after ticket changes, at most once per DASHBOARD_REFRESH_MS. */
 export function useDashboardLiveRefresh(): void {
   const queryClient = useQueryClient();
+  useJoinTicketLists();
   const subscribe = useCallback(
     (socket: AppSocket) => {
       let timer: ReturnType<typeof setTimeout> | null = null;

@@ -24,6 +24,7 @@ import { uniqueTickets, useTicketsQuery } from '../tickets/ticketLists';
 import { KanbanCardView } from './KanbanCard';
 import { KanbanColumn } from './KanbanColumn';
 import { canMove, isSameColumn, moveTicket, targetId, type KanbanTarget } from './kanban.api';
+import { useJoinTicketLists } from './useJoinTicketLists';
 
 type View = 'status' | 'queue';
 type TicketsQuery = ReturnType<typeof useTicketsQuery>;
@@ -80,6 +81,7 @@ export default function KanbanPage() {
   const openQuery = useTicketsQuery({ status: 'open', showAll });
   const closedQuery = useTicketsQuery({ status: 'closed', showAll }, { enabled: view === 'status' });
   const queuesQuery = useQueues();
+  useJoinTicketLists();
 
   const error = pendingQuery.error ?? openQuery.error ?? closedQuery.error;
   useEffect(() => {
