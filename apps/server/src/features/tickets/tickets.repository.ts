@@ -25,8 +25,16 @@ const ticketColumns = [
   'tickets.updatedAt',
 ] as const;
 
-/** Loads tickets with their contact, queue, user and connection, in the order of `ids`. */
+/**
+ * Loads tickets with their contact, queue, user and connection, in the order of `ids`. Read
+ * again only after a write (see memoUntilWrite); each caller gets its own copies.
+ */
 export async function findTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]> {
+  if (ids.length === 0) return [];
+  return structuredClone(await memoUntilWrite(db, `tickets.byIds:${ids.join(',')}`, () => loadTicketsByIds(db, ids)));
+}
+
+async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('tickets')
@@ -231,7 +239,7 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
       base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
     ]);
     const count = Number(countRow.n);
-    const tickets = await findTicketsByIds(db, idRows.map((r) => r.id));
+    const tickets = await loadTicketsByIds(db, idRows.map((r) => r.id));
     return { tickets, count, hasMore: count > offset + tickets.length };
   });
 }
