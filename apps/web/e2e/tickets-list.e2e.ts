@@ -157,7 +157,8 @@ describe('tickets list', () => {
     await pending.filter({ hasText: 'Cliente Suporte' }).waitFor();
     await pending.filter({ hasText: 'Cliente Vendas' }).waitFor();
     // An admin without queues of their own starts with every queue ticked.
-    await expect(page.getByTestId('tickets-queue-filter').textContent()).resolves.toContain('All queues');
+    await expect(page.getByTestId('tickets-queue-filter').getAttribute('data-summary')).resolves.toBe('All queues');
+    await expect(page.getByTestId('tickets-queue-filter-count').textContent()).resolves.toBe('2/2');
 
     await page.getByTestId('tickets-queue-filter').click();
     await page.locator(`[data-testid="tickets-queue-option"][data-id="${support}"]`).click();
@@ -173,7 +174,8 @@ describe('tickets list', () => {
     await page.getByTestId('tab-pending').click();
     await pending.filter({ hasText: 'Cliente Vendas' }).waitFor();
     await expect(pending.filter({ hasText: 'Cliente Suporte' }).count()).resolves.toBe(0);
-    await expect(page.getByTestId('tickets-queue-filter').textContent()).resolves.toContain('Vendas');
+    await expect(page.getByTestId('tickets-queue-filter').getAttribute('data-summary')).resolves.toBe('Vendas');
+    await expect(page.getByTestId('tickets-queue-filter-count').textContent()).resolves.toBe('1/2');
     await context.close();
   });
 
@@ -270,6 +272,8 @@ describe('tickets list', () => {
     await screenshot(page, '45-tickets-closed-all');
     await expect.poll(() => countOf(page, 'pending')).toBe('0');
     await expect.poll(() => countOf(page, 'open')).toBe('0');
+    // Closed tickets leave the bell, read or not.
+    await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('0');
     await page.getByTestId('tickets-list-pending').getByTestId('tickets-empty').waitFor();
     await page.getByTestId('tab-open').click();
     await page.getByTestId('tickets-list-open').getByTestId('tickets-empty').waitFor();

@@ -1,6 +1,6 @@
 /**
- * The title bar's bell: how many tickets wait with unread messages for this user (unassigned or
- * their own, in their queues), and their list; a click opens the ticket. Opening the bell asks,
+ * The title bar's bell: how many waiting or open tickets have unread messages for this user
+ * (unassigned or their own, in their queues), and their list; a click opens the ticket. Opening the bell asks,
  * once, for permission to show desktop notifications.
  */
 import NotificationsNoneOutlined from '@mui/icons-material/NotificationsNoneOutlined';
@@ -28,12 +28,8 @@ export function NotificationsBell() {
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [permission, setPermission] = useState(desktopPermission);
-  const { tickets, count, alerts, query } = useTicketNotifications();
-  const { containerRef, onScroll } = useInfiniteScroll({
-    hasNextPage: anchor !== null && query.hasNextPage,
-    isFetching: query.isFetching,
-    fetchNextPage: () => void query.fetchNextPage(),
-  });
+  const { tickets, count, alerts, hasMore, isFetching, fetchMore } = useTicketNotifications();
+  const { containerRef, onScroll } = useInfiniteScroll({ hasNextPage: anchor !== null && hasMore, isFetching, fetchNextPage: fetchMore });
 
   const open = (element: HTMLElement) => {
     setAnchor(element);

@@ -160,7 +160,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
         <Tab value="resolved" icon={<CheckCircleOutline fontSize="small" />} label={t('tickets.resolved')} data-testid="tab-resolved" />
         <Tab value="search" icon={<SearchIcon fontSize="small" />} label={t('tickets.search')} data-testid="tab-search" />
       </Tabs>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, px: 1, py: 1, borderBottom: 1, borderColor: 'divider', '& > .MuiButton-root': { flexShrink: 0 } }}>
         <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)} data-testid="tickets-new">
           {t('tickets.new')}
         </Button>
@@ -169,7 +169,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
         <TicketsQueueSelect filter={queueFilter} />
         {isAdmin ? (
           <FormControlLabel
-            sx={{ ml: 0, mr: 0 }}
+            sx={{ ml: 0, mr: 0, flexShrink: 0 }}
             control={<Switch size="small" checked={showAllChoice} onChange={(event) => setShowAll(event.target.checked)} data-testid="tickets-show-all" />}
             label={t('tickets.showAll')}
             slotProps={{ typography: { variant: 'body2' } }}

@@ -409,7 +409,7 @@ export const en = {
     searchHint: 'Type a contact name, a number or words of a message.',
     spy: 'Spy',
     spyHint: 'Read the conversation without taking the ticket',
-    queueFilter: { label: 'Queues shown', all: 'All queues', none: 'No queue', some: '{{count}} queues' },
+    queueFilter: { label: 'Queues shown', all: 'All queues', none: 'No queue' },
   },
   chat: {
     back: 'Back to the tickets',

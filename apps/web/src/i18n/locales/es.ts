@@ -401,7 +401,7 @@ export const es: Messages = {
     searchHint: 'Escribe el nombre de un contacto, un número o palabras de un mensaje.',
     spy: 'Espiar',
     spyHint: 'Leer la conversación sin tomar el ticket',
-    queueFilter: { label: 'Colas mostradas', all: 'Todas las colas', none: 'Ninguna cola', some: '{{count}} colas' },
+    queueFilter: { label: 'Colas mostradas', all: 'Todas las colas', none: 'Ninguna cola' },
   },
   chat: {
     back: 'Volver a los tickets',

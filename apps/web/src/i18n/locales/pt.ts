@@ -373,7 +373,7 @@ export const pt: Messages = {
     },
   },
   tickets: {
-    inbox: 'Caixa de entrada',
+    inbox: 'Entrada',
     resolved: 'Resolvidos',
     workingOn: 'Atendendo',
     queue: 'Aguardando',
@@ -401,7 +401,7 @@ export const pt: Messages = {
     searchHint: 'Digite o nome de um contato, um número ou palavras de uma mensagem.',
     spy: 'Espiar',
     spyHint: 'Ler a conversa sem assumir o ticket',
-    queueFilter: { label: 'Filas exibidas', all: 'Todas as filas', none: 'Nenhuma fila', some: '{{count}} filas' },
+    queueFilter: { label: 'Filas exibidas', all: 'Todas as filas', none: 'Nenhuma fila' },
   },
   chat: {
     back: 'Voltar aos tickets',
