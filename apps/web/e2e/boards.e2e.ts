@@ -250,11 +250,15 @@ describe('kanban', () => {
     await expect(salesCard.getByTestId('kanban-card-queue').getAttribute('aria-label')).resolves.toBe('Vendas');
     await screenshot(page, '64-kanban-by-queue');
 
-    const phone = await newContext(browser, server.baseUrl, { mobile: true });
+    // On a phone, in Portuguese: the columns scroll sideways, one at a time.
+    const phone = await newContext(browser, server.baseUrl, { mobile: true, locale: 'pt-BR' });
     const phonePage = await phone.newPage();
     await login(phonePage);
     await phonePage.goto('/Kanban');
     await column(phonePage, 'status:pending').getByTestId('kanban-card').first().waitFor();
+    await expect(phonePage.getByTestId('kanban-column-title').allTextContents()).resolves.toEqual(['Aguardando', 'Em atendimento', 'Resolvidos']);
+    const firstColumn = await column(phonePage, 'status:pending').boundingBox();
+    expect(firstColumn && firstColumn.x + firstColumn.width).toBeLessThanOrEqual(390);
     await screenshot(phonePage, '65-kanban-phone');
     await phone.close();
     await context.close();
