@@ -96,6 +96,8 @@ describe('filters', () => {
   });
 
   it('shows only tickets with unread messages, and only group or private ones', async () => {
+    // Only the agent working on a ticket reads it: taking it, then opening its chat.
+    await t.request({ method: 'PUT', url: `/api/tickets/${ids['5511911110003']}`, token: t.adminToken, payload: { status: 'open' } });
     await t.request({ method: 'GET', url: `/api/messages/${ids['5511911110003']}`, token: t.adminToken });
     expect(numbers(await list('withUnreadMessages=true'))).not.toContain('5511911110003');
     expect(numbers(await list('isGroup=true'))).toEqual(['family-group']);
