@@ -236,7 +236,26 @@ describe('tickets list', () => {
   });
 
   it('counts unread tickets on the bell, alerts on a new message and opens the ticket from the list', async () => {
-    const { context, page } = await openTickets();
+    const context = await newContext(browser, server.baseUrl);
+    await context.grantPermissions(['notifications']);
+    // Record the desktop notifications the page shows (headless Chromium displays none).
+    await context.addInitScript(() => {
+      const Original = window.Notification;
+      const shown: string[] = [];
+      Object.assign(window, { shownNotifications: shown });
+      class Recording extends Original {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          shown.push(`${title}|${options?.body ?? ''}`);
+        }
+      }
+      Object.defineProperty(window, 'Notification', { value: Recording, configurable: true, writable: true });
+    });
+    const shown = () => page.evaluate(() => ('shownNotifications' in window && Array.isArray(window.shownNotifications) ? window.shownNotifications.map(String) : []));
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-manager').waitFor();
     const bell = page.getByTestId('notifications-button');
     await expect.poll(async () => Number(await bell.getAttribute('data-count'))).toBeGreaterThan(0);
     const before = Number(await bell.getAttribute('data-count'));
@@ -245,6 +264,7 @@ describe('tickets list', () => {
     const ticketId = await writeIn({ from: '5511970000007', name: 'Tiago Novo', body: 'Preciso de um orçamento' });
     await expect.poll(async () => Number(await bell.getAttribute('data-count'))).toBe(before + 1);
     await expect.poll(async () => Number(await bell.getAttribute('data-alerts'))).toBe(alertsBefore + 1);
+    await expect.poll(shown).toEqual(['New message from Tiago Novo|Preciso de um orçamento']);
 
     await bell.click();
     const item = page.getByTestId('notification-item').filter({ hasText: 'Tiago Novo' });
@@ -255,9 +275,15 @@ describe('tickets list', () => {
     await page.waitForURL(`**/tickets/${ticketId}`);
     await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('pending');
 
-    // A message from a contact whose ticket nobody has open raises the bell again.
+    // A message on the ticket open in this focused window makes no alert...
+    await page.bringToFront();
+    await writeIn({ from: '5511970000007', name: 'Tiago Novo', body: 'Estou aguardando' });
+    await page.getByTestId('messages-list').getByText('Estou aguardando').waitFor();
+    // ...a message from a contact whose ticket is not open does.
     await writeIn({ from: '5511970000001', name: 'João Araújo', body: 'Alguma novidade?' });
-    await expect.poll(async () => Number(await bell.getAttribute('data-alerts'))).toBe(alertsBefore + 2);
+    await expect.poll(shown).toContain('New message from João Araújo|Alguma novidade?');
+    await expect(shown()).resolves.toHaveLength(2);
+    await expect(bell.getAttribute('data-alerts')).resolves.toBe(String(alertsBefore + 2));
     await context.close();
   });
 
