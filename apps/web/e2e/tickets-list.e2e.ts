@@ -15,6 +15,7 @@ let server: RunningServer;
 let browser: Browser;
 let adminToken = '';
 let connectionId = 0;
+const queues = { sales: 0, support: 0 };
 
 async function api(route: string, options: { method?: string; body?: unknown } = {}): Promise<Response> {
   return fetch(`${server.baseUrl}/api${route}`, {
@@ -146,6 +147,7 @@ describe('tickets list', () => {
   it('hides the tickets of a queue unticked in the queue filter, and remembers the choice', async () => {
     const sales = await idOf(await api('/queue', { method: 'POST', body: { name: 'Vendas', color: '#1273DE', greetingMessage: '' } }));
     const support = await idOf(await api('/queue', { method: 'POST', body: { name: 'Suporte', color: '#B80000', greetingMessage: '' } }));
+    Object.assign(queues, { sales, support });
     const salesTicket = await writeIn({ from: '5511970000004', name: 'Cliente Vendas', body: 'Quero comprar' });
     const supportTicket = await writeIn({ from: '5511970000005', name: 'Cliente Suporte', body: 'Está quebrado' });
     expect((await api(`/tickets/${salesTicket}`, { method: 'PUT', body: { queueId: sales } })).status).toBe(200);
@@ -316,6 +318,39 @@ describe('tickets list', () => {
     await page.getByTestId('tickets-new').click();
     await page.getByTestId('new-ticket-modal').waitFor();
     await screenshot(page, '47-new-ticket-phone');
+    await context.close();
+  });
+
+  it("shows an agent only their queues' tickets, in the filter, the lists and the bell", async () => {
+    const agent = { name: 'Vera Vendas', email: 'vera@e2e.test', password: 'vera-secret-1' };
+    expect((await api('/users', { method: 'POST', body: { ...agent, profile: 'user', queueIds: [queues.sales] } })).status).toBe(201);
+    const inSales = await writeIn({ from: '5511970000009', name: 'Marcos Vendas', body: 'Tem desconto?' });
+    const inSupport = await writeIn({ from: '5511970000010', name: 'Lia Suporte', body: 'Não liga mais' });
+    expect((await api(`/tickets/${inSales}`, { method: 'PUT', body: { queueId: queues.sales } })).status).toBe(200);
+    expect((await api(`/tickets/${inSupport}`, { method: 'PUT', body: { queueId: queues.support } })).status).toBe(200);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page, agent);
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-manager').waitFor();
+    await expect(page.getByTestId('tickets-show-all').count()).resolves.toBe(0);
+    await expect(page.getByTestId('tickets-queue-filter-count').textContent()).resolves.toBe('1/1');
+    await page.getByTestId('tab-pending').click();
+    const pending = rowsOf(page, 'pending');
+    await pending.filter({ hasText: 'Marcos Vendas' }).waitFor();
+    await pending.filter({ hasText: 'Helena Celular' }).waitFor();
+    await expect(pending.filter({ hasText: 'Lia Suporte' }).count()).resolves.toBe(0);
+    await expect.poll(() => countOf(page, 'pending')).toBe('2');
+    // The bell: unread tickets of her queue and without a queue, not Suporte's.
+    const bell = page.getByTestId('notifications-button');
+    await expect.poll(() => bell.getAttribute('data-count')).toBe('2');
+    await writeIn({ from: '5511970000010', name: 'Lia Suporte', body: 'Alô?' });
+    await writeIn({ from: '5511970000009', name: 'Marcos Vendas', body: 'Alô?' });
+    // Once Marcos' message shows, Lia's (sent first) has been handled too: one alert, for Marcos.
+    await expect.poll(() => pending.filter({ hasText: 'Marcos Vendas' }).getByTestId('ticket-last-message').textContent()).toBe('Alô?');
+    await expect(bell.getAttribute('data-alerts')).resolves.toBe('1');
+    await expect(bell.getAttribute('data-count')).resolves.toBe('2');
     await context.close();
   });
 
