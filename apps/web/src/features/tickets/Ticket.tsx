@@ -28,7 +28,7 @@ import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { useAuth } from '../../core/auth/AuthProvider';
-import { useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
+import { useChatBoxJoin, useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
 import { CenteredLoader } from '../../core/ui/CenteredLoader';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { initials } from '../../core/ui/initials';
@@ -104,6 +104,8 @@ export function Ticket({ ticketId }: { ticketId: number }) {
     [ticketId, navigate, t, queryClient, isAdmin, user?.id],
   );
   useSocketSubscription(subscribe);
+  // The chat's own room (spec 4 'Live events'): admitted only while the user may see the ticket.
+  useChatBoxJoin(ticketId);
 
   const changeStatus = async (status: TicketStatus) => {
     setBusy(true);
