@@ -193,8 +193,9 @@ describe('tickets list', () => {
     // Under 3 characters nothing is searched.
     await expect(page.getByTestId('new-ticket-option').count()).resolves.toBe(0);
     await page.getByTestId('new-ticket-contact').fill('carla');
-    await page.getByTestId('new-ticket-option').filter({ hasText: 'Carla Existente' }).click();
+    await page.getByTestId('new-ticket-option').filter({ hasText: 'Carla Existente' }).waitFor();
     await screenshot(page, '43-new-ticket-modal');
+    await page.getByTestId('new-ticket-option').filter({ hasText: 'Carla Existente' }).click();
     await page.getByTestId('new-ticket-submit').click();
     await page.waitForURL(/\/tickets\/\d+$/);
     await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
@@ -212,9 +213,12 @@ describe('tickets list', () => {
     // A name nobody has: 'Add contact' opens the contact form with it, and saving starts the ticket.
     await page.getByTestId('tickets-new').click();
     await page.getByTestId('new-ticket-contact').fill('Rafael Novo');
+    await page.getByTestId('new-ticket-add-option').waitFor();
+    await screenshot(page, '43-new-ticket-add-contact');
     await page.getByTestId('new-ticket-add-option').click();
     await page.getByTestId('contact-modal').waitFor();
     await expect(page.getByTestId('contact-name').inputValue()).resolves.toBe('Rafael Novo');
+    await screenshot(page, '43-new-ticket-contact-modal');
     await page.getByTestId('contact-number').fill('5511977770002');
     await page.getByTestId('contact-submit').click();
     await expect.poll(() => page.getByTestId('ticket-title').textContent()).toContain('Rafael Novo');
