@@ -1,5 +1,5 @@
 import { foldText, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { Db, DbKind } from '../../core/db/database.js';
@@ -171,12 +171,17 @@ export type TicketFilters = {
   isGroup?: boolean | undefined;
 };
 
+/** A ticket column, or (`bare`) the same value hidden from the planner so it picks no index on it. */
+type ColumnRef = (name: 'status' | 'queueId' | 'userId' | 'isGroup' | 'unreadMessages') => RawBuilder<unknown>;
+const indexed: ColumnRef = (name) => sql.ref(name);
+const bare: ColumnRef = (name) => sql`+${sql.ref(name)}`;
+
 /** Admins with showAll see everything; others their queues (or none), unassigned or their own. */
-function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope): SelectQueryBuilder<Database, 'tickets', O> {
+function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope, col: ColumnRef = indexed): SelectQueryBuilder<Database, 'tickets', O> {
   if (scope.admin && scope.showAll) return query;
   return query
-    .where((eb) => eb.or([eb('queueId', 'is', null), ...(scope.queueIds.length ? [eb('queueId', 'in', scope.queueIds)] : [])]))
-    .where((eb) => eb.or([eb('userId', 'is', null), eb('userId', '=', scope.userId)]));
+    .where((eb) => eb.or([eb(col('queueId'), 'is', null), ...(scope.queueIds.length ? [eb(col('queueId'), 'in', scope.queueIds)] : [])]))
+    .where((eb) => eb.or([eb(col('userId'), 'is', null), eb(col('userId'), '=', scope.userId)]));
 }
 
 /** Words of a search as a prefix query: 'joão sil' finds 'João Silva'. */
@@ -208,16 +213,20 @@ function ticketsWithMessageWords(db: Db, kind: DbKind, words: string[]) {
  */
 export async function listTickets(db: Db, kind: DbKind, options: { scope: TicketScope; filters: TicketFilters; pageNumber: number }) {
   const { scope, filters } = options;
+  const words = searchWords(filters.searchParam ?? '');
+  // A search starts from its candidates (a few thousand tickets), not from an index over every
+  // ticket of a status or of unassigned ones probed against them: on SQLite the filters are left
+  // bare (PostgreSQL's planner weighs that itself, and has no unary + for text).
+  const col = words.length && kind === 'sqlite' ? bare : indexed;
   let base = db.selectFrom('tickets');
-  if (filters.status) base = base.where('status', '=', filters.status);
-  base = visibleTo(base, scope);
+  if (filters.status) base = base.where(col('status'), '=', filters.status);
+  base = visibleTo(base, scope, col);
   if (filters.queueIds) {
     const wanted = filters.queueIds;
-    base = base.where((eb) => eb.or([eb('queueId', 'is', null), ...(wanted.length ? [eb('queueId', 'in', wanted)] : [])]));
+    base = base.where((eb) => eb.or([eb(col('queueId'), 'is', null), ...(wanted.length ? [eb(col('queueId'), 'in', wanted)] : [])]));
   }
-  if (filters.withUnreadMessages) base = base.where('unreadMessages', '>', 0);
-  if (filters.isGroup !== undefined) base = base.where('isGroup', '=', filters.isGroup ? 1 : 0);
-  const words = searchWords(filters.searchParam ?? '');
+  if (filters.withUnreadMessages) base = base.where(col('unreadMessages'), '>', 0);
+  if (filters.isGroup !== undefined) base = base.where(col('isGroup'), '=', filters.isGroup ? 1 : 0);
   if (words.length) {
     const folded = foldText(filters.searchParam ?? '').trim();
     // One set of candidates (tickets of matching contacts, plus tickets with matching messages),
@@ -227,19 +236,35 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
         .selectFrom('tickets as matched')
         .select('matched.id')
         .where('matched.contactId', 'in', eb.selectFrom('contacts').select('contacts.id').where(containsLike(sql.ref('contacts.searchText'), folded)))
-        .union(ticketsWithMessageWords(db, kind, words)),
+        .unionAll(ticketsWithMessageWords(db, kind, words)),
     );
   }
   const { limit, offset } = pageWindow(options.pageNumber);
   // A page (a count over 100,000 tickets) is read again only after a write (see memoUntilWrite):
   // agents' screens ask for the same tabs over and over.
   return memoUntilWrite(db, `tickets.list:${JSON.stringify([scope, filters, options.pageNumber])}`, async () => {
-    const [countRow, idRows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-    ]);
-    const count = Number(countRow.n);
-    const tickets = await loadTicketsByIds(db, idRows.map((r) => r.id));
+    let count: number;
+    let ids: number[];
+    if (words.length) {
+      // A search's candidates are gathered once for the page and its count.
+      const rows = await base
+        .select((eb) => ['id', eb.fn.countAll<number>().over().as('n')])
+        .orderBy('updatedAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      ids = rows.map((r) => r.id);
+      count = rows.length ? Number(rows[0]?.n) : Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    } else {
+      const [countRow, idRows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      ]);
+      count = Number(countRow.n);
+      ids = idRows.map((r) => r.id);
+    }
+    const tickets = await loadTicketsByIds(db, ids);
     return { tickets, count, hasMore: count > offset + tickets.length };
   });
 }
