@@ -17,7 +17,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAdminProfile, LIMITS, type TicketStatus } from '@zapdesk/shared/domain';
 import { useAuth } from '../../core/auth/AuthProvider';
@@ -89,7 +89,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
     );
   };
 
-  let content;
+  let content: ReactNode;
   if (tab === 'inbox' || tab === 'group') {
     const group = tab === 'group';
     const status = group ? groupTab : inboxTab;
