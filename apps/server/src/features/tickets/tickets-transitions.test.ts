@@ -53,6 +53,17 @@ describe('status table', () => {
     expect((await put(ticket.id, { status: 'closed' }, agent.token)).json()).toMatchObject({ status: 'closed', userId: agent.id });
     expect((await put(ticket.id, { status: 'open' })).json()).toMatchObject({ status: 'open', user: { name: 'Admin' } });
   });
+  it("refuses to reopen a ticket while the contact has another active one: ERR_OTHER_OPEN_TICKET, nothing changed", async () => {
+    const ticket = await inboundTicket();
+    await put(ticket.id, { status: 'open' }, agent.token);
+    await put(ticket.id, { status: 'closed' }, agent.token);
+    const created = await t.request({ method: 'POST', url: '/api/tickets', token: t.adminToken, payload: { contactId: ticket.contact.id, status: 'open' } });
+    expect(created.statusCode).toBe(201);
+    const reopen = await put(ticket.id, { status: 'open' }, agent.token);
+    expect(reopen.statusCode).toBe(409);
+    expect(reopen.json()).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET' });
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: t.adminToken })).json()).toMatchObject({ status: 'closed', userId: agent.id });
+  });
 });
 
 describe('transfer', () => {

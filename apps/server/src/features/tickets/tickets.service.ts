@@ -53,7 +53,10 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
   const ticket = await getVisibleTicket(ctx, actor, id);
   const now = nowIso();
   if (status === 'open') {
-    await repo.updateTicket(ctx.db, id, { status, userId: actor.id }, now);
+    // Reopening while the contact already has another active ticket on that connection.
+    await repo.updateTicket(ctx.db, id, { status, userId: actor.id }, now).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? new AppError('ERR_OTHER_OPEN_TICKET') : error;
+    });
     // The agent taking the ticket is reading it now (spying did not).
     await readTicket(ctx, sessions, ticket);
   }
