@@ -51,6 +51,8 @@ export type WhatsappDriverOptions = {
   downloadMedia?: MediaDownloader;
 };
 
+  /** How long fetchHistory waits for the phone's answer; HISTORY_TIMEOUT_MS unless a test shortens it. */
+  historyTimeoutMs?: number;
 /** Reconnect back-off after an unexpected close: 1 s, 2 s, 4 s ... 60 s, then give up. */
 export const RECONNECT_BASE_MS = 1_000;
 export const RECONNECT_MAX_MS = 60_000;
@@ -264,7 +266,7 @@ export class WhatsappDriver implements ChannelDriver {
     const answer = new Promise<WAMessage[] | undefined>((resolve) => {
       waiter = { jids, resolve };
       this.#historyWaiters.add(waiter);
-      timer = setTimeout(() => resolve(undefined), HISTORY_TIMEOUT_MS);
+      timer = setTimeout(() => resolve(undefined), this.#options.historyTimeoutMs ?? HISTORY_TIMEOUT_MS);
       timer.unref();
     });
     let messages: WAMessage[] | undefined;
