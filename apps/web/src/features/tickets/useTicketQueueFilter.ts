@@ -37,9 +37,9 @@ export type TicketQueueFilter = {
   options: TQueueRef[];
   selectedIds: number[];
   setSelectedIds: (ids: number[]) => void;
-  /** What the lists send as queueIds; undefined when the user has no queue to choose. */
+  /** What the lists send as queueIds; undefined when every queue is ticked. */
   queueIds: number[] | undefined;
-  /** False while an admin's list of queues is loading: the lists wait rather than load twice. */
+  /** False while an admin's stored choice waits for the list of queues: the lists wait rather than load twice. */
   ready: boolean;
 };
 
@@ -51,7 +51,6 @@ export function useTicketQueueFilter(): TicketQueueFilter {
   const allQueues = useQueues();
   const adminOptions = allQueues.data ?? (allQueues.isError ? ownQueues : undefined);
   const options = useMemo(() => (isAdmin ? (adminOptions ?? []) : ownQueues), [isAdmin, adminOptions, ownQueues]);
-  const ready = !isAdmin || adminOptions !== undefined;
 
   const [excluded, setExcluded] = useState<number[] | null>(() => readExcluded(userId));
   const [excludedOwner, setExcludedOwner] = useState(userId);
@@ -76,7 +75,19 @@ export function useTicketQueueFilter(): TicketQueueFilter {
     [options, userId],
   );
 
-  const queueIds = useMemo(() => (options.length === 0 ? undefined : [...selectedIds].sort((a, b) => a - b)), [options.length, selectedIds]);
+  // What the lists send. Every queue ticked is no filter at all (the server keeps a user to their
+  // queues anyway), and the defaults need no list of queues: the first screen does not wait for one.
+  const queueIds = useMemo(() => {
+    const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+    if (excluded === null) {
+      const own = ownQueues.map((queue) => queue.id);
+      return isAdmin && own.length > 0 ? sorted(own) : undefined;
+    }
+    const left = options.filter((queue) => !excluded.includes(queue.id));
+    return left.length === options.length ? undefined : sorted(left.map((queue) => queue.id));
+  }, [excluded, ownQueues, isAdmin, options]);
+  // Only an admin's stored choice needs the list of every queue before the lists can ask.
+  const ready = excluded === null || !isAdmin || adminOptions !== undefined;
 
   return { options, selectedIds, setSelectedIds, queueIds, ready };
 }
