@@ -227,6 +227,55 @@ describe('chat', () => {
     await context.close();
   });
 
+  it('loads older messages only when scrolled to the top, keeps the place, and follows new ones to the bottom', async () => {
+    const longChat = { from: '5511955550000', name: 'Lia Longa' };
+    for (let index = 1; index <= 45; index += 1) {
+      const sent = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...longChat, body: `Linha ${index}` } });
+      expect(sent.status).toBe(200);
+    }
+    await expect.poll(() => ticketOf(longChat.from, 'pending')).toBeGreaterThan(0);
+    const ticketId = await ticketOf(longChat.from, 'pending');
+    expect((await api(`/tickets/${ticketId}`, { method: 'PUT', body: { status: 'open' } })).status).toBe(200);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    const pagesAsked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === `/api/messages/${ticketId}`) pagesAsked.push(url.searchParams.get('pageNumber') ?? '');
+    });
+    await login(page);
+    await page.goto(`/tickets/${ticketId}`);
+    await messages(page).filter({ hasText: 'Linha 45' }).waitFor();
+    const list = page.getByTestId('messages-list');
+    await expect.poll(() => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(5);
+    // Opening at the bottom does not fetch the older pages.
+    await page.waitForTimeout(2000);
+    expect(pagesAsked).toEqual(['1']);
+
+    // Within 50px of the top: page 2 comes, and the reader stays where they were.
+    await list.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await expect.poll(() => pagesAsked.includes('2')).toBe(true);
+    await list.getByTestId('message-body').filter({ hasText: /^Linha 25$/ }).waitFor();
+    await screenshot(page, 'chat-47-older-loaded');
+    await expect.poll(() => list.evaluate((element) => element.scrollTop)).toBeGreaterThan(200);
+    expect(pagesAsked.includes('3')).toBe(false);
+    await list.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await expect.poll(() => pagesAsked.includes('3')).toBe(true);
+    await list.getByTestId('message-body').filter({ hasText: /^Linha 1$/ }).waitFor();
+
+    // A new message brings the list back to the bottom.
+    expect((await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...longChat, body: 'Chegou agora' } })).status).toBe(200);
+    await messages(page).filter({ hasText: 'Chegou agora' }).waitFor();
+    await expect.poll(() => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(5);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   it("'Protocolo' sends a protocol number, shows it and closes the ticket; the chat on a phone", async () => {
     const inbound = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...PROTOCOL_CONTACT, body: 'Preciso de um protocolo' } });
     expect(inbound.status).toBe(200);

@@ -8,7 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { TMessage } from '@zapdesk/shared/messaging';
 import { formatDay } from '../../core/ui/formatDate';
@@ -22,6 +22,7 @@ const TOP_THRESHOLD_PX = 50;
 /** Virtuoso counts item indexes down from here as older pages are put above. */
 const FIRST_INDEX = 1_000_000;
 const CHAT_BACKGROUND = '#EFEAE2';
+const SETTLE_FALLBACK_MS = 1500;
 /** How long to wait after an incoming message before telling the server the open chat read it. */
 const MARK_READ_DELAY_MS = 800;
 
@@ -100,11 +101,53 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   };
 
   // A picture loading after the first paint makes its row taller: stay at the bottom if we were there.
-  const virtuosoRef = useRef<VirtuosoHandle | null>(null);
   const atBottom = useRef(true);
-  const onMediaLoad = () => {
-    if (atBottom.current) virtuosoRef.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+  // Older pages load only once the list has opened at the bottom: the first paint starts at the
+  // top and must not count as the reader scrolling there. (Virtuoso's startReached fires when the
+  // first row renders, which with the overscan is well before 50px: the top state is used instead.)
+  const settled = useRef(false);
+  const atTop = useRef(false);
+  const loadOlder = () => {
+    if (settled.current && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   };
+  // Should the bottom state never be reported (an empty-looking list), settle after a moment anyway.
+  const hasRows = messages.length > 0;
+  useEffect(() => {
+    if (!hasRows) return;
+    const timer = setTimeout(() => {
+      settled.current = true;
+    }, SETTLE_FALLBACK_MS);
+    return () => clearTimeout(timer);
+  }, [hasRows]);
+  // Virtuoso measures rows in whole pixels: over a screen of rows the fractions add up to a few
+  // pixels short of the real end, so 'the bottom' is set on the scroller itself.
+  const scroller = useRef<HTMLElement | null>(null);
+  const [scrollerElement, setScrollerElement] = useState<HTMLElement | null>(null);
+  // Each scroll within 50px of the top asks for the next older page (Virtuoso's top state only
+  // reports changes, and stays 'at top' when a page arrives while the reader is still there).
+  const loadOlderRef = useRef(loadOlder);
+  loadOlderRef.current = loadOlder;
+  useEffect(() => {
+    if (!scrollerElement) return;
+    const onScroll = () => {
+      if (scrollerElement.scrollTop < TOP_THRESHOLD_PX) loadOlderRef.current();
+    };
+    scrollerElement.addEventListener('scroll', onScroll, { passive: true });
+    return () => scrollerElement.removeEventListener('scroll', onScroll);
+  }, [scrollerElement]);
+  const stickToBottom = () => {
+    requestAnimationFrame(() => {
+      const element = scroller.current;
+      if (element) element.scrollTop = element.scrollHeight;
+    });
+  };
+  const onMediaLoad = () => {
+    if (atBottom.current) stickToBottom();
+  };
+  const newestId = messages[messages.length - 1]?.id;
+  useEffect(() => {
+    if (newestId !== undefined) stickToBottom();
+  }, [newestId]);
 
   const renderItem = (index: number, message: TMessage) => {
     const position = index - firstItemIndex;
@@ -112,7 +155,8 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     const day = formatDay(message.createdAt);
     const newDay = !previousMessage || formatDay(previousMessage.createdAt) !== day;
     return (
-      <Box sx={{ px: { xs: 1, sm: 2.5 }, pb: 0.75 }}>
+      // flow-root: no child margin may leak out of the row, or Virtuoso would measure it short.
+      <Box sx={{ display: 'flow-root', px: { xs: 1, sm: 2.5 }, pb: 0.75 }}>
         {newDay ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', my: 1.5 }}>
             <Chip label={day} size="small" sx={{ bgcolor: '#E1F3FB', fontWeight: 500 }} data-testid="day-separator" />
@@ -138,32 +182,48 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
       ) : (
         <Virtuoso
           key={ticketId}
-          ref={virtuosoRef}
+          scrollerRef={(element) => {
+            scroller.current = element instanceof HTMLElement ? element : null;
+            setScrollerElement(scroller.current);
+          }}
           atBottomStateChange={(value) => {
             atBottom.current = value;
+            if (value && !settled.current) {
+              settled.current = true;
+              stickToBottom();
+              // A chat shorter than the screen is at the top too: bring the older pages.
+              if (atTop.current) loadOlder();
+            }
           }}
           atBottomThreshold={80}
-          style={{ height: '100%' }}
+          // Rows measured taller than estimated (a wrapped text, a picture) would leave a reader who
+          // was at the bottom a few pixels short of it.
+          totalListHeightChanged={() => {
+            if (atBottom.current) stickToBottom();
+          }}
+          style={{ height: '100%', overflowX: 'hidden' }}
           data={messages}
           firstItemIndex={firstItemIndex}
-          initialTopMostItemIndex={messages.length - 1}
+          initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
           computeItemKey={(_index, message) => message.id}
           itemContent={renderItem}
           atTopThreshold={TOP_THRESHOLD_PX}
-          startReached={() => {
-            if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+          atTopStateChange={(value) => {
+            atTop.current = value;
+            if (value) loadOlder();
           }}
           // New messages (sent or received) bring the list to the bottom.
           followOutput={() => 'auto'}
-          // Short chats render whole; long ones keep about two screens mounted.
-          increaseViewportBy={{ top: 800, bottom: 400 }}
-          components={{
-            Header: () => <Box sx={{ display: 'flex', justifyContent: 'center', py: 1, minHeight: 12 }}>{isFetchingNextPage ? <CircularProgress size={22} /> : null}</Box>,
-            Footer: () => <Box sx={{ height: 8 }} />,
-          }}
+          // Short chats render whole; long ones keep about a screen's worth mounted either side.
+          increaseViewportBy={{ top: 1000, bottom: 1000 }}
           data-testid="messages-list"
         />
       )}
+      {isFetchingNextPage ? (
+        <Box sx={{ position: 'absolute', top: 8, left: 0, right: 0, display: 'flex', justifyContent: 'center', pointerEvents: 'none' }} data-testid="messages-loading-older">
+          <CircularProgress size={22} />
+        </Box>
+      ) : null}
       <ConfirmationDialog open={toDelete !== null} title={t('chat.deleteTitle')} onClose={() => setToDelete(null)} onConfirm={confirmDelete}>
         {t('chat.deleteBody')}
       </ConfirmationDialog>
