@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  const measures: { firstScreenMs: number; domContentLoadedMs: number; js: { url: string; bytes: number; gzipBytes: number }[] }[] = [];
+  const measures: { firstScreenMs: number; domContentLoadedMs: number; js: { url: string; bytes: number; gzipBytes: number }[]; api: { url: string; ms: number }[] }[] = [];
   try {
     for (let run = 0; run <= runs; run += 1) {
       const context = await browser.newContext({ baseURL: address, locale: 'pt-BR', viewport: { width: 1366, height: 820 } });
@@ -77,6 +77,12 @@ async function main(): Promise<void> {
           ),
         );
       });
+      const api: { url: string; ms: number }[] = [];
+      page.on('requestfinished', (request) => {
+        if (rendered || !request.url().startsWith(`${address}/api/`)) return;
+        const timing = request.timing();
+        api.push({ url: request.url().slice(address.length), ms: Math.round(timing.responseEnd) });
+      });
       const started = performance.now();
       await page.goto('/tickets');
       await page.getByTestId('ticket-row').first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -89,7 +95,7 @@ async function main(): Promise<void> {
       });
       if (run === 0) await page.screenshot({ path: path.join(import.meta.dirname, 'results', 'tmp', `web-${kind}.png`) }).catch(() => undefined);
       // The first run warms the server (statement caches); it is not counted.
-      if (run > 0) measures.push({ firstScreenMs, domContentLoadedMs, js });
+      if (run > 0) measures.push({ firstScreenMs, domContentLoadedMs, js, api });
       await context.close();
     }
   } finally {
@@ -110,6 +116,7 @@ async function main(): Promise<void> {
     runs: measures.length,
     firstScreenMs: { median: Math.round(median), min: Math.round(sorted[0] ?? NaN), max: Math.round(sorted[sorted.length - 1] ?? NaN), all: sorted.map(Math.round) },
     domContentLoadedMs: Math.round(last?.domContentLoadedMs ?? NaN),
+    apiBeforeFirstScreen: last?.api ?? [],
     initialJs: { files: js.length, kb: Number((js.reduce((n, f) => n + f.bytes, 0) / 1024).toFixed(1)), gzipKb: Number(initialJsGzipKb.toFixed(1)), list: js.sort((a, b) => b.gzipBytes - a.gzipBytes) },
     targets: TARGETS,
     pass: { firstScreen: median < TARGETS.firstScreenMs, initialJs: initialJsGzipKb < TARGETS.initialJsGzipKb },

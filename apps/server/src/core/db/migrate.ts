@@ -4,6 +4,7 @@ import { initialMigration } from './migrations/001_initial.js';
 import { usersSearchTextMigration } from './migrations/002_users_search_text.js';
 import { messageSearchMigration } from './migrations/003_message_search.js';
 import { inboxIndexesMigration } from './migrations/004_inbox_indexes.js';
+import { unreadTicketsIndexMigration } from './migrations/006_unread_tickets_index.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -12,6 +13,7 @@ export async function migrateToLatest(handle: DbHandle): Promise<void> {
     '002_users_search_text': usersSearchTextMigration(),
     '003_message_search': messageSearchMigration(handle.kind),
     '004_inbox_indexes': inboxIndexesMigration(),
+    '006_unread_tickets_index': unreadTicketsIndexMigration(),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -225,7 +225,8 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
     const wanted = filters.queueIds;
     base = base.where((eb) => eb.or([eb(col('queueId'), 'is', null), ...(wanted.length ? [eb(col('queueId'), 'in', wanted)] : [])]));
   }
-  if (filters.withUnreadMessages) base = base.where(col('unreadMessages'), '>', 0);
+  // A literal, as the partial index on unread tickets spells it, so both planners match it.
+  if (filters.withUnreadMessages) base = base.where(col('unreadMessages'), '>', sql.lit(0));
   if (filters.isGroup !== undefined) base = base.where(col('isGroup'), '=', filters.isGroup ? 1 : 0);
   if (words.length) {
     const folded = foldText(filters.searchParam ?? '').trim();
