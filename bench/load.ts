@@ -112,6 +112,8 @@ async function main(): Promise<void> {
       { name: `${who}: Group, Queue (pending)`, kind: 'ticketList', user: who, path: list(user, { status: 'pending', isGroup: 'true' }) },
       { name: `${who}: Resolved (closed)`, kind: 'ticketList', user: who, path: list(user, { status: 'closed' }) },
       { name: `${who}: Search 'maria'`, kind: 'search', user: who, path: list(user, { searchParam: 'maria' }) },
+      // The notification bell's lists, as the web app asks for them at every page load.
+      { name: `${who}: bell, unread pending`, kind: 'ticketList', user: who, path: `/api/tickets?${new URLSearchParams({ showAll: 'false', pageNumber: '1', status: 'pending', withUnreadMessages: 'true' }).toString()}` },
     );
   }
   cases.push(
