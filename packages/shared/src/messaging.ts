@@ -117,6 +117,8 @@ export const ZMessageSchema = z.object({
   read: z.boolean(),
   ack: z.number(),
   isDeleted: z.boolean(),
+  /** Its author changed the text on the phone after sending it. */
+  isEdited: z.boolean(),
   mediaType: z.enum(MEDIA_TYPES).nullable(),
   /** An authenticated, short-lived address of the media file. */
   mediaUrl: z.string().nullable(),
@@ -158,6 +160,21 @@ export const ZSimulatorInboundSchema = z.object({
   group: z.object({ id: z.string(required).regex(/^[\w-]{3,60}$/, 'INVALID'), subject: z.string(required).max(100, 'TOO_LONG') }).optional(),
 });
 export type TSimulatorInbound = z.input<typeof ZSimulatorInboundSchema>;
+
+/** POST /simulator/{id}/edit: the author of a message (by its provider id) changes its text. */
+export const ZSimulatorEditSchema = z.object({
+  id: z.string(required).min(1, 'REQUIRED').max(200, 'TOO_LONG'),
+  body: ZLongText.refine((v) => v.trim().length > 0, 'REQUIRED'),
+});
+export type TSimulatorEdit = z.input<typeof ZSimulatorEditSchema>;
+
+/** POST /simulator/{id}/contact: a contact changes their name, or sets (pictureUrl) or removes (null) their picture. */
+export const ZSimulatorContactSchema = z.object({
+  from: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  name: z.string('INVALID').trim().min(1, 'REQUIRED').max(100, 'TOO_LONG').refine(noNul, 'INVALID').optional(),
+  pictureUrl: z.url('INVALID').max(500, 'TOO_LONG').nullable().optional(),
+});
+export type TSimulatorContact = z.input<typeof ZSimulatorContactSchema>;
 
 export const ZSimulatorOutboxItemSchema = z.object({
   id: z.string(),

@@ -51,7 +51,13 @@ export type ChannelEvents = {
   /** Delivery progress of a message: 0 pending .. 4 read. */
   ack: (update: { providerId: string; ack: number }) => void;
   revoke: (update: { providerId: string }) => void;
-  contact: (update: { number: string; name?: string }) => void;
+  /** The author changed a message's text on the phone: its whole new text. */
+  edit: (update: { providerId: string; body: string }) => void;
+  /**
+   * What the network says about a person: the name they go by, and whether their profile
+   * picture changed or was removed (the new address is asked for with profilePictureUrl).
+   */
+  contact: (update: { number: string; name?: string; picture?: 'changed' | 'removed' }) => void;
 };
 
 /**

@@ -18,6 +18,8 @@ export type InboundHandler = {
   messages(whatsappId: number, batch: InboundMessage[]): Promise<void>;
   ack(whatsappId: number, providerId: string, ack: number): Promise<void>;
   revoke(whatsappId: number, providerId: string): Promise<void>;
+  edit(whatsappId: number, update: { providerId: string; body: string }): Promise<void>;
+  contact(whatsappId: number, update: { number: string; name?: string; picture?: 'changed' | 'removed' }): Promise<void>;
 };
 
 /** At most this many inbound messages of a connection are handed on (and written) together. */
@@ -42,7 +44,7 @@ export class SessionManager {
   /** Status writes of each connection, chained so they land in the order the driver emitted them. */
   readonly #writes = new Map<number, Promise<void>>();
   /** Inbound messages of each connection waiting for the batch being written to finish. */
-  readonly #inbound = new Map<number, InboundMessage[]>();
+  readonly #inbound = new Map<number, { queue: InboundMessage[]; done: Promise<void> }>();
   #handler: InboundHandler | undefined;
 
   constructor(
@@ -137,8 +139,19 @@ export class SessionManager {
     driver.on('ack', ({ providerId, ack }) => {
       if (this.#handler) void this.#handler.ack(whatsappId, providerId, ack).catch(log);
     });
+    // A deletion or an edit may concern a message still waiting in the inbound queue: it is
+    // applied once what arrived before it is written.
     driver.on('revoke', ({ providerId }) => {
-      if (this.#handler) void this.#handler.revoke(whatsappId, providerId).catch(log);
+      const handler = this.#handler;
+      if (handler) void this.#afterInbound(whatsappId, () => handler.revoke(whatsappId, providerId)).catch(log);
+    });
+    driver.on('edit', (update) => {
+      const handler = this.#handler;
+      if (isCurrent() && handler) void this.#afterInbound(whatsappId, () => handler.edit(whatsappId, update)).catch(log);
+    });
+    driver.on('contact', (update) => {
+      const handler = this.#handler;
+      if (isCurrent() && handler) void handler.contact(whatsappId, update).catch(log);
     });
   }
 
@@ -151,13 +164,15 @@ export class SessionManager {
   #receive(whatsappId: number, message: InboundMessage): void {
     const waiting = this.#inbound.get(whatsappId);
     if (waiting) {
-      waiting.push(message);
+      waiting.queue.push(message);
       return;
     }
     const queue = [message];
-    this.#inbound.set(whatsappId, queue);
+    let drained: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (drained = resolve));
+    this.#inbound.set(whatsappId, { queue, done });
     // Messages delivered in the same turn of the event loop join the first batch.
-    setImmediate(() => void this.#drain(whatsappId, queue));
+    setImmediate(() => void this.#drain(whatsappId, queue).finally(drained));
   }
 
   async #drain(whatsappId: number, queue: InboundMessage[]): Promise<void> {
@@ -170,6 +185,12 @@ export class SessionManager {
     } finally {
       this.#inbound.delete(whatsappId);
     }
+  }
+
+  /** Runs `work` once the inbound messages received so far are written. */
+  async #afterInbound(whatsappId: number, work: () => Promise<void>): Promise<void> {
+    await this.#inbound.get(whatsappId)?.done;
+    await work();
   }
 
   async #saveState(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): Promise<void> {

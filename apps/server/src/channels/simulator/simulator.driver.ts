@@ -93,6 +93,26 @@ export class SimulatorDriver implements ChannelDriver {
     this.#events.emit('message', message);
   }
 
+  /** The author of a message changes its text on the phone. */
+  edit(providerId: string, body: string): void {
+    this.#requireConnected();
+    for (const list of this.#history.values()) {
+      const index = list.findIndex((m) => m.providerId === providerId);
+      const old = list[index];
+      if (old) list[index] = { ...old, body };
+    }
+    this.#events.emit('edit', { providerId, body });
+  }
+
+  /** A contact changes the name they go by, or sets (a new address) or removes their picture. */
+  updateContact(update: { number: string; name?: string; pictureUrl?: string | null }): void {
+    this.#requireConnected();
+    if (update.pictureUrl === null) this.profilePictures.delete(update.number);
+    else if (update.pictureUrl !== undefined) this.profilePictures.set(update.number, update.pictureUrl);
+    const picture = update.pictureUrl === undefined ? undefined : update.pictureUrl === null ? 'removed' : 'changed';
+    this.#events.emit('contact', { number: update.number, ...(update.name ? { name: update.name } : {}), ...(picture ? { picture } : {}) });
+  }
+
   /** The phone loses its connection. */
   drop(): void {
     this.#connected = false;

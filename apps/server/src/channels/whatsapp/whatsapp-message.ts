@@ -123,6 +123,20 @@ export function revokedIdOf(content: proto.IMessage): string | undefined {
   return p.key?.id ?? undefined;
 }
 
+/**
+ * The new text of an edited message, from the `messages.update` Baileys emits for an edit
+ * (`update.message.editedMessage.message`, the protocolMessage MESSAGE_EDIT unwrapped): the
+ * text or the media caption. Undefined when the update is no edit, or not of a text.
+ */
+export function editedTextOf(update: Partial<WAMessage>): string | undefined {
+  const edited = update.message?.editedMessage?.message;
+  if (!edited) return undefined;
+  const content = edited.protocolMessage?.editedMessage ?? edited;
+  if (typeof content.conversation === 'string' && content.conversation) return content.conversation;
+  const text = content.extendedTextMessage?.text ?? content.imageMessage?.caption ?? content.videoMessage?.caption ?? content.documentMessage?.caption;
+  return typeof text === 'string' && text ? text : undefined;
+}
+
 /** Whether a `messages.update` says the message was deleted for everyone. */
 export function isRevokeUpdate(update: Partial<WAMessage>): boolean {
   if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE) return true;

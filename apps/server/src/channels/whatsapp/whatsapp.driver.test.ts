@@ -78,13 +78,15 @@ class FakeSocket implements WASocketLike {
 type Seen = { [K in keyof ChannelEvents]: Parameters<ChannelEvents[K]>[] };
 
 function record(driver: WhatsappDriver): Seen {
-  const seen: Seen = { qr: [], pairingCode: [], status: [], message: [], ack: [], revoke: [], contact: [] };
+  const seen: Seen = { qr: [], pairingCode: [], status: [], message: [], ack: [], revoke: [], edit: [], contact: [] };
   driver.on('qr', (...args) => seen.qr.push(args));
   driver.on('pairingCode', (...args) => seen.pairingCode.push(args));
   driver.on('status', (...args) => seen.status.push(args));
   driver.on('message', (...args) => seen.message.push(args));
   driver.on('ack', (...args) => seen.ack.push(args));
   driver.on('revoke', (...args) => seen.revoke.push(args));
+  driver.on('edit', (...args) => seen.edit.push(args));
+  driver.on('contact', (...args) => seen.contact.push(args));
   return seen;
 }
 
@@ -97,9 +99,9 @@ async function setup(options: { download?: MediaDownloader; historyTimeoutMs?: n
     whatsappId: id,
     auth,
     downloadMedia: download,
+    ...(options.historyTimeoutMs ? { historyTimeoutMs: options.historyTimeoutMs } : {}),
     makeSocket: (config) => {
       const s = new FakeSocket(config);
-    ...(options.historyTimeoutMs ? { historyTimeoutMs: options.historyTimeoutMs } : {}),
       sockets.push(s);
       return s;
     },
@@ -725,6 +727,57 @@ describe('WhatsApp driver: acks and revokes', () => {
     await s.driver.idle();
     expect(s.seen.revoke).toEqual([[{ providerId: 'GONE1' }], [{ providerId: 'GONE2' }]]);
     expect(s.seen.message).toEqual([]);
+  });
+});
+
+describe('WhatsApp driver: edits, reactions and contact updates', () => {
+  it('hands on an edit as the new text (or caption), and not its protocol-message echo as a message', async () => {
+    const s = await connected();
+    const edited = (message: proto.IMessage) => ({ editedMessage: { message } });
+    // What Baileys emits for MESSAGE_EDIT: the key of the edited message and its new content.
+    s.sock().ev.emit('messages.update', [
+      { key: { remoteJid: CUSTOMER_JID, fromMe: false, id: 'ED1' }, update: { message: edited({ conversation: 'fixed typo' }), messageTimestamp: TS + 5 } },
+      { key: { remoteJid: CUSTOMER_JID, fromMe: true, id: 'ED2' }, update: { message: edited({ extendedTextMessage: { text: 'own edit' } }) } },
+      { key: { remoteJid: CUSTOMER_JID, fromMe: false, id: 'ED3' }, update: { message: edited({ imageMessage: { caption: 'new caption' } }) } },
+      { key: { remoteJid: CUSTOMER_JID, fromMe: false, id: 'ED4' }, update: { message: edited({ imageMessage: {} }) } },
+    ]);
+    s.sock().upsert([msg({ id: 'EDPROTO', message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT, key: { remoteJid: CUSTOMER_JID, id: 'ED1' }, editedMessage: { conversation: 'fixed typo' } } } })]);
+    await s.driver.idle();
+    expect(s.seen.edit).toEqual([[{ providerId: 'ED1', body: 'fixed typo' }], [{ providerId: 'ED2', body: 'own edit' }], [{ providerId: 'ED3', body: 'new caption' }]]);
+    expect(s.seen.message).toEqual([]);
+  });
+
+  it('hands on no reaction, whether it comes as a reactionMessage or as messages.reaction', async () => {
+    const s = await connected();
+    s.sock().upsert([msg({ id: 'REACT1', message: { reactionMessage: { key: { remoteJid: CUSTOMER_JID, id: 'ANY' }, text: '👍' } } })]);
+    s.sock().ev.emit('messages.reaction', [{ key: { remoteJid: CUSTOMER_JID, id: 'ANY' }, reaction: { text: '❤️', key: { remoteJid: CUSTOMER_JID, id: 'REACT2' } } }]);
+    await s.driver.idle();
+    expect(s.seen.message).toEqual([]);
+    expect(s.seen.edit).toEqual([]);
+  });
+
+  it('hands on contact names and picture changes keyed on the phone number, LIDs resolved, groups and silent updates skipped', async () => {
+    const s = await connected();
+    s.sock().pnByLid.set('98765432109876@lid', `${CUSTOMER}:2@s.whatsapp.net`);
+    s.sock().ev.emit('contacts.upsert', [
+      { id: CUSTOMER_JID, name: 'Maria (book)', notify: 'Maria' },
+      { id: '5511977776666@s.whatsapp.net', notify: '  Joao  ' },
+      { id: GROUP_JID, name: 'Family' },
+      { id: '5511966665555@s.whatsapp.net' },
+    ]);
+    s.sock().ev.emit('contacts.update', [
+      { id: '98765432109876@lid', imgUrl: 'changed' },
+      { id: '5511955554444@s.whatsapp.net', imgUrl: 'removed', verifiedName: 'Shop Ltd' },
+      { id: '11122233344455@lid', notify: 'Ghost' },
+    ]);
+    await s.driver.idle();
+    expect(s.seen.contact).toEqual([
+      [{ number: CUSTOMER, name: 'Maria (book)' }],
+      [{ number: '5511977776666', name: 'Joao' }],
+      [{ number: CUSTOMER, picture: 'changed' }],
+      [{ number: '5511955554444', name: 'Shop Ltd', picture: 'removed' }],
+      [{ number: '11122233344455', name: 'Ghost' }],
+    ]);
   });
 });
 

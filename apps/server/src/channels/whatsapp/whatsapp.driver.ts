@@ -10,10 +10,12 @@ import makeWASocket, {
   proto,
   downloadMediaMessage,
   generateMessageIDV2,
+  isJidGroup,
   normalizeMessageContent,
   type AnyMessageContent,
   type BaileysEventMap,
   type ConnectionState,
+  type Contact,
   type GroupMetadata,
   type MessageUserReceiptUpdate,
   type UserFacingSocketConfig,
@@ -27,10 +29,10 @@ import type { ChannelAuthStore } from '../auth-store.js';
 import type { ChannelDriver, ChannelEvents, ChatAddress, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
 import { BoundedMap } from './bounded-map.js';
-import { chatJid, isIgnoredJid, jidUser, personJid, resolveKey } from './jid.js';
+import { chatJid, isIgnoredJid, jidUser, personJid, resolveKey, resolvePerson } from './jid.js';
 import { loadWhatsappAuthState, type WhatsappAuthState } from './whatsapp-auth-state.js';
 import { silentBaileysLogger, type BaileysLogger } from './whatsapp-logger.js';
-import { ackOfReceipt, ackOfStatus, isRevokeUpdate, readContent, revokedIdOf, timestampOf } from './whatsapp-message.js';
+import { ackOfReceipt, ackOfStatus, editedTextOf, isRevokeUpdate, readContent, revokedIdOf, timestampOf } from './whatsapp-message.js';
 
 /** The part of Baileys' socket the driver uses: tests hand in a fake with this shape. */
 export type WASocketLike = Pick<WASocket, 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'onWhatsApp' | 'requestPairingCode' | 'profilePictureUrl' | 'groupMetadata' | 'updateMediaMessage' | 'user'> &
@@ -49,10 +51,10 @@ export type WhatsappDriverOptions = {
   makeSocket?: (config: UserFacingSocketConfig) => WASocketLike;
   /** Reads a media message's bytes; Baileys' downloadMediaMessage unless a test hands in a fake. */
   downloadMedia?: MediaDownloader;
-};
-
   /** How long fetchHistory waits for the phone's answer; HISTORY_TIMEOUT_MS unless a test shortens it. */
   historyTimeoutMs?: number;
+};
+
 /** Reconnect back-off after an unexpected close: 1 s, 2 s, 4 s ... 60 s, then give up. */
 export const RECONNECT_BASE_MS = 1_000;
 export const RECONNECT_MAX_MS = 60_000;
@@ -343,6 +345,14 @@ export class WhatsappDriver implements ChannelDriver {
       for (const g of groups) this.#groups.set(g.id, { metadata: g });
     });
     sock.ev.on('groups.update', (updates) => this.#onGroupUpdates(updates));
+    sock.ev.on('contacts.upsert', (contacts) => {
+      if (current()) this.#enqueue(() => this.#onContacts(sock, contacts));
+    });
+    sock.ev.on('contacts.update', (updates) => {
+      if (current()) this.#enqueue(() => this.#onContacts(sock, updates));
+    });
+    // Reactions (messages.reaction, and reactionMessage upserts, which readContent skips) are
+    // not handed on: the inbox does not show them (see README, Decisions).
     sock.ev.on('messaging-history.set', (set) => {
       if (current()) this.#onHistorySet(set);
     });
@@ -542,6 +552,12 @@ export class WhatsappDriver implements ChannelDriver {
         this.#emitRevoke(key.id);
         continue;
       }
+      // An edit also arrives as a protocolMessage upsert, which readContent skips: this is the one path.
+      const edited = editedTextOf(update);
+      if (edited !== undefined) {
+        this.#events.emit('edit', { providerId: key.id, body: edited });
+        continue;
+      }
       // Acks describe our own messages' way to the other side.
       if (key.fromMe && typeof update.status === 'number') {
         const ack = ackOfStatus(update.status);
@@ -556,6 +572,24 @@ export class WhatsappDriver implements ChannelDriver {
       if (!key.id || !key.fromMe || isIgnoredJid(key.remoteJid)) continue;
       const ack = ackOfReceipt(receipt);
       if (ack !== undefined) this.#events.emit('ack', { providerId: key.id, ack });
+    }
+  }
+
+  /**
+   * Names and picture changes of people (contacts.upsert at sync, contacts.update later): the
+   * address-book name on the linked phone, else the name they gave themself (`notify`), else
+   * their business name; `imgUrl` 'changed' or 'removed'. LIDs resolve to the phone number
+   * when it is known. Groups are not contacts here.
+   */
+  async #onContacts(sock: WASocketLike, contacts: Partial<Contact>[]): Promise<void> {
+    for (const c of contacts) {
+      if (!c.id || isJidGroup(c.id) || isIgnoredJid(c.id)) continue;
+      const name = [c.name, c.notify, c.verifiedName].map((n) => n?.trim()).find((n) => n);
+      const picture = c.imgUrl === 'removed' ? 'removed' : c.imgUrl === 'changed' ? 'changed' : undefined;
+      if (!name && !picture) continue;
+      const person = await resolvePerson(c.id, c.phoneNumber, (lid) => sock.signalRepository.lidMapping.getPNForLID(lid));
+      if (!person) continue;
+      this.#events.emit('contact', { number: person.number, ...(name ? { name } : {}), ...(picture ? { picture } : {}) });
     }
   }
 

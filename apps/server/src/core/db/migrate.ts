@@ -3,6 +3,7 @@ import type { DbHandle } from './database.js';
 import { initialMigration } from './migrations/001_initial.js';
 import { usersSearchTextMigration } from './migrations/002_users_search_text.js';
 import { messageSearchMigration } from './migrations/003_message_search.js';
+import { messageEditsMigration } from './migrations/005_message_edits.js';
 import { inboxIndexesMigration } from './migrations/004_inbox_indexes.js';
 import { unreadTicketsIndexMigration } from './migrations/006_unread_tickets_index.js';
 
@@ -13,6 +14,7 @@ export async function migrateToLatest(handle: DbHandle): Promise<void> {
     '002_users_search_text': usersSearchTextMigration(),
     '003_message_search': messageSearchMigration(handle.kind),
     '004_inbox_indexes': inboxIndexesMigration(),
+    '005_message_edits': messageEditsMigration(),
     '006_unread_tickets_index': unreadTicketsIndexMigration(),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -99,6 +99,8 @@ export type MessagesTable = {
   mediaPath: string | null;
   quotedMsgId: number | null;
   isDeleted: Bool;
+  /** The author changed the text after sending it (WhatsApp message edit). */
+  isEdited: Generated<Bool>;
   /** Folded body for full-text search. */
   searchText: Generated<string>;
   createdAt: Timestamp;

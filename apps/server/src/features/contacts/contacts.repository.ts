@@ -87,6 +87,28 @@ export async function updateContact(db: Db, id: number, data: ContactWrite, now:
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * Gives a contact the name WhatsApp knows them by, only while it is still named by its number:
+ * a name someone typed (an agent, an import) is never overwritten by the network's.
+ */
+export async function nameUnnamedContact(db: Db, id: number, name: string, now: string): Promise<boolean> {
+  const current = await db.selectFrom('contacts').select(['name', 'number', 'email']).where('id', '=', id).executeTakeFirst();
+  if (!current || current.name !== current.number) return false;
+  const result = await db
+    .updateTable('contacts')
+    .set({ name, searchText: contactSearchText({ name, number: current.number, email: current.email }), updatedAt: now })
+    .where('id', '=', id)
+    .whereRef('name', '=', 'number')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Stores a contact's profile picture address ('' when removed); true when it changed. */
+export async function setProfilePicture(db: Db, id: number, url: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('contacts').set({ profilePicUrl: url, updatedAt: now }).where('id', '=', id).where('profilePicUrl', '!=', url).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function replaceExtraInfo(db: Db, contactId: number, extraInfo: ExtraInfoWrite[]): Promise<void> {
   await db.deleteFrom('contactExtraInfo').where('contactId', '=', contactId).execute();
   if (extraInfo.length > 0) {

@@ -11,7 +11,7 @@ import type { InboundHandler, SessionManager } from '../../channels/session-mana
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation, type Db } from '../../core/db/database.js';
 import { nowIso } from '../../core/time.js';
-import { findContactById } from '../contacts/contacts.repository.js';
+import { findContactById, findContactIdByNumber, nameUnnamedContact, setProfilePicture } from '../contacts/contacts.repository.js';
 import { getSettingValue } from '../settings/settings.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
 import { findWhatsappById, listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
@@ -81,10 +81,7 @@ async function upsertChatContact(db: Db, message: InboundMessage, outbox: Outbox
   const now = nowIso();
   if (existing) {
     // A contact still named by its number takes the name the person gave themself.
-    if (name && existing.name === number) {
-      await db.updateTable('contacts').set({ name, searchText: foldText(`${name} ${number}`), updatedAt: now }).where('id', '=', existing.id).execute();
-      if (!outbox.contacts.has(existing.id)) outbox.contacts.set(existing.id, false);
-    }
+    if (name && existing.name === number && (await nameUnnamedContact(db, existing.id, name, now)) && !outbox.contacts.has(existing.id)) outbox.contacts.set(existing.id, false);
     return { id: existing.id, created: false };
   }
   const contactName = name ?? number;
@@ -158,9 +155,7 @@ export const PROFILE_PICTURE_REFRESH_MS = 24 * 3600 * 1000;
 
 async function refreshProfilePicture(ctx: AppContext, sessions: SessionManager, whatsappId: number, contactId: number, chat: ChatAddress): Promise<void> {
   const url = await sessions.driver(whatsappId)?.profilePictureUrl(chat);
-  if (!url) return;
-  const result = await ctx.db.updateTable('contacts').set({ profilePicUrl: url, updatedAt: nowIso() }).where('id', '=', contactId).where('profilePicUrl', '!=', url).executeTakeFirst();
-  if (Number(result.numUpdatedRows) > 0) await publishContact(ctx, contactId, false);
+  if (url && (await setProfilePicture(ctx.db, contactId, url, nowIso()))) await publishContact(ctx, contactId, false);
 }
 
 /** A message ready for the database: its media file already stored (never inside a transaction). */
@@ -238,10 +233,24 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
     return { message, mediaPath: await storeMedia(ctx, whatsappId, message) };
   }
 
-  /** One message on its own, each write committing by itself (the unique indexes settle races). */
-  async function writeAlone(whatsappId: number, prepared: Prepared, settings: PipelineSettings): Promise<void> {
+  /** Writes messages in one transaction, so nobody sees a ticket without its message. */
+  async function writeTogether(whatsappId: number, prepared: Prepared[], settings: PipelineSettings): Promise<Outbox> {
     const outbox = emptyOutbox();
-    await writeInbound(ctx.db, { whatsappId, prepared, settings, outbox });
+    await ctx.db.transaction().execute(async (trx) => {
+      for (const p of prepared) await writeInbound(trx, { whatsappId, prepared: p, settings, outbox });
+    });
+    return outbox;
+  }
+
+  /** One message on its own; a race lost to another writer (a unique index) is settled by trying again. */
+  async function writeAlone(whatsappId: number, prepared: Prepared, settings: PipelineSettings): Promise<void> {
+    let outbox: Outbox;
+    try {
+      outbox = await writeTogether(whatsappId, [prepared], settings);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      outbox = await writeTogether(whatsappId, [prepared], settings);
+    }
     await publishOutbox(ctx, sessions, whatsappId, outbox, pictureCheckedAt);
   }
 
@@ -256,13 +265,9 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
       const settings = await readPipelineSettings(ctx.db, whatsappId);
       const prepared = (await Promise.all(batch.map((m) => prepare(whatsappId, m, settings)))).filter((p) => p !== undefined);
       if (prepared.length === 0) return;
-      const [only] = prepared;
-      if (prepared.length === 1 && only) return writeAlone(whatsappId, only, settings);
-      const outbox = emptyOutbox();
+      let outbox: Outbox;
       try {
-        await ctx.db.transaction().execute(async (trx) => {
-          for (const p of prepared) await writeInbound(trx, { whatsappId, prepared: p, settings, outbox });
-        });
+        outbox = await writeTogether(whatsappId, prepared, settings);
       } catch {
         for (const p of prepared) await writeAlone(whatsappId, p, settings).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
         return;
@@ -273,6 +278,31 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
     async ack(whatsappId, providerId, ack) {
       const id = await messages.raiseAck(ctx.db, whatsappId, providerId, ack, nowIso());
       if (id !== undefined) await publishMessageUpdate(ctx, id);
+    },
+
+    /** The author's new text replaces the stored one, marked edited; deleted messages stay deleted. */
+    async edit(whatsappId, { providerId, body }) {
+      const id = await messages.editMessageBody(ctx.db, whatsappId, providerId, body, nowIso());
+      if (id !== undefined) await publishMessageUpdate(ctx, id);
+    },
+
+    /**
+     * Name and picture changes of people the inbox already knows (the address book is not
+     * imported). The network's name fills in only a contact still named by its number; a
+     * changed picture is looked up at once, a removed one cleared.
+     */
+    async contact(whatsappId, update) {
+      const id = await findContactIdByNumber(ctx.db, update.number);
+      if (id === undefined) return;
+      const now = nowIso();
+      let changed = update.name ? await nameUnnamedContact(ctx.db, id, update.name, now) : false;
+      if (update.picture === 'removed') changed = (await setProfilePicture(ctx.db, id, '', now)) || changed;
+      if (update.picture === 'changed') {
+        pictureCheckedAt.set(id, Date.now());
+        const url = await sessions.driver(whatsappId)?.profilePictureUrl({ kind: 'person', number: update.number });
+        if (url) changed = (await setProfilePicture(ctx.db, id, url, now)) || changed;
+      }
+      if (changed) await publishContact(ctx, id, false);
     },
 
     async revoke(whatsappId, providerId) {

@@ -22,6 +22,7 @@ export async function presentMessages(ctx: AppContext, rows: MessageRow[]): Prom
       read: r.read,
       ack: r.ack,
       isDeleted: r.isDeleted,
+      isEdited: r.isEdited && !r.isDeleted,
       mediaType: r.mediaType,
       mediaUrl: r.mediaPath && !r.isDeleted ? signedMediaUrl(ctx, r.id) : null,
       quotedMsg: q ? { id: q.id, body: q.isDeleted ? '' : q.body, fromMe: q.fromMe, contact: quotedContact ? { name: quotedContact.name } : null } : null,

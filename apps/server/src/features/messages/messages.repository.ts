@@ -19,11 +19,12 @@ export type MessageRow = {
   mediaPath: string | null;
   quotedMsgId: number | null;
   isDeleted: boolean;
+  isEdited: boolean;
   createdAt: string;
   updatedAt: string;
 };
 
-const columns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'createdAt', 'updatedAt'] as const;
+const columns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'isEdited', 'createdAt', 'updatedAt'] as const;
 
 /** A stored row as selected, before booleans and media type are read back. */
 type StoredMessage = Pick<Selectable<MessagesTable>, (typeof columns)[number]>;
@@ -34,6 +35,7 @@ function toRow(r: StoredMessage): MessageRow {
     fromMe: bool(r.fromMe),
     read: bool(r.read),
     isDeleted: bool(r.isDeleted),
+    isEdited: bool(r.isEdited),
     mediaType: MEDIA_TYPES.find((m) => m === r.mediaType) ?? null,
   };
 }
@@ -92,6 +94,23 @@ export async function updateMessage(db: Db, id: number, patch: Partial<{ ack: nu
     .set({ ...rest, ...(rest.body === undefined ? {} : { searchText: foldText(rest.body) }), ...(isDeleted === undefined ? {} : { isDeleted: isDeleted ? 1 : 0 }), ...(read === undefined ? {} : { read: read ? 1 : 0 }), updatedAt: now })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * The author's new text of a message (an edit on the phone): stored with isEdited. Deleted
+ * messages stay deleted. Returns the id when a row changed.
+ */
+export async function editMessageBody(db: Db, whatsappId: number, providerId: string, body: string, now: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('messages')
+    .set({ body, searchText: foldText(body), isEdited: 1, updatedAt: now })
+    .where('whatsappId', '=', whatsappId)
+    .where('providerId', '=', providerId)
+    .where('isDeleted', '=', 0)
+    .where('body', '!=', body)
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** Raises the ack of a message; acks never go back (a late 'delivered' after 'read' is ignored). */

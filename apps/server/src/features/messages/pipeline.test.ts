@@ -146,6 +146,80 @@ describe('inbound pipeline', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('writes a batch holding a redelivery and two first messages of a new contact as one ticket, each message once', async () => {
+    const w = await connected();
+    const driver = t.sessions.driver(w.id) as SimulatorDriver;
+    const [from, other] = [number(), number()];
+    const at = (providerId: string, sender: string, body: string) => ({ providerId, chat: { kind: 'person' as const, number: sender }, sender: { number: sender, name: 'Batch' }, fromMe: false, body, timestamp: new Date() });
+    const appMessages: string[] = [];
+    const off = t.ctx.events.subscribe('message.saved', ({ message, created }) => created && appMessages.push(message.body));
+    // Delivered in one turn of the event loop: the session manager hands them on as one batch.
+    driver.deliver(at('BATCH-1', from, 'first'));
+    driver.deliver(at('BATCH-2', from, 'second'));
+    driver.deliver(at('BATCH-1', from, 'first'));
+    driver.deliver(at('BATCH-3', other, 'someone else'));
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'second');
+    off();
+    expect(await ticketsOf(from)).toHaveLength(1);
+    expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 2 });
+    expect((await messagesOf(ticket!.id)).map((m) => m.body)).toEqual(['first', 'second']);
+    expect(await ticketsOf(other)).toHaveLength(1);
+    expect(appMessages.filter((b) => b === 'first' || b === 'second' || b === 'someone else').sort()).toEqual(['first', 'second', 'someone else']);
+  });
+
+  it('takes the author\'s edit of a message as its new text, marked edited, but leaves a deleted message deleted', async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { id: 'EDIT-1', from, body: 'I need a refnud' });
+    await inbound(w.id, { id: 'EDIT-2', from, body: 'gone' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'gone');
+    const updates: { body: string; isEdited: boolean }[] = [];
+    const off = t.ctx.events.subscribe('message.saved', ({ message, created }) => !created && updates.push({ body: message.body, isEdited: message.isEdited }));
+    const edited = await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'EDIT-1', body: 'I need a refund' } });
+    expect(edited.statusCode).toBe(200);
+    await waitFor(() => messagesOf(ticket!.id), (m) => m.some((x) => x.isEdited));
+    off();
+    expect((await messagesOf(ticket!.id)).find((m) => m.body === 'I need a refund')).toMatchObject({ isEdited: true, isDeleted: false });
+    expect(updates).toEqual([{ body: 'I need a refund', isEdited: true }]);
+
+    await t.ctx.db.updateTable('messages').set({ isDeleted: 1 }).where('providerId', '=', 'EDIT-2').execute();
+    await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'EDIT-2', body: 'sneaky' } });
+    await new Promise((r) => setTimeout(r, 200));
+    const gone = (await messagesOf(ticket!.id)).find((m) => m.isDeleted);
+    expect(gone).toMatchObject({ body: '', isEdited: false });
+    const bad = await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'EDIT-1', body: '  ' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { body: 'REQUIRED' } });
+  });
+
+  it('fills in the name WhatsApp gives a contact still named by its number, never one an agent typed, and follows picture changes', async () => {
+    const w = await connected();
+    const [unnamed, named] = [number(), number()];
+    await inbound(w.id, { from: unnamed, body: 'hi' });
+    await inbound(w.id, { from: named, name: 'Push Name', body: 'hello' });
+    await waitFor(() => ticketsOf(named), (x) => x.length === 1);
+    const [first] = await waitFor(() => ticketsOf(unnamed), (x) => x.length === 1);
+    expect(first!.contact.name).toBe(unnamed);
+    const contactId = (await ticketsOf(named))[0]!.contact.id;
+    expect((await t.request({ method: 'PUT', url: `/api/contacts/${contactId}`, token: t.adminToken, payload: { name: 'Typed by agent', number: named } })).statusCode).toBe(200);
+
+    const update = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: `/api/simulator/${w.id}/contact`, token: t.adminToken, payload });
+    expect((await update({ from: unnamed, name: 'Ana Souza', pictureUrl: 'https://pps.example/ana.jpg' })).statusCode).toBe(200);
+    expect((await update({ from: named, name: 'New Push Name' })).statusCode).toBe(200);
+    const [renamed] = await waitFor(() => ticketsOf(unnamed), (x) => x[0]?.contact.profilePicUrl === 'https://pps.example/ana.jpg');
+    expect(renamed!.contact.name).toBe('Ana Souza');
+    expect((await ticketsOf(named))[0]!.contact.name).toBe('Typed by agent');
+
+    await update({ from: unnamed, pictureUrl: null });
+    await waitFor(() => ticketsOf(unnamed), (x) => x[0]?.contact.profilePicUrl === '');
+    // People the inbox has not met are not added by the network's contact sync.
+    const stranger = number();
+    await update({ from: stranger, name: 'Stranger' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await t.ctx.db.selectFrom('contacts').select('id').where('number', '=', stranger).execute()).toEqual([]);
+    expect((await update({ from: 'abc' })).json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { from: 'DIGITS_ONLY' } });
+  });
+
   it('reopens a recently closed ticket as pending, and opens a new one after timeCreateNewTicket', async () => {
     const w = await connected();
     const from = number();

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ID, type MediaType } from '@zapdesk/shared/domain';
-import { ZSimulatorHistorySchema, ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
+import { ZSimulatorContactSchema, ZSimulatorEditSchema, ZSimulatorHistorySchema, ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
 import type { InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
@@ -79,6 +79,17 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
     }));
     driver.seedHistory(seeded);
     return { ids: seeded.map((m) => m.providerId) };
+  });
+
+  app.post('/simulator/:connectionId/edit', { schema: { tags, params: ZParams, body: ZSimulatorEditSchema, response: { 200: z.object({ id: z.string() }) } }, onRequest }, async (req) => {
+    (await simulator(req.params.connectionId)).edit(req.body.id, req.body.body);
+    return { id: req.body.id };
+  });
+
+  app.post('/simulator/:connectionId/contact', { schema: { tags, params: ZParams, body: ZSimulatorContactSchema, response: { 200: z.object({ number: z.string() }) } }, onRequest }, async (req) => {
+    const { from, name, pictureUrl } = req.body;
+    (await simulator(req.params.connectionId)).updateContact({ number: from, ...(name ? { name } : {}), ...(pictureUrl !== undefined ? { pictureUrl } : {}) });
+    return { number: from };
   });
 
   app.get('/simulator/:connectionId/outbox', { schema: { tags, params: ZParams, response: { 200: z.array(ZSimulatorOutboxItemSchema) } }, onRequest }, async (req) =>
