@@ -23,6 +23,9 @@ const TOP_THRESHOLD_PX = 50;
 const FIRST_INDEX = 1_000_000;
 const CHAT_BACKGROUND = '#EFEAE2';
 const SETTLE_FALLBACK_MS = 1500;
+const AT_END_PX = 80;
+/** A chat opens at its newest message (a constant: Virtuoso must not see a new value on each render). */
+const OPEN_AT_END = { index: 'LAST', align: 'end' } as const;
 /** How long to wait after an incoming message before telling the server the open chat read it. */
 const MARK_READ_DELAY_MS = 800;
 
@@ -101,7 +104,6 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   };
 
   // A picture loading after the first paint makes its row taller: stay at the bottom if we were there.
-  const atBottom = useRef(true);
   // Older pages load only once the list has opened at the bottom: the first paint starts at the
   // top and must not count as the reader scrolling there. (Virtuoso's startReached fires when the
   // first row renders, which with the overscan is well before 50px: the top state is used instead.)
@@ -122,6 +124,9 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   // Virtuoso measures rows in whole pixels: over a screen of rows the fractions add up to a few
   // pixels short of the real end, so 'the bottom' is set on the scroller itself.
   const scroller = useRef<HTMLElement | null>(null);
+  /** How far from the end the reader was at the last scroll: rows growing keep a reader at the end there. */
+  const distanceFromEnd = useRef(0);
+  const wasAtEnd = () => distanceFromEnd.current < AT_END_PX;
   const [scrollerElement, setScrollerElement] = useState<HTMLElement | null>(null);
   // Each scroll within 50px of the top asks for the next older page (Virtuoso's top state only
   // reports changes, and stays 'at top' when a page arrives while the reader is still there).
@@ -130,6 +135,7 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   useEffect(() => {
     if (!scrollerElement) return;
     const onScroll = () => {
+      distanceFromEnd.current = scrollerElement.scrollHeight - scrollerElement.scrollTop - scrollerElement.clientHeight;
       if (scrollerElement.scrollTop < TOP_THRESHOLD_PX) loadOlderRef.current();
     };
     scrollerElement.addEventListener('scroll', onScroll, { passive: true });
@@ -142,8 +148,10 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     });
   };
   const onMediaLoad = () => {
-    if (atBottom.current) stickToBottom();
+    if (wasAtEnd()) stickToBottom();
   };
+  // New messages (sent or received) bring the list to the bottom. (Not Virtuoso's followOutput,
+  // which also scrolled to the end when an older page was put above.)
   const newestId = messages[messages.length - 1]?.id;
   useEffect(() => {
     if (newestId !== undefined) stickToBottom();
@@ -187,7 +195,6 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
             setScrollerElement(scroller.current);
           }}
           atBottomStateChange={(value) => {
-            atBottom.current = value;
             if (value && !settled.current) {
               settled.current = true;
               stickToBottom();
@@ -195,16 +202,16 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
               if (atTop.current) loadOlder();
             }
           }}
-          atBottomThreshold={80}
+          atBottomThreshold={AT_END_PX}
           // Rows measured taller than estimated (a wrapped text, a picture) would leave a reader who
           // was at the bottom a few pixels short of it.
           totalListHeightChanged={() => {
-            if (atBottom.current) stickToBottom();
+            if (wasAtEnd()) stickToBottom();
           }}
           style={{ height: '100%', overflowX: 'hidden' }}
           data={messages}
           firstItemIndex={firstItemIndex}
-          initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
+          initialTopMostItemIndex={OPEN_AT_END}
           computeItemKey={(_index, message) => message.id}
           itemContent={renderItem}
           atTopThreshold={TOP_THRESHOLD_PX}
@@ -212,8 +219,6 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
             atTop.current = value;
             if (value) loadOlder();
           }}
-          // New messages (sent or received) bring the list to the bottom.
-          followOutput={() => 'auto'}
           // Short chats render whole; long ones keep about a screen's worth mounted either side.
           increaseViewportBy={{ top: 1000, bottom: 1000 }}
           data-testid="messages-list"
