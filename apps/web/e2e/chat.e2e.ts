@@ -178,6 +178,11 @@ describe('chat', () => {
     await page.getByTestId('ticket-panel-toggle').click();
     await expect.poll(() => page.getByTestId('panel-connection-id').textContent()).toContain(String(connectionId));
     await expect(page.getByTestId('panel-import-connection').inputValue()).resolves.toBe(String(connectionId));
+    // The import form asks the phone's history for this contact; what is already here is not doubled.
+    await page.getByTestId('panel-import-limit').fill('50');
+    await page.getByTestId('panel-import-submit').click();
+    await page.locator('.Toastify__toast', { hasText: /^\d+ messages imported\.$/ }).first().waitFor();
+    await expect(messages(page).filter({ hasText: 'Bom dia, quero falar com alguém' }).count()).resolves.toBe(1);
     const downloading = page.waitForEvent('download');
     await page.getByTestId('panel-export-csv').click();
     const download = await downloading;
