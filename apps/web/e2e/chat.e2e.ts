@@ -109,6 +109,7 @@ describe('chat', () => {
     await page.getByTestId('message-emoji').click();
     const emojiButton = page.getByTestId('emoji-picker').locator('[data-epr-unified]').first();
     await emojiButton.waitFor();
+    await screenshot(page, 'chat-38-emoji-picker');
     const unified = (await emojiButton.getAttribute('data-epr-unified')) ?? '';
     const emoji = String.fromCodePoint(...unified.split('-').map((hex) => parseInt(hex, 16)));
     await emojiButton.click();
@@ -128,6 +129,7 @@ describe('chat', () => {
     await page.getByTestId('audio-record').click();
     await page.getByTestId('audio-recorder').waitFor();
     await expect.poll(() => page.getByTestId('audio-timer').textContent(), { timeout: 6000 }).toBe('00:02');
+    await screenshot(page, 'chat-39-recording');
     await page.getByTestId('audio-send').click();
     const audioMessage = messages(page).filter({ has: page.getByTestId('message-audio') });
     await audioMessage.first().waitFor();
