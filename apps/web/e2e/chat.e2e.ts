@@ -320,6 +320,20 @@ describe('chat', () => {
     await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
     await page.getByTestId('ticket-reopen').waitFor();
 
+    // A shared contact card: 'Conversar' creates that contact and opens a chat with it.
+    const vcard = 'BEGIN:VCARD\nVERSION:3.0\nFN:Nina Nova\nTEL;type=CELL;waid=5511933332222:+55 11 93333-2222\nEND:VCARD';
+    expect((await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...PROTOCOL_CONTACT, vcard } })).status).toBe(200);
+    await expect.poll(() => ticketOf(PROTOCOL_CONTACT.from, 'pending')).toBeGreaterThan(0);
+    const cardTicket = await ticketOf(PROTOCOL_CONTACT.from, 'pending');
+    expect((await api(`/tickets/${cardTicket}`, { method: 'PUT', body: { status: 'open' } })).status).toBe(200);
+    await page.goto(`/tickets/${cardTicket}`);
+    const card = page.getByTestId('message-vcard').filter({ hasText: 'Nina Nova' });
+    await card.waitFor();
+    await card.getByTestId('message-vcard-talk').click();
+    await expect.poll(() => page.getByTestId('ticket-title').textContent()).toContain('Nina Nova');
+    await expect.poll(() => ticketOf('5511933332222', 'open')).toBeGreaterThan(0);
+    expect(new URL(page.url()).pathname).toBe(`/tickets/${await ticketOf('5511933332222', 'open')}`);
+
     expect(pageErrors).toEqual([]);
     await context.close();
   });
