@@ -2,7 +2,7 @@
  * A chat audio: the browser's player plus a speed button (0.5x, 1x, 1.5x, 2x, remembered).
  * WhatsApp voice notes are Ogg Opus, which Safari plays only from version 18.4 on (iOS 18.4):
  * when the browser cannot decode the file, the player says so and offers the download instead
- * of a silent, broken control.
+ * of leaving a silent control.
  */
 import Download from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
@@ -25,49 +25,49 @@ export function AudioPlayer({ src }: { src: string }) {
     if (audioRef.current) audioRef.current.playbackRate = speed;
   }, [speed]);
 
-  if (unsupported) {
-    return (
-      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, alignItems: 'flex-start' }} data-testid="message-audio-unsupported">
-        <Typography variant="body2" color="text.secondary">
-          {t('chat.audioUnsupported')}
-        </Typography>
-        <Button href={src} download variant="outlined" size="small" startIcon={<Download />}>
-          {t('chat.download')}
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <Box
+          component="audio"
+          ref={audioRef}
+          controls
+          preload="metadata"
+          src={src}
+          onLoadedMetadata={(event) => {
+            event.currentTarget.playbackRate = speed;
+          }}
+          onPlay={(event) => {
+            event.currentTarget.playbackRate = speed;
+          }}
+          onError={(event) => {
+            if (event.currentTarget.error?.code === FORMAT_NOT_SUPPORTED) setUnsupported(true);
+          }}
+          sx={{ maxWidth: '100%', width: 240, height: 40 }}
+          data-testid="message-audio"
+        />
+        <Button
+          size="small"
+          variant="outlined"
+          onClick={cycleAudioSpeed}
+          sx={{ minWidth: 48, px: 0.5, borderRadius: 4, fontWeight: 700 }}
+          aria-label={t('chat.audioSpeed')}
+          data-testid="audio-speed"
+          data-speed={speed}
+        >
+          {speed}x
         </Button>
       </Box>
-    );
-  }
-  return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-      <Box
-        component="audio"
-        ref={audioRef}
-        controls
-        preload="metadata"
-        src={src}
-        onLoadedMetadata={(event) => {
-          event.currentTarget.playbackRate = speed;
-        }}
-        onPlay={(event) => {
-          event.currentTarget.playbackRate = speed;
-        }}
-        onError={(event) => {
-          if (event.currentTarget.error?.code === FORMAT_NOT_SUPPORTED) setUnsupported(true);
-        }}
-        sx={{ maxWidth: '100%', width: 240, height: 40 }}
-        data-testid="message-audio"
-      />
-      <Button
-        size="small"
-        variant="outlined"
-        onClick={cycleAudioSpeed}
-        sx={{ minWidth: 48, px: 0.5, borderRadius: 4, fontWeight: 700 }}
-        aria-label={t('chat.audioSpeed')}
-        data-testid="audio-speed"
-        data-speed={speed}
-      >
-        {speed}x
-      </Button>
+      {unsupported ? (
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, alignItems: 'flex-start', mt: 0.5 }} data-testid="message-audio-unsupported">
+          <Typography variant="body2" color="text.secondary">
+            {t('chat.audioUnsupported')}
+          </Typography>
+          <Button href={src} download variant="outlined" size="small" startIcon={<Download />}>
+            {t('chat.download')}
+          </Button>
+        </Box>
+      ) : null}
     </Box>
   );
 }
