@@ -77,7 +77,7 @@ describe('web app', () => {
     await login(page);
     await expectToast(page, 'Login successfully!');
     expect(new URL(page.url()).pathname).toBe('/');
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('dashboard-page').waitFor();
     await screenshot(page, '03-dashboard-shell');
 
     // Queue

@@ -207,3 +207,10 @@ export const ZSimulatorHistorySchema = z.object({
     .max(500, 'TOO_LONG'),
 });
 export type TSimulatorHistory = z.input<typeof ZSimulatorHistorySchema>;
+
+/** GET /dashboard: tickets in service, waiting and closed in the user's queues, and today's new tickets per hour. */
+export const ZDashboardSchema = z.object({
+  counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
+  today: z.array(z.object({ hour: z.string(), count: z.number() })),
+});
+export type TDashboard = z.infer<typeof ZDashboardSchema>;

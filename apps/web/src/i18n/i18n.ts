@@ -1,15 +1,20 @@
 /**
- * i18next set-up: pt, en, es with English fallback. The first visit follows the browser's
- * language; a choice made in the UI is remembered in localStorage.
+ * i18next set-up: pt, en, es. The first visit follows the browser's language; a choice made in
+ * the UI is remembered in localStorage. Only the language in use is loaded (each is a chunk of
+ * its own): every locale is typed against the English one, so none needs another as fallback.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en } from './locales/en';
-import { es } from './locales/es';
-import { pt } from './locales/pt';
+import type { Messages } from './locales/en';
 
 export const LANGUAGES = ['pt', 'en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
+
+const LOCALES: Record<Language, () => Promise<Messages>> = {
+  en: () => import('./locales/en').then((m) => m.en),
+  pt: () => import('./locales/pt').then((m) => m.pt),
+  es: () => import('./locales/es').then((m) => m.es),
+};
 
 const STORAGE_KEY = 'language';
 const FALLBACK: Language = 'en';
@@ -36,7 +41,12 @@ export function currentLanguage(): Language {
   return isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : FALLBACK;
 }
 
+async function ensureLoaded(language: Language): Promise<void> {
+  if (!i18n.hasResourceBundle(language, 'translation')) i18n.addResourceBundle(language, 'translation', await LOCALES[language]());
+}
+
 export async function changeLanguage(language: Language): Promise<void> {
+  await ensureLoaded(language);
   localStorage.setItem(STORAGE_KEY, language);
   await i18n.changeLanguage(language);
 }
@@ -45,13 +55,17 @@ i18n.on('languageChanged', (language) => {
   document.documentElement.lang = language;
 });
 
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, pt: { translation: pt }, es: { translation: es } },
-  lng: detectLanguage(),
-  fallbackLng: FALLBACK,
-  supportedLngs: [...LANGUAGES],
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/** Resolves once the language in use is loaded; the app renders after it. */
+export async function initI18n(): Promise<void> {
+  const language = detectLanguage();
+  await i18n.use(initReactI18next).init({
+    resources: { [language]: { translation: await LOCALES[language]() } },
+    lng: language,
+    fallbackLng: false,
+    supportedLngs: [...LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+}
 
 export { i18n };

@@ -5,16 +5,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isAdminProfile } from '@zapdesk/shared/domain';
+import { ZDashboardSchema } from '@zapdesk/shared/messaging';
 import type { AppContext } from '../../core/context.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { userQueueIds } from '../tickets/tickets.repository.js';
 
 export const DASHBOARD_HOURS = { first: 8, last: 19 } as const;
-
-const ZDashboardSchema = z.object({
-  counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
-  today: z.array(z.object({ hour: z.string(), count: z.number() })),
-});
 
 /** Local midnight of `now` in the process time zone, as an instant. */
 function startOfToday(now: Date): Date {

@@ -178,6 +178,8 @@ describe('inbound pipeline', () => {
     const edited = await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'EDIT-1', body: 'I need a refund' } });
     expect(edited.statusCode).toBe(200);
     await waitFor(() => messagesOf(ticket!.id), (m) => m.some((x) => x.isEdited));
+    // The live event follows the commit: wait for it too rather than race it.
+    await waitFor(async () => updates.length, (n) => n > 0);
     off();
     expect((await messagesOf(ticket!.id)).find((m) => m.body === 'I need a refund')).toMatchObject({ isEdited: true, isDeleted: false });
     expect(updates).toEqual([{ body: 'I need a refund', isEdited: true }]);

@@ -2,9 +2,12 @@
  * The one API client. It sends the bearer token and the cookies, refreshes the session once and
  * retries once when the access token expired (403 ERR_SESSION_EXPIRED), and ends the session
  * locally on a 401.
+ *
+ * Answers are typed by the shared schemas but not parsed again here: the server checks every
+ * answer against the same schema before sending it (its serializer compiler), and leaving the
+ * schemas out keeps zod out of the first screen's JavaScript. Forms still validate with zod.
  */
-import type { z } from 'zod';
-import { ZLoginResponseSchema, type TLoginResponse } from '@zapdesk/shared/schemas';
+import type { TLoginResponse } from '@zapdesk/shared/schemas';
 import { ApiError } from './ApiError';
 import { getToken, setToken } from './tokenStore';
 
@@ -97,7 +100,7 @@ export function refreshSession(): Promise<TLoginResponse | null> {
         endSessionLocally();
         return null;
       }
-      const session = ZLoginResponseSchema.parse(await response.json());
+      const session: TLoginResponse = await response.json();
       setToken(session.token);
       for (const listener of sessionListeners) listener.refreshed?.(session);
       return session;
@@ -128,10 +131,11 @@ export async function requestRaw(path: string, options: RequestOptions = {}): Pr
   throw error;
 }
 
-/** A JSON request whose answer is checked against a shared schema. */
-export async function request<S extends z.ZodType>(path: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
+/** A JSON request; `T` is the answer's shared type (`z.output<typeof ZSomethingSchema>`). */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const response = await requestRaw(path, options);
-  return schema.parse(await response.json());
+  const answer: T = await response.json();
+  return answer;
 }
 
 /** A request whose answer has no body (204). */

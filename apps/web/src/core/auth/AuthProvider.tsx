@@ -5,7 +5,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { isAdminProfile } from '@zapdesk/shared/domain';
-import { ZLoginResponseSchema, type TLogin, type TUser } from '@zapdesk/shared/schemas';
+import type { TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
 import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
 import { setToken } from '../api/tokenStore';
 
@@ -42,7 +42,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const login = useCallback(async (input: TLogin) => {
-    const session = await request('/auth/login', ZLoginResponseSchema, { method: 'POST', body: input, sessionless: true });
+    const session = await request<TLoginResponse>('/auth/login', { method: 'POST', body: input, sessionless: true });
     setToken(session.token);
     setState({ status: 'authenticated', user: session.user });
     return session.user;

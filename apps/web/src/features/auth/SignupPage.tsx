@@ -9,7 +9,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { ErrorCode } from '@zapdesk/shared/errors';
-import { ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
+import { ZSignupSchema, type TUser } from '@zapdesk/shared/schemas';
 import { ApiError } from '../../core/api/ApiError';
 import { request } from '../../core/api/client';
 import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
@@ -30,7 +30,7 @@ export default function SignupPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     await delay(LIMITS.submitDelayMs);
     try {
-      await request('/auth/signup', ZUserSchema, { method: 'POST', body: values, sessionless: true });
+      await request<TUser>('/auth/signup', { method: 'POST', body: values, sessionless: true });
       toast.success(t('signup.success'));
       await navigate('/login');
     } catch (error) {

@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { ZContactImportResultSchema, ZContactListSchema, ZContactSchema, type TContact, type TContactInput } from '@zapdesk/shared/schemas';
+import type { TContactImportResult, ZContactListSchema, TContact, TContactInput } from '@zapdesk/shared/schemas';
 import { request, requestRaw, requestVoid } from '../../core/api/client';
 import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
@@ -11,20 +12,20 @@ export const contactsKeys = {
 };
 
 export async function fetchContactsPage(search: string, pageNumber: number): Promise<Page<TContact>> {
-  const { contacts, count, hasMore } = await request('/contacts', ZContactListSchema, { query: { searchParam: search, pageNumber } });
+  const { contacts, count, hasMore } = await request<z.output<typeof ZContactListSchema>>('/contacts', { query: { searchParam: search, pageNumber } });
   return { items: contacts, count, hasMore };
 }
 
 export function fetchContact(id: number) {
-  return request(`/contacts/${id}`, ZContactSchema);
+  return request<TContact>(`/contacts/${id}`);
 }
 
 export function createContact(input: TContactInput) {
-  return request('/contacts', ZContactSchema, { method: 'POST', body: input });
+  return request<TContact>('/contacts', { method: 'POST', body: input });
 }
 
 export function updateContact(id: number, input: TContactInput) {
-  return request(`/contacts/${id}`, ZContactSchema, { method: 'PUT', body: input });
+  return request<TContact>(`/contacts/${id}`, { method: 'PUT', body: input });
 }
 
 export function deleteContact(id: number) {
@@ -34,7 +35,7 @@ export function deleteContact(id: number) {
 export function importContacts(file: File) {
   const body = new FormData();
   body.append('file', file);
-  return request('/contacts/import', ZContactImportResultSchema, { method: 'POST', body });
+  return request<TContactImportResult>('/contacts/import', { method: 'POST', body });
 }
 
 /** Fetches the CSV with the bearer token and hands it to the browser as a download. */

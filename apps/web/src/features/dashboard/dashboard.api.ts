@@ -4,24 +4,21 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { z } from 'zod';
+import type { TDashboard } from '@zapdesk/shared/messaging';
 import { request } from '../../core/api/client';
 import { useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
 import { useJoinTicketLists } from '../kanban/useJoinTicketLists';
+
+export type { TDashboard };
 
 export const dashboardKey = ['dashboard'] as const;
 
 /** A burst of ticket events (a contact typing several messages) refreshes the counters once. */
 export const DASHBOARD_REFRESH_MS = 1500;
 
-const ZDashboardSchema = z.object({
-  counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
-  today: z.array(z.object({ hour: z.string(), count: z.number() })),
-});
-export type TDashboard = z.infer<typeof ZDashboardSchema>;
 
 export function fetchDashboard() {
-  return request('/dashboard', ZDashboardSchema);
+  return request<TDashboard>('/dashboard');
 }
 
 export function useDashboard() {

@@ -6,7 +6,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { TicketStatus } from '@zapdesk/shared/domain';
-import { ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TQueueRef, TUser } from '@zapdesk/shared/schemas';
 import { request } from '../../core/api/client';
 import { saveTicketInCache, updateTicketStatus } from '../tickets/tickets.api';
@@ -46,7 +46,7 @@ function predict(ticket: TTicket, target: KanbanTarget, me: TUser): TTicket {
 }
 
 export function transferTicketToQueue(id: number, queueId: number | null) {
-  return request(`/tickets/${id}`, ZTicketSchema, { method: 'PUT', body: { queueId } });
+  return request<TTicket>(`/tickets/${id}`, { method: 'PUT', body: { queueId } });
 }
 
 /**

@@ -1,14 +1,13 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { ZQueueSchema, type TQueue, type TQueueInput } from '@zapdesk/shared/schemas';
+import type { TQueue, TQueueInput } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
 import { removeFromArray, upsertInArray } from '../../core/lists/liveCache';
 
 export const queuesKey = ['queues'] as const;
 
 export function fetchQueues() {
-  return request('/queue', z.array(ZQueueSchema));
+  return request<TQueue[]>('/queue');
 }
 
 export function useQueues() {
@@ -16,11 +15,11 @@ export function useQueues() {
 }
 
 export function createQueue(input: TQueueInput) {
-  return request('/queue', ZQueueSchema, { method: 'POST', body: input });
+  return request<TQueue>('/queue', { method: 'POST', body: input });
 }
 
 export function updateQueue(id: number, input: TQueueInput) {
-  return request(`/queue/${id}`, ZQueueSchema, { method: 'PUT', body: input });
+  return request<TQueue>(`/queue/${id}`, { method: 'PUT', body: input });
 }
 
 export function deleteQueue(id: number) {

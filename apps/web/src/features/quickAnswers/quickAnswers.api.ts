@@ -1,23 +1,24 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { ZQuickAnswerListSchema, ZQuickAnswerSchema, type TQuickAnswer, type TQuickAnswerInput } from '@zapdesk/shared/schemas';
+import type { ZQuickAnswerListSchema, TQuickAnswer, TQuickAnswerInput } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
 import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
 export const quickAnswersKeys = { list: ['quickAnswers', 'list'] as const };
 
 export async function fetchQuickAnswersPage(search: string, pageNumber: number): Promise<Page<TQuickAnswer>> {
-  const { quickAnswers, count, hasMore } = await request('/quickAnswers', ZQuickAnswerListSchema, { query: { searchParam: search, pageNumber } });
+  const { quickAnswers, count, hasMore } = await request<z.output<typeof ZQuickAnswerListSchema>>('/quickAnswers', { query: { searchParam: search, pageNumber } });
   return { items: quickAnswers, count, hasMore };
 }
 
 export function createQuickAnswer(input: TQuickAnswerInput) {
-  return request('/quickAnswers', ZQuickAnswerSchema, { method: 'POST', body: input });
+  return request<TQuickAnswer>('/quickAnswers', { method: 'POST', body: input });
 }
 
 export function updateQuickAnswer(id: number, input: TQuickAnswerInput) {
-  return request(`/quickAnswers/${id}`, ZQuickAnswerSchema, { method: 'PUT', body: input });
+  return request<TQuickAnswer>(`/quickAnswers/${id}`, { method: 'PUT', body: input });
 }
 
 export function deleteQuickAnswer(id: number) {

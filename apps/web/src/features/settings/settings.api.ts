@@ -1,22 +1,21 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import type { SettingKey } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { ZSettingSchema, type TSetting } from '@zapdesk/shared/schemas';
+import type { TSetting } from '@zapdesk/shared/schemas';
 import { request } from '../../core/api/client';
 
 export const settingsKey = ['settings'] as const;
 
 export function useSettings() {
-  return useQuery({ queryKey: settingsKey, queryFn: () => request('/settings', z.array(ZSettingSchema)) });
+  return useQuery({ queryKey: settingsKey, queryFn: () => request<TSetting[]>('/settings') });
 }
 
 export function updateSetting(key: SettingKey, value: string) {
-  return request(`/settings/${key}`, ZSettingSchema, { method: 'PUT', body: { value } });
+  return request<TSetting>(`/settings/${key}`, { method: 'PUT', body: { value } });
 }
 
 export function regenerateApiToken() {
-  return request('/settings/userApiToken/regenerate', ZSettingSchema, { method: 'POST' });
+  return request<TSetting>('/settings/userApiToken/regenerate', { method: 'POST' });
 }
 
 export function saveSettingInCache(queryClient: QueryClient, setting: TSetting): void {

@@ -17,17 +17,19 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useCallback, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAdminProfile, LIMITS, type TicketStatus } from '@zapdesk/shared/domain';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { CloseAllButton } from './CloseAllButton';
-import { NewTicketModal } from './NewTicketModal';
 import { TicketsList } from './TicketsList';
 import { TicketsQueueSelect } from './TicketsQueueSelect';
 import { useTicketsQuery, type TicketListFilter } from './ticketLists';
 import { useTicketQueueFilter } from './useTicketQueueFilter';
+
+// The modal brings the contact form (react-hook-form, zod): loaded when first opened, not with the list.
+const NewTicketModal = lazy(() => import('./NewTicketModal').then((m) => ({ default: m.NewTicketModal })));
 
 type MainTab = 'inbox' | 'group' | 'resolved' | 'search';
 type ActiveStatus = Extract<TicketStatus, 'open' | 'pending'>;
@@ -178,13 +180,15 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
       </Box>
       {content}
       {creating ? (
-        <NewTicketModal
-          onClose={() => setCreating(false)}
-          onCreated={() => {
-            setTab('inbox');
-            setInboxTab('open');
-          }}
-        />
+        <Suspense fallback={null}>
+          <NewTicketModal
+            onClose={() => setCreating(false)}
+            onCreated={() => {
+              setTab('inbox');
+              setInboxTab('open');
+            }}
+          />
+        </Suspense>
       ) : null}
     </Box>
   );

@@ -4,13 +4,16 @@
  */
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { Ticket } from './Ticket';
 import { TicketsManager } from './TicketsManager';
+
+// The chat (message kinds, input, recorder, modals) loads when a ticket is opened: the first screen is the list.
+const Ticket = lazy(() => import('./Ticket').then((m) => ({ default: m.Ticket })));
 
 const LIST_WIDTH = 380;
 
@@ -51,7 +54,9 @@ export default function TicketsPage() {
             </Typography>
           </Box>
         ) : (
-          <Ticket key={selectedId} ticketId={selectedId} />
+          <Suspense fallback={<LinearProgress />}>
+            <Ticket key={selectedId} ticketId={selectedId} />
+          </Suspense>
         )}
       </Paper>
     </Box>

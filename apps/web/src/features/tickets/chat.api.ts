@@ -2,16 +2,16 @@
  * The open chat's own calls: transfer, delete, 'Protocolo', the import/export panel and the
  * 'Conversar' button of a contact card. The ticket lists' calls stay in tickets.api.ts.
  */
-import { z } from 'zod';
-import { ZHistoryImportResultSchema, ZTicketListSchema, ZTicketProtocolSchema, ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
-import { ZContactSchema } from '@zapdesk/shared/schemas';
+import type { z } from 'zod';
+import type { ZHistoryImportResultSchema, ZTicketListSchema, TTicketProtocol, TTicket } from '@zapdesk/shared/messaging';
+import type { TContact } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
 import { ApiError } from '../../core/api/ApiError';
 
 export type TransferInput = { userId?: number | null; queueId?: number | null; whatsappId?: number };
 
 export function transferTicket(id: number, input: TransferInput) {
-  return request(`/tickets/${id}`, ZTicketSchema, { method: 'PUT', body: input });
+  return request<TTicket>(`/tickets/${id}`, { method: 'PUT', body: input });
 }
 
 export function deleteTicket(id: number) {
@@ -20,17 +20,17 @@ export function deleteTicket(id: number) {
 
 /** 'Protocolo': the server sends the contact a protocol number, closes the ticket and returns both. */
 export function requestProtocol(id: number) {
-  return request(`/tickets/${id}/protocol`, ZTicketProtocolSchema, { method: 'POST' });
+  return request<TTicketProtocol>(`/tickets/${id}/protocol`, { method: 'POST' });
 }
 
 export async function fetchTicketConnectionId(ticketId: number): Promise<number> {
-  const { whatsappId } = await request('/zdgGetWppId', z.object({ whatsappId: z.number() }), { method: 'POST', body: { ticketid: ticketId } });
+  const { whatsappId } = await request<{ whatsappId: number }>('/zdgGetWppId', { method: 'POST', body: { ticketid: ticketId } });
   return whatsappId;
 }
 
 /** Imports up to `limit` past messages of the contact's chat from the phone's history. */
 export async function importHistory(input: { number: string; limit: number; whatsappId: number }): Promise<number> {
-  const { imported } = await request('/zdgSyncMessageUser', ZHistoryImportResultSchema, {
+  const { imported } = await request<z.output<typeof ZHistoryImportResultSchema>>('/zdgSyncMessageUser', {
     method: 'POST',
     body: { user: input.number, limit: input.limit, ticketwhatsappId: input.whatsappId },
   });
@@ -42,13 +42,13 @@ export async function importHistory(input: { number: string; limit: number; what
  * answers the one it already has open.
  */
 export async function startChat(card: { name: string; number: string }): Promise<number> {
-  const contact = await request('/contact', ZContactSchema, { method: 'POST', body: { name: card.name || card.number, number: card.number } });
+  const contact = await request<TContact>('/contact', { method: 'POST', body: { name: card.name || card.number, number: card.number } });
   try {
-    const ticket: TTicket = await request('/tickets', ZTicketSchema, { method: 'POST', body: { contactId: contact.id, status: 'open' } });
+    const ticket: TTicket = await request<TTicket>('/tickets', { method: 'POST', body: { contactId: contact.id, status: 'open' } });
     return ticket.id;
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'ERR_OTHER_OPEN_TICKET') throw error;
-    const { tickets } = await request('/tickets', ZTicketListSchema, { query: { searchParam: contact.number, showAll: 'true' } });
+    const { tickets } = await request<z.output<typeof ZTicketListSchema>>('/tickets', { query: { searchParam: contact.number, showAll: 'true' } });
     const open = tickets.find((ticket) => ticket.contactId === contact.id && ticket.status !== 'closed');
     if (!open) throw error;
     return open.id;

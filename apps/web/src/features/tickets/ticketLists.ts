@@ -4,8 +4,9 @@
  * a ticket between them when this tab or a socket event changes it.
  */
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { isAdminProfile, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
-import { ZTicketListSchema, type TTicket } from '@zapdesk/shared/messaging';
+import type { ZTicketListSchema, TTicket } from '@zapdesk/shared/messaging';
 import type { TUser } from '@zapdesk/shared/schemas';
 import { request } from '../../core/api/client';
 import type { Page } from '../../core/lists/liveCache';
@@ -55,7 +56,7 @@ export async function fetchTicketsPage(filter: TicketListFilter, pageNumber: num
   if (filter.queueIds) query.queueIds = JSON.stringify(filter.queueIds);
   if (filter.search) query.searchParam = filter.search;
   if (filter.withUnreadMessages) query.withUnreadMessages = 'true';
-  const { tickets, count, hasMore } = await request('/tickets', ZTicketListSchema, { query });
+  const { tickets, count, hasMore } = await request<z.output<typeof ZTicketListSchema>>('/tickets', { query });
   return { items: tickets, count, hasMore };
 }
 

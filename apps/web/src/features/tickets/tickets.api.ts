@@ -3,9 +3,9 @@
  * tab lists and the open chat in step with socket events and with this tab's own actions.
  */
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { TicketStatus } from '@zapdesk/shared/domain';
-import { ZMessageListSchema, ZMessageSchema, ZTicketSchema, type TMessage, type TTicket } from '@zapdesk/shared/messaging';
+import type { ZMessageListSchema, TTicket, TMessage } from '@zapdesk/shared/messaging';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import type { TUser } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
@@ -21,29 +21,29 @@ export const ticketsKeys = {
 export type MessagePage = z.infer<typeof ZMessageListSchema>;
 
 export function fetchTicket(id: number) {
-  return request(`/tickets/${id}`, ZTicketSchema);
+  return request<TTicket>(`/tickets/${id}`);
 }
 
 export function updateTicketStatus(id: number, status: TicketStatus) {
-  return request(`/tickets/${id}`, ZTicketSchema, { method: 'PUT', body: { status } });
+  return request<TTicket>(`/tickets/${id}`, { method: 'PUT', body: { status } });
 }
 
 /** A new ticket for a contact: open and assigned to the current user (ERR_OTHER_OPEN_TICKET when one is active). */
 export function createTicket(contactId: number, userId: number) {
-  return request('/tickets', ZTicketSchema, { method: 'POST', body: { contactId, userId, status: 'open' } });
+  return request<TTicket>('/tickets', { method: 'POST', body: { contactId, userId, status: 'open' } });
 }
 
 /** Close all: every open and pending ticket the user may see. */
 export function closeAllTickets() {
-  return request('/ticketsClosed', z.object({ closed: z.number() }), { method: 'POST' });
+  return request<{ closed: number }>('/ticketsClosed', { method: 'POST' });
 }
 
 export function fetchMessagesPage(ticketId: number, pageNumber: number): Promise<MessagePage> {
-  return request(`/messages/${ticketId}`, ZMessageListSchema, { query: { pageNumber } });
+  return request<z.output<typeof ZMessageListSchema>>(`/messages/${ticketId}`, { query: { pageNumber } });
 }
 
 export function sendTextMessage(ticketId: number, body: string, quotedMsgId?: number) {
-  return request(`/messages/${ticketId}`, z.array(ZMessageSchema), {
+  return request<TMessage[]>(`/messages/${ticketId}`, {
     method: 'POST',
     body: { body, ...(quotedMsgId === undefined ? {} : { quotedMsg: { id: quotedMsgId } }) },
   });
@@ -54,7 +54,7 @@ export function sendMediaMessage(ticketId: number, files: File[], body: string, 
   form.append('body', body);
   if (quotedMsgId !== undefined) form.append('quotedMsgId', String(quotedMsgId));
   for (const file of files) form.append('medias', file);
-  return request(`/messages/${ticketId}`, z.array(ZMessageSchema), { method: 'POST', body: form });
+  return request<TMessage[]>(`/messages/${ticketId}`, { method: 'POST', body: form });
 }
 
 export function deleteMessage(id: number) {

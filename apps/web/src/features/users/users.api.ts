@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { ZUserListSchema, ZUserSchema, type TUser, type TUserCreate, type TUserUpdate } from '@zapdesk/shared/schemas';
+import type { ZUserListSchema, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
 import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
@@ -11,20 +12,20 @@ export const usersKeys = {
 };
 
 export async function fetchUsersPage(search: string, pageNumber: number): Promise<Page<TUser>> {
-  const { users, count, hasMore } = await request('/users', ZUserListSchema, { query: { searchParam: search, pageNumber } });
+  const { users, count, hasMore } = await request<z.output<typeof ZUserListSchema>>('/users', { query: { searchParam: search, pageNumber } });
   return { items: users, count, hasMore };
 }
 
 export function fetchUser(id: number) {
-  return request(`/users/${id}`, ZUserSchema);
+  return request<TUser>(`/users/${id}`);
 }
 
 export function createUser(input: TUserCreate) {
-  return request('/users', ZUserSchema, { method: 'POST', body: input });
+  return request<TUser>('/users', { method: 'POST', body: input });
 }
 
 export function updateUser(id: number, input: TUserUpdate) {
-  return request(`/users/${id}`, ZUserSchema, { method: 'PUT', body: input });
+  return request<TUser>(`/users/${id}`, { method: 'PUT', body: input });
 }
 
 export function deleteUser(id: number) {

@@ -1,15 +1,14 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import type { TWhatsappInput } from '@zapdesk/shared/messaging';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { ZWhatsappSchema, type TWhatsapp } from '@zapdesk/shared/schemas';
+import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
 import { removeFromArray, upsertInArray } from '../../core/lists/liveCache';
 
 export const whatsappsKey = ['whatsapps'] as const;
 
 export function fetchWhatsapps() {
-  return request('/whatsapp', z.array(ZWhatsappSchema));
+  return request<TWhatsapp[]>('/whatsapp');
 }
 
 export function useWhatsapps(enabled = true) {
@@ -17,12 +16,12 @@ export function useWhatsapps(enabled = true) {
 }
 
 export function createWhatsapp(input: TWhatsappInput) {
-  return request('/whatsapp', ZWhatsappSchema, { method: 'POST', body: input });
+  return request<TWhatsapp>('/whatsapp', { method: 'POST', body: input });
 }
 
 /** The channel of a connection never changes, so it is not sent. */
 export function updateWhatsapp(id: number, input: Omit<TWhatsappInput, 'channel'>) {
-  return request(`/whatsapp/${id}`, ZWhatsappSchema, { method: 'PUT', body: input });
+  return request<TWhatsapp>(`/whatsapp/${id}`, { method: 'PUT', body: input });
 }
 
 export function deleteWhatsapp(id: number) {
@@ -34,14 +33,12 @@ export const SESSION_ACTIONS = { retry: 'POST', newQr: 'PUT', disconnect: 'DELET
 export type SessionAction = keyof typeof SESSION_ACTIONS;
 
 export function runSessionAction(id: number, action: SessionAction) {
-  return request(`/whatsappsession/${id}`, ZWhatsappSchema, { method: SESSION_ACTIONS[action] });
+  return request<TWhatsapp>(`/whatsappsession/${id}`, { method: SESSION_ACTIONS[action] });
 }
-
-const ZPairingCodeSchema = z.object({ code: z.string() });
 
 /** Pairing by phone number: the code the phone's owner types in WhatsApp instead of scanning the QR code. */
 export function requestPairingCode(id: number, phoneNumber: string) {
-  return request(`/whatsappsession/${id}/pairing-code`, ZPairingCodeSchema, { method: 'POST', body: { phoneNumber } });
+  return request<{ code: string }>(`/whatsappsession/${id}/pairing-code`, { method: 'POST', body: { phoneNumber } });
 }
 
 const byName = (a: TWhatsapp, b: TWhatsapp) => a.name.localeCompare(b.name) || a.id - b.id;
