@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { TContact } from '@zapdesk/shared/schemas';
@@ -30,6 +31,7 @@ import { RowActions } from '../../core/ui/RowActions';
 import { SearchField } from '../../core/ui/SearchField';
 import { HIDE_ON_PHONE, TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
 import { errorText, toastError } from '../../core/ui/toastError';
+import { createTicket, saveTicketInCache } from '../tickets/tickets.api';
 import { ContactImportDialog } from './ContactImportDialog';
 import { ContactModal } from './ContactModal';
 import { contactsKeys, deleteContact, downloadContactsCsv, fetchContactsPage } from './contacts.api';
@@ -39,7 +41,8 @@ const COLUMNS = 5;
 export default function ContactsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { isAdmin } = useAuth();
+  const { isAdmin, user } = useAuth();
+  const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search, LIMITS.searchDebounceMs);
   const list = usePagedList({ listKey: contactsKeys.list, search: debouncedSearch, fetchPage: fetchContactsPage });
@@ -48,6 +51,18 @@ export default function ContactsPage() {
   const [deleting, setDeleting] = useState<TContact | null>(null);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
+
+  // The chat button: a new open ticket for the contact, assigned to oneself (ERR_OTHER_OPEN_TICKET when one is active).
+  async function startTicket(contact: TContact) {
+    if (!user) return;
+    try {
+      const ticket = await createTicket(contact.id, user.id);
+      saveTicketInCache(queryClient, ticket, user);
+      void navigate(`/tickets/${ticket.id}`);
+    } catch (error) {
+      toastError(error);
+    }
+  }
 
   const confirmDelete = async (contact: TContact) => {
     try {
@@ -121,12 +136,10 @@ export default function ContactsPage() {
                 <TableCell sx={HIDE_ON_PHONE}>{contact.email || '—'}</TableCell>
                 <TableCell align="right">
                   <RowActions testId="contact" onEdit={() => setEditing({ contact })} onDelete={isAdmin ? () => setDeleting(contact) : undefined}>
-                    <Tooltip title={t('contacts.startTicketSoon')}>
-                      <span>
-                        <IconButton size="small" disabled aria-label={t('contacts.startTicket')} data-testid="contact-start-ticket">
-                          <WhatsApp fontSize="small" />
-                        </IconButton>
-                      </span>
+                    <Tooltip title={t('contacts.startTicket')}>
+                      <IconButton size="small" onClick={() => void startTicket(contact)} aria-label={t('contacts.startTicket')} data-testid="contact-start-ticket">
+                        <WhatsApp fontSize="small" />
+                      </IconButton>
                     </Tooltip>
                   </RowActions>
                 </TableCell>

@@ -244,6 +244,11 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onMediaL
           </>
         )}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 0.5, mt: 0.25 }}>
+          {message.isEdited && !message.isDeleted ? (
+            <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11, fontStyle: 'italic' }} data-testid="message-edited">
+              {t('chat.editedMessage')}
+            </Typography>
+          ) : null}
           <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11 }} data-testid="message-time">
             {formatTime(message.createdAt)}
           </Typography>
