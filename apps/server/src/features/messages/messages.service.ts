@@ -14,6 +14,7 @@ import { presentMessages } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, sendOnTicket } from './outbound.service.js';
 import { readsTicket, readTicket } from './read-receipts.service.js';
+import { webmOpusToOgg } from './webm-to-ogg.js';
 
 /**
  * Newest page first; within a page, oldest first (the order the chat shows). Opening reads the
@@ -41,13 +42,23 @@ function mediaTypeOf(mimetype: string): MediaType {
   return 'other';
 }
 
+/**
+ * A recorded voice note. Chromium records WebM; phones play voice notes as Ogg Opus only, so a
+ * WebM recording with Opus inside is moved into Ogg (same packets, no decoding). Anything else
+ * is sent as recorded.
+ */
+function voiceNote(media: UploadedMedia): OutboundContent {
+  const ogg = media.mimetype.startsWith('audio/webm') ? webmOpusToOgg(media.data) : null;
+  return ogg ? { kind: 'voice', data: ogg, mimetype: 'audio/ogg; codecs=opus' } : { kind: 'voice', data: media.data, mimetype: media.mimetype };
+}
+
 export async function sendMessage(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticketId: number, input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[] }): Promise<TMessage[]> {
   const ticket = await getVisibleTicket(ctx, actor, ticketId);
   if (ticket.status !== 'open') throw new AppError('ERR_VALIDATION', { message: 'Messages are sent on open tickets: accept or reopen it first.' });
   const contents: OutboundContent[] = input.medias?.length
     ? input.medias.map((m, i) =>
         m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
-          ? { kind: 'voice', data: m.data, mimetype: m.mimetype }
+          ? voiceNote(m)
           : { kind: 'media', mediaType: mediaTypeOf(m.mimetype), data: m.data, mimetype: m.mimetype, filename: m.filename, ...(i === 0 && input.body.trim() ? { caption: input.body } : {}) },
       )
     : [{ kind: 'text', body: input.body }];

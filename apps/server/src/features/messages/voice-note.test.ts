@@ -1,7 +1,9 @@
 /**
- * Voice notes recorded in the browser: a file named audio-record… is sent as a voice note, and
- * stored in the container it was recorded in, so the chat's player gets it with the right type.
+ * Voice notes recorded in the browser: a file named audio-record… is sent as a voice note. A
+ * WebM recording with Opus inside becomes Ogg Opus (what phones play); anything else is stored
+ * in the container it came in, so the chat's player gets it with the right type.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
@@ -52,5 +54,18 @@ describe('voice notes from the browser', () => {
     expect(media.statusCode).toBe(200);
     expect(media.headers['content-type']).toBe(served);
     expect(media.rawPayload.length).toBe(data.length);
+  });
+
+  it("moves Chromium's WebM recording into Ogg Opus: the phone gets a voice note it can play", async () => {
+    const recording = readFileSync(new URL('./fixtures/voice-chromium.webm', import.meta.url));
+    const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, ...multipartAudio('audio-record-3.webm', 'audio/webm;codecs=opus', recording) });
+    expect(res.statusCode).toBe(201);
+    const [message] = res.json() as TMessage[];
+    const outbox = (await t.request({ method: 'GET', url: `/api/simulator/${connection.id}/outbox`, token: t.adminToken })).json() as TSimulatorOutboxItem[];
+    expect(outbox.at(-1)).toMatchObject({ kind: 'voice', mimetype: 'audio/ogg; codecs=opus' });
+    const mediaUrl = new URL(message?.mediaUrl ?? '', 'http://localhost');
+    const media = await t.request({ method: 'GET', url: `${mediaUrl.pathname}${mediaUrl.search}` });
+    expect(media.headers['content-type']).toBe('audio/ogg');
+    expect(media.rawPayload.subarray(0, 4).toString('latin1')).toBe('OggS');
   });
 });
