@@ -283,7 +283,15 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
     /** The author's new text replaces the stored one, marked edited; deleted messages stay deleted. */
     async edit(whatsappId, { providerId, body }) {
       const id = await messages.editMessageBody(ctx.db, whatsappId, providerId, body, nowIso());
-      if (id !== undefined) await publishMessageUpdate(ctx, id);
+      if (id === undefined) return;
+      // An edited text that is the chat's latest message is also the ticket's list line.
+      const row = await messages.findMessageById(ctx.db, id);
+      if (row && !row.mediaType && (await messages.isLatestOfTicket(ctx.db, row.ticketId, id))) {
+        await tickets.setLastMessage(ctx.db, row.ticketId, body);
+        const ticket = await tickets.findTicketById(ctx.db, row.ticketId);
+        if (ticket) ctx.events.publish('ticket.saved', { ticket });
+      }
+      await publishMessageUpdate(ctx, id);
     },
 
     /**

@@ -113,6 +113,12 @@ export async function editMessageBody(db: Db, whatsappId: number, providerId: st
   return row?.id;
 }
 
+/** Whether a message is its ticket's latest, the one the ticket's list line shows. */
+export async function isLatestOfTicket(db: Db, ticketId: number, messageId: number): Promise<boolean> {
+  const row = await db.selectFrom('messages').select('id').where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.id === messageId;
+}
+
 /** Raises the ack of a message; acks never go back (a late 'delivered' after 'read' is ignored). */
 export async function raiseAck(db: Db, whatsappId: number, providerId: string, ack: number, now: string): Promise<number | undefined> {
   const row = await db

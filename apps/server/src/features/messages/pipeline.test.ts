@@ -167,6 +167,21 @@ describe('inbound pipeline', () => {
     expect(appMessages.filter((b) => b === 'first' || b === 'second' || b === 'someone else').sort()).toEqual(['first', 'second', 'someone else']);
   });
 
+  it("shows an edit of the chat's latest text in the ticket's list line, and an older one only in the chat", async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { id: 'LINE-1', from, body: 'primeira' });
+    await inbound(w.id, { id: 'LINE-2', from, body: 'segunda com erro' });
+    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'segunda com erro');
+    expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'LINE-1', body: 'primeira, editada' } })).statusCode).toBe(200);
+    await waitFor(() => messagesOf(ticket!.id), (m) => m.some((x) => x.body === 'primeira, editada'));
+    expect((await ticketsOf(from))[0]).toMatchObject({ lastMessage: 'segunda com erro', updatedAt: ticket!.updatedAt });
+    expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'LINE-2', body: 'segunda, corrigida' } })).statusCode).toBe(200);
+    const [edited] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'segunda, corrigida');
+    // The ticket keeps its place in the lists.
+    expect(edited?.updatedAt).toBe(ticket!.updatedAt);
+  });
+
   it('takes the author\'s edit of a message as its new text, marked edited, but leaves a deleted message deleted', async () => {
     const w = await connected();
     const from = number();

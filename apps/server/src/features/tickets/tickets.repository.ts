@@ -146,6 +146,11 @@ export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: 
   await db.updateTable('tickets').set({ ...patch, updatedAt: now }).where('id', '=', id).execute();
 }
 
+/** The list line of a ticket after its latest message was edited: the ticket keeps its place (no updatedAt). */
+export async function setLastMessage(db: Db, id: number, lastMessage: string): Promise<void> {
+  await db.updateTable('tickets').set({ lastMessage }).where('id', '=', id).execute();
+}
+
 /** Records a new message on the ticket: last message text, and one more unread when it came in. */
 export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean; queueId?: number | undefined }, now: string): Promise<void> {
   await db
