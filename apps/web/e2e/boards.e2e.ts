@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
+import { scanWhenReady } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -98,12 +99,7 @@ beforeAll(async () => {
   const created = await api('/whatsapp', { method: 'POST', body: { name: 'Loja Centro', channel: 'simulator' } });
   expect(created.status).toBe(201);
   connectionId = ZIdSchema.parse(await created.json()).id;
-  let scanned = 0;
-  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
-    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
-    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  expect(scanned).toBe(200);
+  await scanWhenReady(api, connectionId);
 
   const queue = await api('/queue', { method: 'POST', body: { name: 'Vendas', color: '#1273DE', greetingMessage: '' } });
   expect(queue.status).toBe(201);

@@ -13,6 +13,7 @@ import { ZSimulatorOutboxItemSchema, ZTicketListSchema, ZTicketSchema } from '@z
 import { z } from 'zod';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
+import { apiAs, idOf, scanWhenReady } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -26,18 +27,7 @@ const PROTOCOL_CONTACT = { from: '5511966665555', name: 'Paulo Protocolo' };
 // A 1x1 PNG, for the image the agent sends.
 const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-async function api(path: string, options: { method?: string; body?: unknown } = {}): Promise<Response> {
-  return fetch(`${server.baseUrl}/api${path}`, {
-    method: options.method ?? 'GET',
-    headers: { authorization: `Bearer ${adminToken}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-}
-
-async function idOf(response: Response): Promise<number> {
-  const body: unknown = await response.json();
-  return typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number' ? body.id : 0;
-}
+const api = (route: string, options: { method?: string; body?: unknown } = {}) => apiAs(server.baseUrl, () => adminToken)(route, options);
 
 async function outbox() {
   return z.array(ZSimulatorOutboxItemSchema).parse(await (await api(`/simulator/${connectionId}/outbox`)).json());
@@ -66,12 +56,7 @@ beforeAll(async () => {
 
   connectionId = await idOf(await api('/whatsapp', { method: 'POST', body: { name: 'Loja Chat', channel: 'simulator' } }));
   expect(connectionId).toBeGreaterThan(0);
-  let scanned = 0;
-  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
-    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
-    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  expect(scanned).toBe(200);
+  await scanWhenReady(api, connectionId);
   queueId = await idOf(await api('/queue', { method: 'POST', body: { name: 'Suporte', color: '#1273DE', greetingMessage: '' } }));
   expect(queueId).toBeGreaterThan(0);
   const quick = await api('/quickAnswers', { method: 'POST', body: { shortcut: 'saudacao', message: 'Olá {{name}}, aqui é {{user}}!' } });

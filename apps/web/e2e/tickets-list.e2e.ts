@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
+import { apiAs, idOf, scanWhenReady } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -19,18 +20,7 @@ const queues = { sales: 0, support: 0 };
 /** Live updates usually land within milliseconds; a busy 2-core machine can take seconds. */
 const POLL = { timeout: 10_000 };
 
-async function api(route: string, options: { method?: string; body?: unknown } = {}): Promise<Response> {
-  return fetch(`${server.baseUrl}/api${route}`, {
-    method: options.method ?? 'GET',
-    headers: { authorization: `Bearer ${adminToken}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-}
-
-async function idOf(response: Response): Promise<number> {
-  const body: unknown = await response.json();
-  return typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number' ? body.id : 0;
-}
+const api = (route: string, options: { method?: string; body?: unknown } = {}) => apiAs(server.baseUrl, () => adminToken)(route, options);
 
 /** A contact writes in through the simulated phone; returns the id of its ticket. */
 async function writeIn(message: { from: string; name: string; body: string; group?: { id: string; subject: string } }): Promise<number> {
@@ -73,12 +63,7 @@ beforeAll(async () => {
   const created = await api('/whatsapp', { method: 'POST', body: { name: 'Loja Norte', channel: 'simulator' } });
   expect(created.status).toBe(201);
   connectionId = await idOf(created);
-  let scanned = 0;
-  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
-    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
-    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  expect(scanned).toBe(200);
+  await scanWhenReady(api, connectionId);
 });
 
 afterAll(async () => {

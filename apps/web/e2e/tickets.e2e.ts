@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
+import { apiAs, scanWhenReady } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -19,13 +20,7 @@ const CONTACT = { from: '5511988887777', name: 'Maria Cliente' };
 // A 1x1 PNG, for an inbound image.
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-async function api(path: string, options: { method?: string; body?: unknown } = {}): Promise<Response> {
-  return fetch(`${server.baseUrl}/api${path}`, {
-    method: options.method ?? 'GET',
-    headers: { authorization: `Bearer ${adminToken}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-}
+const api = (route: string, options: { method?: string; body?: unknown } = {}) => apiAs(server.baseUrl, () => adminToken)(route, options);
 
 async function writeIn(body: Record<string, unknown>): Promise<void> {
   const response = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...CONTACT, ...body } });
@@ -53,13 +48,7 @@ beforeAll(async () => {
   const connection: unknown = await created.json();
   connectionId = typeof connection === 'object' && connection !== null && 'id' in connection && typeof connection.id === 'number' ? connection.id : 0;
   expect(connectionId).toBeGreaterThan(0);
-  // The session starts by itself; the phone scans once it shows a code.
-  let scanned = 0;
-  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
-    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
-    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  expect(scanned).toBe(200);
+  await scanWhenReady(api, connectionId);
 });
 
 afterAll(async () => {

@@ -1,0 +1,30 @@
+/** What the browser tests share for driving the server directly: its API as a signed-in user, and a linked simulated phone. */
+import { expect } from 'vitest';
+
+export type Api = (route: string, options?: { method?: string; body?: unknown }) => Promise<Response>;
+
+/** The API at baseUrl with the bearer token token() returns at the time of each call. */
+export function apiAs(baseUrl: string, token: () => string): Api {
+  return (route, options = {}) =>
+    fetch(`${baseUrl}/api${route}`, {
+      method: options.method ?? 'GET',
+      headers: { authorization: `Bearer ${token()}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+}
+
+/** The id in a JSON answer, or 0. */
+export async function idOf(response: Response): Promise<number> {
+  const body: unknown = await response.json();
+  return typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'number' ? body.id : 0;
+}
+
+/** The session of a new connection starts by itself; the simulated phone scans once it shows a code. */
+export async function scanWhenReady(api: Api, connectionId: number): Promise<void> {
+  let scanned = 0;
+  for (let tries = 0; tries < 40 && scanned !== 200; tries += 1) {
+    scanned = (await api(`/simulator/${connectionId}/scan`, { method: 'POST' })).status;
+    if (scanned !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(scanned).toBe(200);
+}
