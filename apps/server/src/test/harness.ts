@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse, InjectOptions } from 'fastify';
 import pg from 'pg';
 import type { Profile } from '@zapdesk/shared/domain';
+import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TContact, TQueue, TUser } from '@zapdesk/shared/schemas';
 import { buildApp, type BuiltApp } from '../app.js';
 import { TokenService } from '../core/auth/tokens.js';
@@ -26,6 +27,8 @@ export type TestApp = BuiltApp & {
   createUser: (options?: { profile?: Profile; queueIds?: number[]; name?: string; email?: string; password?: string }) => Promise<{ user: TUser; token: string; password: string }>;
   createQueue: (options?: { name?: string; color?: string; greetingMessage?: string }) => Promise<TQueue>;
   createContact: (options?: { name?: string; number?: string; email?: string }) => Promise<TContact>;
+  /** A new contact writes through a linked simulator connection; resolves with the ticket once its message is stored. */
+  inboundTicket: (connectionId: number, body?: string) => Promise<TTicket>;
   /** Connections have no write API yet: this one is written straight to the database. */
   insertWhatsapp: (options?: { name?: string; isDefault?: boolean }) => Promise<{ id: number; name: string }>;
   /** Tokens signed with the app's real secrets that expired a minute ago. */
@@ -66,6 +69,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 }
 
 let counter = 0;
+let inboundCounter = 0;
 function unique(): string {
   counter += 1;
   return `${process.pid}${counter}${randomBytes(2).toString('hex')}`;
@@ -145,6 +149,20 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       });
       if (res.statusCode !== 201) throw new Error(`createContact failed: ${res.statusCode} ${res.body}`);
       return res.json() as TContact;
+    },
+    async inboundTicket(connectionId, body = 'oi') {
+      inboundCounter += 1;
+      const from = `5511${String(process.pid % 10000).padStart(4, '0')}${String(inboundCounter).padStart(5, '0')}`;
+      const sent = await request({ method: 'POST', url: `/api/simulator/${connectionId}/inbound`, token: adminToken, payload: { from, name: `Cliente ${from.slice(-4)}`, body } });
+      if (sent.statusCode !== 200) throw new Error(`inbound failed: ${sent.statusCode} ${sent.body}`);
+      const until = Date.now() + 5000;
+      for (;;) {
+        const list = (await request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${from}`, token: adminToken })).json<{ tickets: TTicket[] }>().tickets;
+        const found = list.find((x) => x.contact.number === from && x.lastMessage !== '');
+        if (found) return found;
+        if (Date.now() > until) throw new Error(`no ticket for ${from}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     },
     async insertWhatsapp(options = {}) {
       const now = nowIso();

@@ -17,10 +17,9 @@ import { canSeeTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
 import { activeTicketIdsOfConnection, oldestChatMessage } from './history.repository.js';
-import { findOrCreateTicket, locationBody } from './inbound.service.js';
-import { saveMedia } from './media-store.js';
+import { findOrCreateTicket, storedBody, storedMediaType, storeMedia } from './inbound.service.js';
 import { presentMessage } from './messages.presenter.js';
-import { findMessageById, findMessageByProviderId, insertMessageOnce } from './messages.repository.js';
+import { findMessageByProviderId, findMessagesByIds, insertMessageOnce } from './messages.repository.js';
 import { chatOf } from './outbound.service.js';
 
 /** `POST /syncMessage` imports the chats of at most this many open or pending tickets. */
@@ -29,22 +28,6 @@ export const SYNC_TICKETS_MAX = 20;
 async function connectionDriver(ctx: AppContext, sessions: SessionManager, whatsappId: number): Promise<ChannelDriver> {
   if (!(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
   return sessions.requireDriver(whatsappId);
-}
-
-function bodyOf(message: InboundMessage): string {
-  if (message.location) return locationBody(message.location);
-  return message.vcard ?? message.body;
-}
-
-/** Stores the media of an old message when it can still be downloaded; the text is kept regardless. */
-async function storeMedia(ctx: AppContext, whatsappId: number, message: InboundMessage): Promise<string | null> {
-  if (!message.media) return null;
-  try {
-    return await saveMedia(ctx, await message.media.load(), { mimetype: message.media.mimetype, filename: message.media.filename });
-  } catch (error) {
-    ctx.events.publish('channel.error', { whatsappId, error });
-    return null;
-  }
 }
 
 /** Fetches up to `limit` messages older than what the ticket's chat holds, and stores the new ones. */
@@ -66,12 +49,12 @@ async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: 
       whatsappId: ticket.whatsappId,
       providerId: message.providerId,
       contactId: message.fromMe ? null : ticket.contactId,
-      body: bodyOf(message),
+      body: storedBody(message),
       fromMe: message.fromMe,
       // Old messages were answered on the phone long ago: they never count as unread.
       read: true,
       ack: message.fromMe ? 3 : 0,
-      mediaType: message.location ? 'location' : message.vcard ? 'vcard' : (message.media?.mediaType ?? null),
+      mediaType: storedMediaType(message),
       mediaPath: await storeMedia(ctx, ticket.whatsappId, message),
       quotedMsgId: quoted?.id ?? null,
       createdAt: message.timestamp.toISOString(),
@@ -80,12 +63,11 @@ async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: 
   }
   if (inserted.length === 0) return 0;
   const newest = history.at(-1);
-  if (!ticket.lastMessage && newest) await updateTicket(ctx.db, ticket.id, { lastMessage: bodyOf(newest) || newest.media?.filename || '' }, nowIso());
+  if (!ticket.lastMessage && newest) await updateTicket(ctx.db, ticket.id, { lastMessage: storedBody(newest) || newest.media?.filename || '' }, nowIso());
   const updated = (await findTicketById(ctx.db, ticket.id)) ?? ticket;
   // 'update', not 'create': old messages must not ring the bell or raise desktop notifications.
-  for (const id of inserted) {
-    const row = await findMessageById(ctx.db, id);
-    if (row) ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket: updated, created: false });
+  for (const row of await findMessagesByIds(ctx.db, inserted)) {
+    ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket: updated, created: false });
   }
   ctx.events.publish('ticket.saved', { ticket: updated });
   return inserted.length;

@@ -4,7 +4,7 @@
  * live events. Idempotent per provider message id; one open ticket per contact and
  * connection is enforced by the database.
  */
-import { foldText } from '@zapdesk/shared/domain';
+import { foldText, type MediaType } from '@zapdesk/shared/domain';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { ChatAddress, InboundMessage } from '../../channels/channel.js';
 import type { InboundHandler, SessionManager } from '../../channels/session-manager.js';
@@ -29,7 +29,13 @@ export function locationBody(location: { latitude: number; longitude: number; de
   return [image, link, location.description ?? ''].join('|');
 }
 
-function describe(message: InboundMessage): string {
+/** The stored kind of a message: location and vcard have their own, other media their type, text none. */
+export function storedMediaType(message: InboundMessage): MediaType | null {
+  return message.location ? 'location' : message.vcard ? 'vcard' : (message.media?.mediaType ?? null);
+}
+
+/** The stored body of a message: the location in the spec's pipe format, the vcard, or the text. */
+export function storedBody(message: InboundMessage): string {
   if (message.location) return locationBody(message.location);
   if (message.vcard) return message.vcard;
   return message.body;
@@ -139,7 +145,8 @@ export async function findOrCreateTicket(db: Db, options: { contactId: number; w
   return { ...winner, created: false };
 }
 
-async function storeMedia(ctx: AppContext, whatsappId: number, message: InboundMessage): Promise<string | null> {
+/** Stores a message's media when it can be downloaded; the message is kept without it otherwise. */
+export async function storeMedia(ctx: AppContext, whatsappId: number, message: InboundMessage): Promise<string | null> {
   if (!message.media) return null;
   try {
     return await saveMedia(ctx, await message.media.load(), { mimetype: message.media.mimetype, filename: message.media.filename });
@@ -179,11 +186,11 @@ async function writeInbound(db: Db, options: { whatsappId: number; prepared: Pre
     whatsappId,
     providerId: message.providerId,
     contactId: message.fromMe ? null : (senderId ?? contact.id),
-    body: describe(message),
+    body: storedBody(message),
     fromMe: message.fromMe,
     read: message.fromMe,
     ack: message.fromMe ? 1 : 0,
-    mediaType: message.location ? 'location' : message.vcard ? 'vcard' : (message.media?.mediaType ?? null),
+    mediaType: storedMediaType(message),
     mediaPath,
     quotedMsgId: quoted?.id ?? null,
     createdAt: message.timestamp.toISOString(),

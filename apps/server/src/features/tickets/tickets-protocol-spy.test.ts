@@ -10,21 +10,8 @@ let sales: TQueue;
 let agent: { id: number; token: string };
 let outsider: { id: number; token: string };
 let colleague: { id: number; token: string };
-let n = 0;
 
-async function inboundTicket(body = 'oi'): Promise<TTicket> {
-  n += 1;
-  const from = `55119333${String(n).padStart(5, '0')}`;
-  await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from, name: `Cliente ${n}`, body } });
-  const until = Date.now() + 5000;
-  for (;;) {
-    const list = (await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[];
-    const found = list.find((x) => x.contact.number === from && x.lastMessage !== '');
-    if (found) return found;
-    if (Date.now() > until) throw new Error('no ticket');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const inboundTicket = (body?: string): Promise<TTicket> => t.inboundTicket(w.id, body);
 
 const put = (id: number, payload: Record<string, unknown>, token = t.adminToken) => t.request({ method: 'PUT', url: `/api/tickets/${id}`, token, payload });
 const protocol = (id: number, token = t.adminToken) => t.request({ method: 'POST', url: `/api/tickets/${id}/protocol`, token });

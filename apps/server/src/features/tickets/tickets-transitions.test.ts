@@ -10,21 +10,8 @@ let other: TWhatsapp;
 let sales: TQueue;
 let support: TQueue;
 let agent: { id: number; name: string; token: string };
-let n = 0;
 
-async function inboundTicket(): Promise<TTicket> {
-  n += 1;
-  const from = `55119222${String(n).padStart(5, '0')}`;
-  await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from, name: `Cliente ${n}`, body: 'oi' } });
-  const until = Date.now() + 5000;
-  for (;;) {
-    const list = (await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[];
-    const found = list.find((x) => x.contact.number === from && x.lastMessage !== '');
-    if (found) return found;
-    if (Date.now() > until) throw new Error('no ticket');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const inboundTicket = (body?: string): Promise<TTicket> => t.inboundTicket(w.id, body);
 
 const put = (id: number, payload: Record<string, unknown>, token = t.adminToken) => t.request({ method: 'PUT', url: `/api/tickets/${id}`, token, payload });
 const outbox = async (): Promise<TSimulatorOutboxItem[]> => (await t.request({ method: 'GET', url: `/api/simulator/${w.id}/outbox`, token: t.adminToken })).json();

@@ -2,9 +2,9 @@ import SearchIcon from '@mui/icons-material/Search';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 
-type Props = { value: string; onChange: (value: string) => void; placeholder: string; testId?: string };
+type Props = { value: string; onChange: (value: string) => void; placeholder: string; testId?: string; fullWidth?: boolean; autoFocus?: boolean };
 
-export function SearchField({ value, onChange, placeholder, testId = 'search-input' }: Props) {
+export function SearchField({ value, onChange, placeholder, testId = 'search-input', fullWidth = false, autoFocus = false }: Props) {
   return (
     <TextField
       size="small"
@@ -12,7 +12,9 @@ export function SearchField({ value, onChange, placeholder, testId = 'search-inp
       value={value}
       onChange={(event) => onChange(event.target.value)}
       placeholder={placeholder}
-      sx={{ minWidth: { xs: '100%', sm: 280 } }}
+      fullWidth={fullWidth}
+      autoFocus={autoFocus}
+      sx={fullWidth ? undefined : { minWidth: { xs: '100%', sm: 280 } }}
       slotProps={{
         input: {
           startAdornment: (

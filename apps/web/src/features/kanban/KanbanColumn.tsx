@@ -14,7 +14,8 @@ import { useInfiniteScroll } from '../../core/hooks/useInfiniteScroll';
 import { KanbanCard } from './KanbanCard';
 import { canMove, isSameColumn, targetId, type KanbanTarget } from './kanban.api';
 
-type Props = {
+/** What a column shows: the page builds these, one per status or per queue. */
+export type ColumnSpec = {
   target: KanbanTarget;
   title: string;
   color: string;
@@ -27,6 +28,9 @@ type Props = {
   loadMore: () => void;
   /** 'scroll' loads the next page near the bottom; 'button' waits for 'Load more' (the closed column). */
   paging: 'scroll' | 'button';
+};
+
+type Props = ColumnSpec & {
   /** The card being dragged, if any. */
   dragged: TTicket | null;
   showStatus: boolean;

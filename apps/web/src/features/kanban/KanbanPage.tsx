@@ -22,7 +22,7 @@ import { toastError } from '../../core/ui/toastError';
 import { useQueues } from '../queues/queues.api';
 import { uniqueTickets, useTicketsQuery } from '../tickets/ticketLists';
 import { KanbanCardView } from './KanbanCard';
-import { KanbanColumn } from './KanbanColumn';
+import { KanbanColumn, type ColumnSpec } from './KanbanColumn';
 import { canMove, isSameColumn, moveTicket, targetId, type KanbanTarget } from './kanban.api';
 import { useJoinTicketLists } from './useJoinTicketLists';
 
@@ -35,19 +35,6 @@ const CLICK_AFTER_DRAG_MS = 250;
 const STATUS_COLORS: Record<TicketStatus, string> = { pending: '#ED6C02', open: '#00796B', closed: '#607D8B' };
 
 const byActivity = (a: TTicket, b: TTicket) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
-
-type ColumnSpec = {
-  target: KanbanTarget;
-  title: string;
-  color: string;
-  tickets: TTicket[];
-  count: number;
-  loading: boolean;
-  hasMore: boolean;
-  fetchingMore: boolean;
-  loadMore: () => void;
-  paging: 'scroll' | 'button';
-};
 
 function statusColumn(status: TicketStatus, title: string, query: TicketsQuery): ColumnSpec {
   const tickets = uniqueTickets(query.data);

@@ -11,17 +11,16 @@ import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import InputAdornment from '@mui/material/InputAdornment';
 import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAdminProfile, LIMITS, type TicketStatus } from '@zapdesk/shared/domain';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
+import { SearchField } from '../../core/ui/SearchField';
 import { CloseAllButton } from './CloseAllButton';
 import { TicketsList } from './TicketsList';
 import { TicketsQueueSelect } from './TicketsQueueSelect';
@@ -118,25 +117,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
     content = (
       <>
         <Box sx={{ px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider' }}>
-          <TextField
-            size="small"
-            fullWidth
-            autoFocus
-            type="search"
-            value={searchInput}
-            onChange={(event) => onSearchChange(event.target.value)}
-            placeholder={t('tickets.searchPlaceholder')}
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" color="action" />
-                  </InputAdornment>
-                ),
-              },
-              htmlInput: { 'data-testid': 'tickets-search-input', 'aria-label': t('tickets.searchPlaceholder') },
-            }}
-          />
+          <SearchField fullWidth autoFocus value={searchInput} onChange={onSearchChange} placeholder={t('tickets.searchPlaceholder')} testId="tickets-search-input" />
         </Box>
         {search ? (
           <TicketsList key={JSON.stringify(filter)} filter={filter} name="search" selectedId={selectedId} enabled={ready} onAccepted={onAccepted} />
