@@ -380,6 +380,19 @@ describe('messages API', () => {
     expect(driver.readReceipts).toContain(id);
   });
 
+  it('keeps the simulated edit and contact controls to admins', async () => {
+    const w = await connected();
+    const { token } = await t.createUser({ profile: 'user' });
+    for (const [route, payload] of [
+      ['edit', { id: 'X-1', body: 'novo' }],
+      ['contact', { from: number(), name: 'Nome' }],
+    ] as const) {
+      const refused = await t.request({ method: 'POST', url: `/api/simulator/${w.id}/${route}`, token, payload });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    }
+  });
+
   it('deletes own messages only', async () => {
     const w = await connected();
     const from = number();
