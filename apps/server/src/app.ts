@@ -35,6 +35,7 @@ import { simulatorRoutes } from './features/simulator/simulator.routes.js';
 import { ticketsRoutes } from './features/tickets/tickets.routes.js';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { scheduleAutoClose } from './jobs/auto-close.job.js';
+import { startOutboundDispatcher } from './jobs/outbound.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
@@ -132,6 +133,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   await sessions.restoreAll();
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
   const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
+  const stopOutbound = await startOutboundDispatcher(ctx, sessions, (error) => app.log.error({ err: error }, 'outbound dispatch failed'));
 
   return {
     app,
@@ -142,6 +144,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     close: async () => {
       stopDemo();
       stopAutoClose();
+      await stopOutbound();
       await sessions.closeAll();
       await io.close();
       await app.close();

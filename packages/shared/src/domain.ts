@@ -22,6 +22,13 @@ export type Channel = (typeof CHANNELS)[number];
 export const MEDIA_TYPES = ['image', 'audio', 'video', 'location', 'vcard', 'other'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
+/**
+ * An own message's way out: stored and waiting for its send (queued), handed to the channel
+ * (sent, then acks 1-4 follow), or given up on (failed, with its ERR_ code; it can be retried).
+ */
+export const SEND_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type SendStatus = (typeof SEND_STATUSES)[number];
+
 /** 0 clock, 1 single check, 2 double check, 3 and 4 read. */
 export const ACKS = [0, 1, 2, 3, 4] as const;
 export type Ack = (typeof ACKS)[number];

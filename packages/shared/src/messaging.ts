@@ -1,6 +1,6 @@
 /** Schemas of connections, tickets, messages and the simulator control API. */
 import { z } from 'zod';
-import { CHANNELS, MAX_ID, MEDIA_TYPES, TICKET_STATUSES } from './domain.js';
+import { CHANNELS, MAX_ID, MEDIA_TYPES, SEND_STATUSES, TICKET_STATUSES } from './domain.js';
 import { hasNoNul as noNul, required, requiredText, ZContactSchema, ZIdValue, ZQueueRefSchema } from './schemas.js';
 
 const ZLongText = z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID');
@@ -119,6 +119,10 @@ export const ZMessageSchema = z.object({
   isDeleted: z.boolean(),
   /** Its author changed the text on the phone after sending it. */
   isEdited: z.boolean(),
+  /** Own messages: queued (stored, not yet handed to the channel), sent, or failed (see sendError). */
+  sendStatus: z.enum(SEND_STATUSES),
+  /** The ERR_ code of a failed send. */
+  sendError: z.string().nullable(),
   mediaType: z.enum(MEDIA_TYPES).nullable(),
   /** An authenticated, short-lived address of the media file. */
   mediaUrl: z.string().nullable(),

@@ -13,6 +13,12 @@ export class ChannelEmitter {
     this.#emitter.emit(event, ...args);
   }
 
+  /** Calls every listener and waits for the promises they return (see ChannelEvents.message). */
+  async emitAndWait<K extends keyof ChannelEvents>(event: K, ...args: Parameters<ChannelEvents[K]>): Promise<void> {
+    const listeners = this.#emitter.listeners(event) as ((...a: Parameters<ChannelEvents[K]>) => unknown)[];
+    await Promise.all(listeners.map((listener) => listener(...args)));
+  }
+
   clear(): void {
     this.#emitter.removeAllListeners();
   }

@@ -47,7 +47,12 @@ export type ChannelEvents = {
   pairingCode: (code: string) => void;
   /** `retries`: the driver's own count of reconnect attempts, when it reconnects by itself. */
   status: (status: ConnectionStatus, info?: { loggedOut?: boolean; reason?: string; retries?: number }) => void;
-  message: (message: InboundMessage) => void;
+  /**
+   * A message reached the connection. The listener's promise settles once the message is
+   * stored (or refused): a driver that can hold back its acknowledgement to the sender until
+   * then (the simulator's inbound route) waits for it.
+   */
+  message: (message: InboundMessage) => void | Promise<void>;
   /** Delivery progress of a message: 0 pending .. 4 read. */
   ack: (update: { providerId: string; ack: number }) => void;
   revoke: (update: { providerId: string }) => void;
@@ -68,13 +73,21 @@ export type ChannelEvents = {
 export type HistoryRequest = { chat: ChatAddress; limit: number; before?: { providerId: string; fromMe: boolean; timestamp: Date } };
 
 export interface ChannelDriver {
+  /** Whether the session is open now: what is sent now goes out now. */
+  readonly connected: boolean;
   start(): Promise<void>;
   /** Closes the live session but keeps the credentials (restart, shutdown). */
   stop(): Promise<void>;
   /** Unlinks the device and forgets the credentials. */
   logout(): Promise<void>;
   requestPairingCode(phoneNumber: string): Promise<string>;
-  send(to: ChatAddress, content: OutboundContent, options?: { quotedProviderId?: string }): Promise<SendResult>;
+  /** A new provider id in this channel's format: a reply is stored under it before it is sent. */
+  newMessageId(): string;
+  /**
+   * Sends under `providerId` (from newMessageId). Sending the same id again after a crash is
+   * the same message: the provider, or the simulated phone, keeps one copy.
+   */
+  send(to: ChatAddress, content: OutboundContent, options: { providerId: string; quotedProviderId?: string | undefined }): Promise<SendResult>;
   deleteForEveryone(chat: ChatAddress, providerId: string, fromMe: boolean): Promise<void>;
   markRead(chat: ChatAddress, providerIds: string[]): Promise<void>;
   /** The number's canonical form when it has an account, else undefined. */

@@ -2,6 +2,7 @@
  * Owns the live channel sessions of this node: starts a driver per connection, restores them
  * at start, writes their status to the database and hands inbound events to the pipeline.
  */
+import path from 'node:path';
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
@@ -25,12 +26,15 @@ export type InboundHandler = {
 /** At most this many inbound messages of a connection are handed on (and written) together. */
 export const INBOUND_BATCH_MAX = 200;
 
+/** An inbound message and who waits for it to be stored. */
+type Pending = { message: InboundMessage; stored: () => void; failed: (error: unknown) => void };
+
 export type DriverFactory = (options: { ctx: AppContext; whatsappId: number; channel: string; auth: ChannelAuthStore }) => ChannelDriver;
 
 export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, auth }) => {
   if (channel === 'simulator') {
     if (!ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
-    return new SimulatorDriver({ whatsappId, auth });
+    return new SimulatorDriver({ whatsappId, auth, stateFile: path.join(ctx.config.dataDir, 'simulator', `${whatsappId}.jsonl`) });
   }
   if (channel === 'whatsapp') {
     return new WhatsappDriver({ whatsappId, auth, logger: createBaileysLogger(ctx.config.logLevel, { whatsappId }) });
@@ -44,7 +48,9 @@ export class SessionManager {
   /** Status writes of each connection, chained so they land in the order the driver emitted them. */
   readonly #writes = new Map<number, Promise<void>>();
   /** Inbound messages of each connection waiting for the batch being written to finish. */
-  readonly #inbound = new Map<number, { queue: InboundMessage[]; done: Promise<void> }>();
+  readonly #inbound = new Map<number, { queue: Pending[]; done: Promise<void> }>();
+  /** Sends of each connection, one after the other (see exclusive). */
+  readonly #sending = new Map<number, Promise<unknown>>();
   #handler: InboundHandler | undefined;
 
   constructor(
@@ -133,9 +139,7 @@ export class SessionManager {
       if (status === 'DISCONNECTED' && !info?.loggedOut) this.#retries.set(whatsappId, info?.retries ?? (this.#retries.get(whatsappId) ?? 0) + 1);
       this.#enqueue(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) });
     });
-    driver.on('message', (message) => {
-      if (isCurrent()) this.#receive(whatsappId, message);
-    });
+    driver.on('message', (message) => (isCurrent() ? this.#receive(whatsappId, message) : Promise.resolve()));
     driver.on('ack', ({ providerId, ack }) => {
       if (this.#handler) void this.#handler.ack(whatsappId, providerId, ack).catch(log);
     });
@@ -161,30 +165,54 @@ export class SessionManager {
    * written one after the other, which keeps every chat's messages in order (a reply after
    * what it quotes); a quiet moment makes a batch of one, with no added wait.
    */
-  #receive(whatsappId: number, message: InboundMessage): void {
-    const waiting = this.#inbound.get(whatsappId);
-    if (waiting) {
-      waiting.queue.push(message);
-      return;
-    }
-    const queue = [message];
-    let drained: () => void = () => undefined;
-    const done = new Promise<void>((resolve) => (drained = resolve));
-    this.#inbound.set(whatsappId, { queue, done });
-    // Messages delivered in the same turn of the event loop join the first batch.
-    setImmediate(() => void this.#drain(whatsappId, queue).finally(drained));
+  #receive(whatsappId: number, message: InboundMessage): Promise<void> {
+    return new Promise<void>((stored, failed) => {
+      const pending: Pending = { message, stored, failed };
+      const waiting = this.#inbound.get(whatsappId);
+      if (waiting) {
+        waiting.queue.push(pending);
+        return;
+      }
+      const queue = [pending];
+      let drained: () => void = () => undefined;
+      const done = new Promise<void>((resolve) => (drained = resolve));
+      this.#inbound.set(whatsappId, { queue, done });
+      // Messages delivered in the same turn of the event loop join the first batch.
+      setImmediate(() => void this.#drain(whatsappId, queue).finally(drained));
+    });
   }
 
-  async #drain(whatsappId: number, queue: InboundMessage[]): Promise<void> {
+  async #drain(whatsappId: number, queue: Pending[]): Promise<void> {
     try {
       while (queue.length > 0) {
         const batch = queue.splice(0, INBOUND_BATCH_MAX);
         const handler = this.#handler;
-        if (handler) await handler.messages(whatsappId, batch).catch((error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error }));
+        try {
+          if (handler) await handler.messages(whatsappId, batch.map((p) => p.message));
+          for (const p of batch) p.stored();
+        } catch (error) {
+          this.ctx.events.publish('channel.error', { whatsappId, error });
+          for (const p of batch) p.failed(error);
+        }
       }
     } finally {
       this.#inbound.delete(whatsappId);
     }
+  }
+
+  /**
+   * Runs the connection's sends one at a time, in the order asked: a burst of replies reaches
+   * the chat in the order the agent wrote them.
+   */
+  exclusive<T>(whatsappId: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.#sending.get(whatsappId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.#sending.set(whatsappId, settled);
+    void settled.then(() => {
+      if (this.#sending.get(whatsappId) === settled) this.#sending.delete(whatsappId);
+    });
+    return next;
   }
 
   /** Runs `work` once the inbound messages received so far are written. */

@@ -69,14 +69,16 @@ export async function startDemo(ctx: AppContext, sessions: SessionManager): Prom
     const current = sessions.driver(id);
     if (!(current instanceof SimulatorDriver) || !current.connected) return;
     const customer = pick(CUSTOMERS);
-    current.deliver({
+    void current
+      .deliver({
       providerId: `DEMO${randomBytes(8).toString('hex').toUpperCase()}`,
       chat: { kind: 'person', number: customer.number },
       sender: customer,
       fromMe: false,
       body: pick(LINES),
       timestamp: new Date(),
-    });
+    })
+      .catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: id, error }));
   }, ctx.config.demoIntervalSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);

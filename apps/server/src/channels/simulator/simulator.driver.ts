@@ -9,6 +9,9 @@ import { AppError } from '../../core/errors.js';
 import type { ChatAddress, ChannelDriver, ChannelEvents, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
 import type { ChannelAuthStore } from '../auth-store.js';
+import { chatKey, SimulatorPhone } from './simulator-phone.js';
+
+export { chatKey } from './simulator-phone.js';
 
 export type SimulatorOptions = {
   whatsappId: number;
@@ -16,19 +19,14 @@ export type SimulatorOptions = {
   /** Delays from send to delivered (ack 2) and to read (ack 3). */
   ackDelaysMs?: { delivered: number; read: number };
   qrRefreshMs?: number;
+  /** Where the phone keeps what it received and its history; in memory only when absent. */
+  stateFile?: string;
 };
 
 /** Numbers starting with 000 have no account on the simulated network. */
 export function simulatedNumberExists(number: string): boolean {
   return /^\d{8,15}$/.test(number) && !number.startsWith('000');
 }
-
-export function chatKey(chat: ChatAddress): string {
-  return chat.kind === 'person' ? chat.number : `group:${chat.groupId}`;
-}
-
-const OUTBOX_LIMIT = 1000;
-const HISTORY_LIMIT = 500;
 
 export class SimulatorDriver implements ChannelDriver {
   readonly #events = new ChannelEmitter();
@@ -37,12 +35,16 @@ export class SimulatorDriver implements ChannelDriver {
   #connected = false;
   #qrTimer: NodeJS.Timeout | undefined;
   readonly #ackTimers = new Set<NodeJS.Timeout>();
-  readonly #outbox: TSimulatorOutboxItem[] = [];
-  readonly #history = new Map<string, InboundMessage[]>();
-  readonly readReceipts: string[] = [];
+  readonly #phone: SimulatorPhone;
 
   constructor(options: SimulatorOptions) {
     this.#options = options;
+    this.#phone = new SimulatorPhone(options.stateFile);
+  }
+
+  /** Ids of the messages the phone marked read, in order. */
+  get readReceipts(): readonly string[] {
+    return this.#phone.readReceipts;
   }
 
   on<K extends keyof ChannelEvents>(event: K, listener: ChannelEvents[K]): void {
@@ -86,21 +88,20 @@ export class SimulatorDriver implements ChannelDriver {
     this.#events.emit('status', 'CONNECTED');
   }
 
-  /** A contact writes in (or the phone's owner writes from the phone, `fromMe`). */
-  deliver(message: InboundMessage): void {
+  /**
+   * A contact writes in (or the phone's owner writes from the phone, `fromMe`). Settles once the
+   * product has stored the message: only then has it been acknowledged to the sender.
+   */
+  async deliver(message: InboundMessage): Promise<void> {
     this.#requireConnected();
-    this.#remember(message);
-    this.#events.emit('message', message);
+    this.#phone.remember(message);
+    await this.#events.emitAndWait('message', message);
   }
 
   /** The author of a message changes its text on the phone. */
   edit(providerId: string, body: string): void {
     this.#requireConnected();
-    for (const list of this.#history.values()) {
-      const index = list.findIndex((m) => m.providerId === providerId);
-      const old = list[index];
-      if (old) list[index] = { ...old, body };
-    }
+    this.#phone.edit(providerId, body);
     this.#events.emit('edit', { providerId, body });
   }
 
@@ -120,7 +121,7 @@ export class SimulatorDriver implements ChannelDriver {
   }
 
   outbox(): TSimulatorOutboxItem[] {
-    return [...this.#outbox];
+    return this.#phone.outbox();
   }
 
   async stop(): Promise<void> {
@@ -147,13 +148,20 @@ export class SimulatorDriver implements ChannelDriver {
     return code;
   }
 
-  async send(to: ChatAddress, content: OutboundContent, options: { quotedProviderId?: string } = {}): Promise<SendResult> {
+  newMessageId(): string {
+    return `SIMOUT${randomBytes(8).toString('hex').toUpperCase()}`;
+  }
+
+  async send(to: ChatAddress, content: OutboundContent, options: { providerId: string; quotedProviderId?: string | undefined }): Promise<SendResult> {
     this.#requireConnected();
     if (to.kind === 'person' && !simulatedNumberExists(to.number)) throw new AppError('ERR_WAPP_INVALID_CONTACT');
-    const providerId = `SIMOUT${randomBytes(8).toString('hex').toUpperCase()}`;
+    const providerId = options.providerId;
+    // The same id again (a send repeated after a crash) is the message the phone already has.
+    const receivedAt = this.#phone.receivedAt(providerId);
+    if (receivedAt) return { providerId, timestamp: new Date(receivedAt) };
     const timestamp = new Date();
     const body = content.kind === 'text' ? content.body : content.kind === 'media' ? (content.caption ?? '') : '';
-    this.#outbox.push({
+    this.#phone.receive({
       id: providerId,
       to: chatKey(to),
       kind: content.kind,
@@ -164,8 +172,7 @@ export class SimulatorDriver implements ChannelDriver {
       ack: 1,
       sentAt: timestamp.toISOString(),
     });
-    if (this.#outbox.length > OUTBOX_LIMIT) this.#outbox.shift();
-    this.#remember({ providerId, chat: to, fromMe: true, body, timestamp });
+    this.#phone.remember({ providerId, chat: to, fromMe: true, body, timestamp });
     const delays = this.#options.ackDelaysMs ?? { delivered: 300, read: 1500 };
     this.#scheduleAck(providerId, 2, delays.delivered);
     this.#scheduleAck(providerId, 3, delays.read);
@@ -175,8 +182,7 @@ export class SimulatorDriver implements ChannelDriver {
   #scheduleAck(providerId: string, ack: number, delay: number): void {
     const timer = setTimeout(() => {
       this.#ackTimers.delete(timer);
-      const item = this.#outbox.find((o) => o.id === providerId);
-      if (item && item.ack < ack) item.ack = ack;
+      this.#phone.ack(providerId, ack);
       this.#events.emit('ack', { providerId, ack });
     }, delay);
     timer.unref();
@@ -185,12 +191,12 @@ export class SimulatorDriver implements ChannelDriver {
 
   async deleteForEveryone(chat: ChatAddress, providerId: string): Promise<void> {
     this.#requireConnected();
-    this.#outbox.push({ id: providerId, to: chatKey(chat), kind: 'delete', body: '', mimetype: null, filename: null, quotedId: null, ack: 1, sentAt: new Date().toISOString() });
+    this.#phone.receive({ id: providerId, to: chatKey(chat), kind: 'delete', body: '', mimetype: null, filename: null, quotedId: null, ack: 1, sentAt: new Date().toISOString() });
   }
 
   async markRead(_chat: ChatAddress, providerIds: string[]): Promise<void> {
     if (!this.#connected) return;
-    this.readReceipts.push(...providerIds);
+    this.#phone.read(providerIds);
   }
 
   async checkNumber(number: string): Promise<string | undefined> {
@@ -209,7 +215,7 @@ export class SimulatorDriver implements ChannelDriver {
 
   async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {
     this.#requireConnected();
-    const all = [...(this.#history.get(chatKey(request.chat)) ?? [])].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+    const all = this.#phone.history(request.chat).sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
     const before = request.before;
     const older = before ? all.filter((m) => m.providerId !== before.providerId && m.timestamp.getTime() <= before.timestamp.getTime()) : all;
     return older.slice(-request.limit);
@@ -218,15 +224,7 @@ export class SimulatorDriver implements ChannelDriver {
   /** Old messages the phone holds for a chat (written before it was linked): kept, not delivered. */
   seedHistory(messages: InboundMessage[]): void {
     this.#requireConnected();
-    for (const message of messages) this.#remember(message);
-  }
-
-  #remember(message: InboundMessage): void {
-    const key = chatKey(message.chat);
-    const list = this.#history.get(key) ?? [];
-    list.push(message);
-    if (list.length > HISTORY_LIMIT) list.shift();
-    this.#history.set(key, list);
+    for (const message of messages) this.#phone.remember(message);
   }
 
   #requireConnected(): void {

@@ -82,7 +82,7 @@ function record(driver: WhatsappDriver): Seen {
   driver.on('qr', (...args) => seen.qr.push(args));
   driver.on('pairingCode', (...args) => seen.pairingCode.push(args));
   driver.on('status', (...args) => seen.status.push(args));
-  driver.on('message', (...args) => seen.message.push(args));
+  driver.on('message', (...args) => void seen.message.push(args));
   driver.on('ack', (...args) => seen.ack.push(args));
   driver.on('revoke', (...args) => seen.revoke.push(args));
   driver.on('edit', (...args) => seen.edit.push(args));
@@ -440,7 +440,7 @@ describe('WhatsApp driver: connection', () => {
     expect(s.seen.message).toEqual([]);
     expect(s.seen.status.at(-1)).toEqual(['CONNECTED', { retries: 0 }]);
     expect(await authRows(s.id)).toEqual([{ type: 'creds', keyId: 'creds' }]);
-    await expect(s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'hi' })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    await expect(s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'hi' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
   });
 
   it('logout() unlinks the device and forgets the credentials', async () => {
@@ -630,7 +630,7 @@ describe('WhatsApp driver: inbound messages', () => {
     expect(received).toEqual([{ providerId: 'LID3', chat: { kind: 'person', number: '11122233344455' }, sender: { number: '11122233344455', name: 'Ghost' }, fromMe: false, body: 'who am I', timestamp: new Date(TS * 1000) }]);
     expect(await s.auth.getOne('zapdesk-lid-only', '11122233344455')).toBe('1');
 
-    await s.driver.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'Hello' });
+    await s.driver.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'Hello' }, { providerId: s.driver.newMessageId() });
     expect(s.sock().sendMessage.mock.calls.at(-1)?.[0]).toBe('11122233344455@lid');
 
     // After a restart, a new driver of the same connection remembers it from the database.
@@ -639,13 +639,13 @@ describe('WhatsApp driver: inbound messages', () => {
     await restarted.start();
     later.connection({ connection: 'open' });
     await restarted.idle();
-    await restarted.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'After restart' });
+    await restarted.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'After restart' }, { providerId: restarted.newMessageId() });
     expect(later.sendMessage.mock.calls[0]?.[0]).toBe('11122233344455@lid');
     await restarted.stop();
 
     // Once WhatsApp tells the phone number, replies go there.
     s.sock().pnByLid.set('11122233344455@lid', '5511944443333@s.whatsapp.net');
-    await s.driver.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'Again' });
+    await s.driver.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'Again' }, { providerId: s.driver.newMessageId() });
     expect(s.sock().sendMessage.mock.calls.at(-1)?.[0]).toBe('5511944443333@s.whatsapp.net');
   });
 
@@ -784,7 +784,7 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
 describe('WhatsApp driver: outbound', () => {
   it('sends text without a link preview, under an id it chose, and does not hand the echo back', async () => {
     const s = await connected();
-    const result = await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'See https://example.com' });
+    const result = await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'See https://example.com' }, { providerId: s.driver.newMessageId() });
     const [jid, content, options] = s.sock().sendMessage.mock.calls[0] ?? [];
     expect(jid).toBe(CUSTOMER_JID);
     expect(content).toEqual({ text: 'See https://example.com', linkPreview: null });
@@ -800,11 +800,11 @@ describe('WhatsApp driver: outbound', () => {
     const s = await connected();
     const data = Buffer.from('bytes');
     const to = { kind: 'person', number: CUSTOMER } as const;
-    await s.driver.send(to, { kind: 'media', mediaType: 'image', data, mimetype: 'image/png', filename: 'a.png', caption: 'Photo' });
-    await s.driver.send(to, { kind: 'media', mediaType: 'video', data, mimetype: 'video/mp4', filename: 'a.mp4' });
-    await s.driver.send(to, { kind: 'media', mediaType: 'other', data, mimetype: 'application/pdf', filename: 'invoice.pdf', caption: 'Invoice' });
-    await s.driver.send(to, { kind: 'media', mediaType: 'audio', data, mimetype: 'audio/mpeg', filename: 'song.mp3' });
-    await s.driver.send(to, { kind: 'voice', data, mimetype: 'audio/ogg' });
+    await s.driver.send(to, { kind: 'media', mediaType: 'image', data, mimetype: 'image/png', filename: 'a.png', caption: 'Photo' }, { providerId: s.driver.newMessageId() });
+    await s.driver.send(to, { kind: 'media', mediaType: 'video', data, mimetype: 'video/mp4', filename: 'a.mp4' }, { providerId: s.driver.newMessageId() });
+    await s.driver.send(to, { kind: 'media', mediaType: 'other', data, mimetype: 'application/pdf', filename: 'invoice.pdf', caption: 'Invoice' }, { providerId: s.driver.newMessageId() });
+    await s.driver.send(to, { kind: 'media', mediaType: 'audio', data, mimetype: 'audio/mpeg', filename: 'song.mp3' }, { providerId: s.driver.newMessageId() });
+    await s.driver.send(to, { kind: 'voice', data, mimetype: 'audio/ogg' }, { providerId: s.driver.newMessageId() });
     expect(s.sock().sendMessage.mock.calls.map(([, content]) => content)).toEqual([
       { image: data, mimetype: 'image/png', caption: 'Photo' },
       { video: data, mimetype: 'video/mp4' },
@@ -816,7 +816,7 @@ describe('WhatsApp driver: outbound', () => {
 
   it('sends to groups at their group JID', async () => {
     const s = await connected();
-    await s.driver.send({ kind: 'group', groupId: '120363025246125888' }, { kind: 'text', body: 'Hello group' });
+    await s.driver.send({ kind: 'group', groupId: '120363025246125888' }, { kind: 'text', body: 'Hello group' }, { providerId: s.driver.newMessageId() });
     expect(s.sock().sendMessage.mock.calls[0]?.[0]).toBe(GROUP_JID);
   });
 
@@ -824,13 +824,13 @@ describe('WhatsApp driver: outbound', () => {
     const s = await connected();
     const original = msg({ id: 'ASK1', pushName: 'Maria', message: { conversation: 'Is it open?' } });
     await receive(s, original);
-    await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Yes' }, { quotedProviderId: 'ASK1' });
+    await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Yes' }, { providerId: s.driver.newMessageId(), quotedProviderId: 'ASK1' });
     expect(s.sock().sendMessage.mock.calls[0]?.[2]?.quoted).toBe(original);
-    await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Also' }, { quotedProviderId: 'NEVER-SEEN' });
+    await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Also' }, { providerId: s.driver.newMessageId(), quotedProviderId: 'NEVER-SEEN' });
     expect(s.sock().sendMessage.mock.calls[1]?.[2]).not.toHaveProperty('quoted');
     // A message we sent can be quoted too, and Baileys can fetch it again for a retry.
-    const sent = await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Third' });
-    await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Fourth' }, { quotedProviderId: sent.providerId });
+    const sent = await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Third' }, { providerId: s.driver.newMessageId() });
+    await s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'Fourth' }, { providerId: s.driver.newMessageId(), quotedProviderId: sent.providerId });
     expect(s.sock().sendMessage.mock.calls[3]?.[2]?.quoted?.key.id).toBe(sent.providerId);
     expect(await s.sock().config.getMessage?.({ remoteJid: CUSTOMER_JID, id: 'ASK1', fromMe: false })).toEqual({ conversation: 'Is it open?' });
   });
@@ -838,10 +838,10 @@ describe('WhatsApp driver: outbound', () => {
   it('maps send failures to ERR_SENDING_WAPP_MSG, and refuses to send while not connected', async () => {
     const s = await connected();
     s.sock().sendMessage.mockRejectedValueOnce(new Error('timed out'));
-    await expect(s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'x' })).rejects.toMatchObject({ code: 'ERR_SENDING_WAPP_MSG' });
-    await expect(s.driver.send({ kind: 'person', number: 'not-a-number' }, { kind: 'text', body: 'x' })).rejects.toMatchObject({ code: 'ERR_WAPP_INVALID_CONTACT' });
+    await expect(s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'x' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_SENDING_WAPP_MSG' });
+    await expect(s.driver.send({ kind: 'person', number: 'not-a-number' }, { kind: 'text', body: 'x' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_WAPP_INVALID_CONTACT' });
     const waiting = await setup();
-    await expect(waiting.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'x' })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    await expect(waiting.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'x' }, { providerId: waiting.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
     expect(waiting.sock().sendMessage).not.toHaveBeenCalled();
   });
 

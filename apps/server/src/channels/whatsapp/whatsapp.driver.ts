@@ -184,12 +184,17 @@ export class WhatsappDriver implements ChannelDriver {
     return code;
   }
 
-  async send(to: ChatAddress, content: OutboundContent, options: { quotedProviderId?: string } = {}): Promise<SendResult> {
+  newMessageId(): string {
+    return generateMessageIDV2(this.#sock?.user?.id);
+  }
+
+  async send(to: ChatAddress, content: OutboundContent, options: { providerId: string; quotedProviderId?: string | undefined }): Promise<SendResult> {
     const sock = this.#requireOpen();
     const jid = await this.#jidFor(sock, to);
     const quoted = options.quotedProviderId ? this.#recent.get(options.quotedProviderId) : undefined;
-    // Our own id, known before Baileys echoes the message back through messages.upsert.
-    const messageId = generateMessageIDV2(sock.user?.id);
+    // Our own id, known before Baileys echoes the message back through messages.upsert. A send
+    // repeated after a crash goes out under the same id, which WhatsApp keeps as one message.
+    const messageId = options.providerId;
     this.#ownSends.set(messageId, true);
     let sent: WAMessage | undefined;
     try {

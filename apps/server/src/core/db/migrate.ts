@@ -6,6 +6,7 @@ import { messageSearchMigration } from './migrations/003_message_search.js';
 import { messageEditsMigration } from './migrations/005_message_edits.js';
 import { inboxIndexesMigration } from './migrations/004_inbox_indexes.js';
 import { unreadTicketsIndexMigration } from './migrations/006_unread_tickets_index.js';
+import { outboundQueueMigration } from './migrations/008_outbound_queue.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -16,6 +17,7 @@ export async function migrateToLatest(handle: DbHandle): Promise<void> {
     '004_inbox_indexes': inboxIndexesMigration(),
     '005_message_edits': messageEditsMigration(),
     '006_unread_tickets_index': unreadTicketsIndexMigration(),
+    '008_outbound_queue': outboundQueueMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

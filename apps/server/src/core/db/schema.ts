@@ -46,6 +46,8 @@ export type WhatsappsTable = {
   /** The node that owns the live session, and until when (scale-out lease). */
   leaseOwner: string | null;
   leaseUntil: Timestamp | null;
+  /** Set while a session runs here; still set at start means the last run did not stop cleanly. */
+  sessionOpenSince: Generated<Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -103,6 +105,35 @@ export type MessagesTable = {
   isEdited: Generated<Bool>;
   /** Folded body for full-text search. */
   searchText: Generated<string>;
+  /** An own message's way out: queued, sent or failed (see OutboxTable). */
+  sendStatus: Generated<string>;
+  /** The ERR_ code of a failed send. */
+  sendError: Generated<string | null>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+/**
+ * Persisted outbound work: one row per message to send, written before the send, with the
+ * provider id it goes out under, so a send repeated after a crash is the same message.
+ */
+export type OutboxTable = {
+  id: Generated<number>;
+  whatsappId: number;
+  providerId: string;
+  /** The chat message it delivers, when it is one. */
+  messageId: number | null;
+  /** The ChatAddress, as JSON. */
+  chat: string;
+  /** The OutboxContent, as JSON. */
+  content: string;
+  quotedProviderId: string | null;
+  /** queued, sending, sent or failed. */
+  status: string;
+  attempts: Generated<number>;
+  error: string | null;
+  dueAt: Timestamp;
+  sentAt: Timestamp | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -129,6 +160,7 @@ export type Database = {
   contactExtraInfo: ContactExtraInfoTable;
   tickets: TicketsTable;
   messages: MessagesTable;
+  outbox: OutboxTable;
   quickAnswers: QuickAnswersTable;
   settings: SettingsTable;
 };

@@ -16,7 +16,7 @@ import { getSettingValue } from '../settings/settings.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
 import { findWhatsappById, listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
 import { saveMedia } from './media-store.js';
-import { presentMessage, presentMessages } from './messages.presenter.js';
+import { presentMessages, publishMessageUpdate } from './messages.presenter.js';
 import * as messages from './messages.repository.js';
 import type { MessageRow } from './messages.repository.js';
 import { sendOnTicket } from './outbound.service.js';
@@ -220,7 +220,8 @@ async function publishOutbox(ctx: AppContext, sessions: SessionManager, whatsapp
   for (const ticket of byId.values()) ctx.events.publish('ticket.saved', { ticket });
   for (const { ticketId, body } of outbox.replies) {
     const ticket = byId.get(ticketId);
-    if (ticket) await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body } });
+    // A greeting or menu that cannot go out stays in the chat as failed, with its retry.
+    if (ticket) await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body } }).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
   }
   for (const { contactId, chat } of outbox.pictures) {
     if (Date.now() - (pictureCheckedAt.get(contactId) ?? 0) <= PROFILE_PICTURE_REFRESH_MS) continue;
@@ -276,7 +277,16 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
       try {
         outbox = await writeTogether(whatsappId, prepared, settings);
       } catch {
-        for (const p of prepared) await writeAlone(whatsappId, p, settings).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
+        // Each on its own; a message that still cannot be written fails the batch, so its
+        // sender is not told it arrived (it sends again, and the provider id keeps one row).
+        let failure: unknown;
+        for (const p of prepared) {
+          await writeAlone(whatsappId, p, settings).catch((error: unknown) => {
+            failure ??= error;
+            ctx.events.publish('channel.error', { whatsappId, error });
+          });
+        }
+        if (failure !== undefined) throw failure;
         return;
       }
       await publishOutbox(ctx, sessions, whatsappId, outbox, pictureCheckedAt);
@@ -329,11 +339,6 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
   };
 }
 
-export async function publishMessageUpdate(ctx: AppContext, messageId: number): Promise<void> {
-  const row = await messages.findMessageById(ctx.db, messageId);
-  const ticket = row ? await tickets.findTicketById(ctx.db, row.ticketId) : undefined;
-  if (row && ticket) ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: false });
-}
 
 /**
  * With one queue the ticket takes it. With several, the greeting lists them numbered and the

@@ -1,7 +1,8 @@
 import type { TMessage } from '@zapdesk/shared/messaging';
 import type { AppContext } from '../../core/context.js';
 import { signedMediaUrl } from './media-store.js';
-import { findMessagesByIds, type MessageRow } from './messages.repository.js';
+import { findTicketById } from '../tickets/tickets.repository.js';
+import { findMessageById, findMessagesByIds, type MessageRow } from './messages.repository.js';
 
 /** Shapes stored messages for the API: quoted block, sender name and a signed media address. */
 export async function presentMessages(ctx: AppContext, rows: MessageRow[]): Promise<TMessage[]> {
@@ -23,6 +24,8 @@ export async function presentMessages(ctx: AppContext, rows: MessageRow[]): Prom
       ack: r.ack,
       isDeleted: r.isDeleted,
       isEdited: r.isEdited && !r.isDeleted,
+      sendStatus: r.sendStatus,
+      sendError: r.sendError,
       mediaType: r.mediaType,
       mediaUrl: r.mediaPath && !r.isDeleted ? signedMediaUrl(ctx, r.id) : null,
       quotedMsg: q ? { id: q.id, body: q.isDeleted ? '' : q.body, fromMe: q.fromMe, contact: quotedContact ? { name: quotedContact.name } : null } : null,
@@ -37,4 +40,11 @@ export async function presentMessage(ctx: AppContext, row: MessageRow): Promise<
   const [message] = await presentMessages(ctx, [row]);
   if (!message) throw new Error('message vanished while presenting');
   return message;
+}
+
+/** Tells whoever shows the message that it changed (ack, edit, deletion, send state). */
+export async function publishMessageUpdate(ctx: AppContext, messageId: number): Promise<void> {
+  const row = await findMessageById(ctx.db, messageId);
+  const ticket = row ? await findTicketById(ctx.db, row.ticketId) : undefined;
+  if (row && ticket) ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: false });
 }

@@ -1,5 +1,5 @@
-import { foldText, MEDIA_TYPES, type MediaType } from '@zapdesk/shared/domain';
-import type { Selectable } from 'kysely';
+import { foldText, MEDIA_TYPES, SEND_STATUSES, type MediaType, type SendStatus } from '@zapdesk/shared/domain';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.js';
 import type { MessagesTable } from '../../core/db/schema.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
@@ -20,11 +20,13 @@ export type MessageRow = {
   quotedMsgId: number | null;
   isDeleted: boolean;
   isEdited: boolean;
+  sendStatus: SendStatus;
+  sendError: string | null;
   createdAt: string;
   updatedAt: string;
 };
 
-const columns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'isEdited', 'createdAt', 'updatedAt'] as const;
+const columns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'isEdited', 'sendStatus', 'sendError', 'createdAt', 'updatedAt'] as const;
 
 /** A stored row as selected, before booleans and media type are read back. */
 type StoredMessage = Pick<Selectable<MessagesTable>, (typeof columns)[number]>;
@@ -37,6 +39,7 @@ function toRow(r: StoredMessage): MessageRow {
     isDeleted: bool(r.isDeleted),
     isEdited: bool(r.isEdited),
     mediaType: MEDIA_TYPES.find((m) => m === r.mediaType) ?? null,
+    sendStatus: SEND_STATUSES.find((v) => v === r.sendStatus) ?? 'sent',
   };
 }
 
@@ -68,6 +71,8 @@ export type MessageInsert = {
   mediaType: MediaType | null;
   mediaPath: string | null;
   quotedMsgId: number | null;
+  /** Own messages stored before their send are 'queued'; everything else arrives 'sent'. */
+  sendStatus?: SendStatus;
   createdAt: string;
 };
 
@@ -130,6 +135,20 @@ export async function raiseAck(db: Db, whatsappId: number, providerId: string, a
     .returning('id')
     .executeTakeFirst();
   return row?.id;
+}
+
+/** The outcome of an own message's send, and its ack once handed to the channel (acks never go back). */
+export async function setSendStatus(db: Db, id: number, result: { status: SendStatus; error?: string | null; ack?: number }, now: string): Promise<void> {
+  await db
+    .updateTable('messages')
+    .set({
+      sendStatus: result.status,
+      sendError: result.error ?? null,
+      ...(result.ack === undefined ? {} : { ack: sql<number>`case when ${sql.ref('ack')} < ${result.ack} then ${result.ack} else ${sql.ref('ack')} end` }),
+      updatedAt: now,
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** A page of a ticket's messages, newest first, and their count; read again only after a write (see memoUntilWrite). */

@@ -1,8 +1,13 @@
 /**
- * Sends through a ticket's connection and stores what was sent: agent replies, greetings,
- * queue menus and farewells all take this one path.
+ * Sends through a ticket's connection: agent replies, greetings, queue menus, notices and
+ * farewells all take this one path. A reply is stored first (queued, with the provider id it
+ * will go out under, in the same transaction as its outbound job), then sent; the result is
+ * recorded on both. A crash between the two leaves a queued job that is sent at start under
+ * the same id, so what was acknowledged is never lost and never arrives twice.
  */
+import fs from 'node:fs/promises';
 import type { MediaType } from '@zapdesk/shared/domain';
+import { isErrorCode, type ErrorCode } from '@zapdesk/shared/errors';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { ChatAddress, OutboundContent } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -10,9 +15,17 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { findTicketById, touchTicket } from '../tickets/tickets.repository.js';
-import { saveMedia } from './media-store.js';
-import { presentMessage } from './messages.presenter.js';
-import { findMessageById, findMessageByProviderId, insertMessageOnce } from './messages.repository.js';
+import { mediaFile, saveMedia } from './media-store.js';
+import { presentMessage, publishMessageUpdate } from './messages.presenter.js';
+import { findMessageById, insertMessageRowOnce, setSendStatus } from './messages.repository.js';
+import * as outbox from './outbox.repository.js';
+
+/** A send that failed for a passing reason is tried again this many times in all... */
+export const MAX_SEND_ATTEMPTS = 5;
+/** ...after 5 s, 10 s, 20 s, 40 s. */
+export const SEND_RETRY_BASE_MS = 5_000;
+/** While the connection is down, a reply waits this long for it before it fails. */
+export const SEND_WAIT_FOR_CONNECTION_MS = 60 * 60_000;
 
 export function chatOf(ticket: TTicket): ChatAddress {
   return ticket.isGroup ? { kind: 'group', groupId: ticket.contact.number } : { kind: 'person', number: ticket.contact.number };
@@ -23,6 +36,8 @@ export type OutboundRequest = {
   content: OutboundContent;
   quotedMsgId?: number | null;
 };
+
+export type SendOutcome = { status: 'sent' } | { status: 'queued' } | { status: 'failed'; error: ErrorCode };
 
 function lastMessageText(content: OutboundContent): string {
   if (content.kind === 'text') return content.body;
@@ -36,45 +51,150 @@ function mediaTypeOf(content: OutboundContent): MediaType | null {
   return content.mediaType;
 }
 
+/**
+ * Stores the message and its job, then tries the send at once. Answers with the message id
+ * once the message is sent or queued for a later try; throws the channel's error when the send
+ * failed for good (the message stays in the chat as failed, with a retry).
+ */
 export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, request: OutboundRequest): Promise<number> {
   const { ticket, content } = request;
   const driver = sessions.requireDriver(ticket.whatsappId);
+  // Refused at once while the phone is offline: the agent learns it now, and nothing is stored
+  // that they did not see go. Once accepted, a reply waits through a drop of the connection.
+  if (!driver.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   const quoted = request.quotedMsgId ? await findMessageById(ctx.db, request.quotedMsgId) : undefined;
   if (request.quotedMsgId && (!quoted || quoted.ticketId !== ticket.id)) throw new AppError('ERR_VALIDATION', { message: 'The quoted message is not in this ticket.', fields: { quotedMsg: 'INVALID' } });
 
-  let result;
-  try {
-    result = await driver.send(chatOf(ticket), content, quoted ? { quotedProviderId: quoted.providerId } : {});
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('ERR_SENDING_WAPP_MSG');
-  }
   // A voice note keeps the container it was recorded in (Ogg from Firefox, WebM from Chromium):
   // no extension in the name, so the stored file's extension, and the type it is served with, follow its mimetype.
   const mediaPath = content.kind === 'text' ? null : await saveMedia(ctx, content.data, { mimetype: content.mimetype, filename: content.kind === 'media' ? content.filename : 'voice' });
+  const stored: outbox.OutboxContent =
+    content.kind === 'text'
+      ? content
+      : content.kind === 'voice'
+        ? { kind: 'voice', mediaPath: mediaPath ?? '', mimetype: content.mimetype }
+        : { kind: 'media', mediaType: content.mediaType, mediaPath: mediaPath ?? '', mimetype: content.mimetype, filename: content.filename, ...(content.caption ? { caption: content.caption } : {}) };
+  const providerId = driver.newMessageId();
   const now = nowIso();
-  // The channel may already have echoed our own message back: the provider id keeps it one row.
-  const insertedId = await insertMessageOnce(ctx.db, {
-    ticketId: ticket.id,
-    whatsappId: ticket.whatsappId,
-    providerId: result.providerId,
-    contactId: null,
-    body: content.kind === 'text' ? content.body : content.kind === 'media' ? (content.caption ?? '') : '',
-    fromMe: true,
-    read: true,
-    ack: 1,
-    mediaType: mediaTypeOf(content),
-    mediaPath,
-    quotedMsgId: quoted?.id ?? null,
-    createdAt: result.timestamp.toISOString(),
+  const { messageId, jobId } = await ctx.db.transaction().execute(async (trx) => {
+    const row = await insertMessageRowOnce(trx, {
+      ticketId: ticket.id,
+      whatsappId: ticket.whatsappId,
+      providerId,
+      contactId: null,
+      body: content.kind === 'text' ? content.body : content.kind === 'media' ? (content.caption ?? '') : '',
+      fromMe: true,
+      read: true,
+      ack: 0,
+      mediaType: mediaTypeOf(content),
+      mediaPath,
+      quotedMsgId: quoted?.id ?? null,
+      sendStatus: 'queued',
+      createdAt: now,
+    });
+    if (!row) throw new AppError('ERR_CREATING_MESSAGE');
+    const id = await outbox.insertJob(trx, { whatsappId: ticket.whatsappId, providerId, messageId: row.id, chat: chatOf(ticket), content: stored, quotedProviderId: quoted?.providerId ?? null }, now);
+    await touchTicket(trx, ticket.id, { lastMessage: lastMessageText(content), incoming: false }, now);
+    return { messageId: row.id, jobId: id };
   });
-  const row = insertedId ? await findMessageById(ctx.db, insertedId) : await findMessageByProviderId(ctx.db, ticket.whatsappId, result.providerId);
-  if (!row) throw new AppError('ERR_CREATING_MESSAGE');
-  await touchTicket(ctx.db, ticket.id, { lastMessage: lastMessageText(content), incoming: false }, now);
-  const updated = await findTicketById(ctx.db, ticket.id);
-  if (updated) {
-    ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket: updated, created: insertedId !== undefined });
+  const [row, updated] = await Promise.all([findMessageById(ctx.db, messageId), findTicketById(ctx.db, ticket.id)]);
+  if (row && updated) {
+    ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket: updated, created: true });
     ctx.events.publish('ticket.saved', { ticket: updated });
   }
-  return row.id;
+  const outcome = await deliverJob(ctx, sessions, { id: jobId, whatsappId: ticket.whatsappId });
+  if (outcome.status === 'failed') throw new AppError(outcome.error);
+  return messageId;
+}
+
+/** Tries one job now, after the connection's sends already under way. */
+export function deliverJob(ctx: AppContext, sessions: SessionManager, job: { id: number; whatsappId: number }): Promise<SendOutcome> {
+  return sessions.exclusive(job.whatsappId, () => attempt(ctx, sessions, job.id));
+}
+
+async function contentOf(ctx: AppContext, content: outbox.OutboxContent): Promise<OutboundContent> {
+  if (content.kind === 'text') return content;
+  const file = mediaFile(ctx, content.mediaPath);
+  if (!file) throw new AppError('ERR_SENDING_WAPP_MSG', { message: 'The file of this message is gone.' });
+  const data = await fs.readFile(file);
+  if (content.kind === 'voice') return { kind: 'voice', data, mimetype: content.mimetype };
+  return { kind: 'media', mediaType: content.mediaType, data, mimetype: content.mimetype, filename: content.filename, ...(content.caption ? { caption: content.caption } : {}) };
+}
+
+/** Errors that may pass: the connection is down or the send did not get through. */
+function isPassing(code: ErrorCode): boolean {
+  return code === 'ERR_WAPP_NOT_INITIALIZED' || code === 'ERR_SENDING_WAPP_MSG';
+}
+
+async function attempt(ctx: AppContext, sessions: SessionManager, id: number): Promise<SendOutcome> {
+  if (!(await outbox.claimJob(ctx.db, id, nowIso()))) {
+    // Sent, failed or being tried by someone else already: say where it stands.
+    const job = await outbox.findJob(ctx.db, id);
+    const row = job?.messageId ? await findMessageById(ctx.db, job.messageId) : undefined;
+    if (row?.sendStatus === 'failed') return { status: 'failed', error: asErrorCode(row.sendError) };
+    return { status: job?.status === 'sent' ? 'sent' : 'queued' };
+  }
+  const job = await outbox.findJob(ctx.db, id);
+  if (!job) return { status: 'failed', error: 'ERR_SENDING_WAPP_MSG' };
+  let outcome: SendOutcome;
+  try {
+    const driver = sessions.requireDriver(job.whatsappId);
+    await driver.send(job.chat, await contentOf(ctx, job.content), { providerId: job.providerId, quotedProviderId: job.quotedProviderId ?? undefined });
+    outcome = { status: 'sent' };
+  } catch (error) {
+    const code: ErrorCode = error instanceof AppError ? error.code : 'ERR_SENDING_WAPP_MSG';
+    if (!(error instanceof AppError)) ctx.events.publish('channel.error', { whatsappId: job.whatsappId, error });
+    outcome = retryLater(job, code) ? { status: 'queued' } : { status: 'failed', error: code };
+    await record(ctx, job, outcome, code);
+    return outcome;
+  }
+  await record(ctx, job, outcome);
+  return outcome;
+}
+
+function retryLater(job: outbox.OutboxJob, code: ErrorCode): boolean {
+  if (!isPassing(code)) return false;
+  if (code === 'ERR_WAPP_NOT_INITIALIZED') return Date.now() - Date.parse(job.createdAt) < SEND_WAIT_FOR_CONNECTION_MS;
+  return job.attempts < MAX_SEND_ATTEMPTS;
+}
+
+function retryDelayMs(job: outbox.OutboxJob, code: ErrorCode): number {
+  if (code === 'ERR_WAPP_NOT_INITIALIZED') return 2 * SEND_RETRY_BASE_MS;
+  return SEND_RETRY_BASE_MS * 2 ** Math.max(0, job.attempts - 1);
+}
+
+async function record(ctx: AppContext, job: outbox.OutboxJob, outcome: SendOutcome, code?: ErrorCode): Promise<void> {
+  const now = nowIso();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (outcome.status === 'sent') {
+      await outbox.finishJob(trx, job.id, { status: 'sent' }, now);
+      if (job.messageId) await setSendStatus(trx, job.messageId, { status: 'sent', ack: 1 }, now);
+    } else if (outcome.status === 'queued') {
+      await outbox.finishJob(trx, job.id, { status: 'queued', error: code ?? 'ERR_SENDING_WAPP_MSG', dueAt: new Date(Date.now() + retryDelayMs(job, code ?? 'ERR_SENDING_WAPP_MSG')).toISOString() }, now);
+    } else {
+      await outbox.finishJob(trx, job.id, { status: 'failed', error: outcome.error }, now);
+      if (job.messageId) await setSendStatus(trx, job.messageId, { status: 'failed', error: outcome.error }, now);
+    }
+  });
+  if (job.messageId && outcome.status !== 'queued') await publishMessageUpdate(ctx, job.messageId);
+}
+
+function asErrorCode(value: string | null): ErrorCode {
+  return isErrorCode(value) ? value : 'ERR_SENDING_WAPP_MSG';
+}
+
+/** Sends the queued jobs that are due, each connection's in order; used by the outbound job. */
+export async function sendDueJobs(ctx: AppContext, sessions: SessionManager, limit: number): Promise<number> {
+  const jobs = await outbox.dueJobs(ctx.db, nowIso(), limit);
+  await Promise.all(jobs.map((job) => deliverJob(ctx, sessions, job).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: job.whatsappId, error }))));
+  return jobs.length;
+}
+
+/** A failed own message, tried again at the agent's request. */
+export async function retryMessage(ctx: AppContext, sessions: SessionManager, messageId: number): Promise<SendOutcome> {
+  const job = await outbox.findJobByMessageId(ctx.db, messageId);
+  if (!job || !(await outbox.requeueFailed(ctx.db, job.id, nowIso()))) throw new AppError('ERR_VALIDATION', { message: 'Only a message whose send failed can be sent again.' });
+  await setSendStatus(ctx.db, messageId, { status: 'queued' }, nowIso());
+  await publishMessageUpdate(ctx, messageId);
+  return deliverJob(ctx, sessions, job);
 }

@@ -154,10 +154,13 @@ describe('inbound pipeline', () => {
     const appMessages: string[] = [];
     const off = t.ctx.events.subscribe('message.saved', ({ message, created }) => created && appMessages.push(message.body));
     // Delivered in one turn of the event loop: the session manager hands them on as one batch.
-    driver.deliver(at('BATCH-1', from, 'first'));
-    driver.deliver(at('BATCH-2', from, 'second'));
-    driver.deliver(at('BATCH-1', from, 'first'));
-    driver.deliver(at('BATCH-3', other, 'someone else'));
+    // Each delivery settles once its message is stored (a redelivery once it is found stored).
+    await Promise.all([
+      driver.deliver(at('BATCH-1', from, 'first')),
+      driver.deliver(at('BATCH-2', from, 'second')),
+      driver.deliver(at('BATCH-1', from, 'first')),
+      driver.deliver(at('BATCH-3', other, 'someone else')),
+    ]);
     const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'second');
     off();
     expect(await ticketsOf(from)).toHaveLength(1);

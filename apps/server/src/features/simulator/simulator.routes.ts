@@ -59,7 +59,8 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
       ...(input.group ? { group: { subject: input.group.subject } } : {}),
       timestamp: new Date(),
     };
-    driver.deliver(message);
+    // Answered once the message is stored, like a phone that is told 'delivered' only then.
+    await driver.deliver(message);
     return { id: providerId };
   });
 

@@ -1,0 +1,180 @@
+/**
+ * What a simulated phone holds, kept in a file so that it survives a restart of the server as
+ * a real phone would: the messages it received from the product (the outbox a test reads), their
+ * delivery state, the read receipts, and each chat's history. The file is an append-only log of
+ * JSON lines, replayed at start and compacted when it grows.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { ChatAddress, InboundMessage } from '../channel.js';
+
+const OUTBOX_LIMIT = 1000;
+const HISTORY_LIMIT = 500;
+/** Ids of messages received, remembered past the outbox limit so a repeated send stays one message. */
+const RECEIVED_IDS_LIMIT = 20_000;
+const COMPACT_AFTER_LINES = 50_000;
+
+export function chatKey(chat: ChatAddress): string {
+  return chat.kind === 'person' ? chat.number : `group:${chat.groupId}`;
+}
+
+/** A history entry as written to the file: no media bytes, the time as ISO text. */
+type StoredHistory = Omit<InboundMessage, 'media' | 'timestamp'> & { timestamp: string };
+
+type LogLine =
+  | { t: 'out'; item: TSimulatorOutboxItem }
+  | { t: 'ack'; id: string; ack: number }
+  | { t: 'hist'; m: StoredHistory }
+  | { t: 'edit'; id: string; body: string }
+  | { t: 'read'; ids: string[] }
+  | { t: 'ids'; ids: [id: string, sentAt: string][] };
+
+function toStored(message: InboundMessage): StoredHistory {
+  const { media: _media, timestamp, ...rest } = message;
+  return { ...rest, timestamp: timestamp.toISOString() };
+}
+
+function fromStored(stored: StoredHistory): InboundMessage {
+  return { ...stored, timestamp: new Date(stored.timestamp) };
+}
+
+export class SimulatorPhone {
+  readonly #file: string | undefined;
+  readonly #outbox: TSimulatorOutboxItem[] = [];
+  /** Id -> when it arrived, of every message received (bounded). */
+  readonly #received = new Map<string, string>();
+  readonly #history = new Map<string, InboundMessage[]>();
+  readonly readReceipts: string[] = [];
+  #lines = 0;
+
+  /** `file` undefined keeps the phone in memory only. */
+  constructor(file: string | undefined) {
+    this.#file = file;
+    if (!file) return;
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    if (fs.existsSync(file)) {
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+        if (!line) continue;
+        // The last line may be cut short by a crash mid-write: it never happened.
+        let parsed: LogLine;
+        try {
+          parsed = JSON.parse(line) as LogLine;
+        } catch {
+          continue;
+        }
+        this.#apply(parsed);
+        this.#lines += 1;
+      }
+      if (this.#lines > COMPACT_AFTER_LINES) this.#compact();
+    }
+  }
+
+  /** When the phone received the message of this id, if it did (a send repeated after a crash). */
+  receivedAt(id: string): string | undefined {
+    return this.#received.get(id);
+  }
+
+  outbox(): TSimulatorOutboxItem[] {
+    return [...this.#outbox];
+  }
+
+  history(chat: ChatAddress): InboundMessage[] {
+    return [...(this.#history.get(chatKey(chat)) ?? [])];
+  }
+
+  allHistory(): IterableIterator<InboundMessage[]> {
+    return this.#history.values();
+  }
+
+  receive(item: TSimulatorOutboxItem): void {
+    this.#write({ t: 'out', item });
+  }
+
+  ack(id: string, ack: number): void {
+    this.#write({ t: 'ack', id, ack });
+  }
+
+  remember(message: InboundMessage): void {
+    this.#write({ t: 'hist', m: toStored(message) });
+  }
+
+  edit(id: string, body: string): void {
+    this.#write({ t: 'edit', id, body });
+  }
+
+  read(ids: string[]): void {
+    if (ids.length) this.#write({ t: 'read', ids });
+  }
+
+  #write(line: LogLine): void {
+    this.#apply(line);
+    if (!this.#file) return;
+    // Written before the caller goes on: once the product hears 'sent', the phone has it.
+    fs.appendFileSync(this.#file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    this.#lines += 1;
+    if (this.#lines > COMPACT_AFTER_LINES) this.#compact();
+  }
+
+  #apply(line: LogLine): void {
+    switch (line.t) {
+      case 'out': {
+        this.#outbox.push(line.item);
+        if (this.#outbox.length > OUTBOX_LIMIT) this.#outbox.shift();
+        if (line.item.kind !== 'delete') this.#addReceived(line.item.id, line.item.sentAt);
+        return;
+      }
+      case 'ids':
+        for (const [id, sentAt] of line.ids) this.#addReceived(id, sentAt);
+        return;
+      case 'ack': {
+        const item = this.#outbox.find((o) => o.id === line.id && o.kind !== 'delete');
+        if (item && item.ack < line.ack) item.ack = line.ack;
+        return;
+      }
+      case 'hist': {
+        const message = fromStored(line.m);
+        const key = chatKey(message.chat);
+        const list = this.#history.get(key) ?? [];
+        list.push(message);
+        if (list.length > HISTORY_LIMIT) list.shift();
+        this.#history.set(key, list);
+        return;
+      }
+      case 'edit': {
+        for (const list of this.#history.values()) {
+          const index = list.findIndex((m) => m.providerId === line.id);
+          const old = list[index];
+          if (old) list[index] = { ...old, body: line.body };
+        }
+        return;
+      }
+      case 'read':
+        this.readReceipts.push(...line.ids);
+        return;
+    }
+  }
+
+  #addReceived(id: string, sentAt: string): void {
+    this.#received.set(id, sentAt);
+    if (this.#received.size > RECEIVED_IDS_LIMIT) {
+      const oldest = this.#received.keys().next().value;
+      if (oldest !== undefined) this.#received.delete(oldest);
+    }
+  }
+
+  /** Rewrites the log as the state it leads to, through a temporary file renamed over it. */
+  #compact(): void {
+    if (!this.#file) return;
+    const lines: LogLine[] = [
+      { t: 'ids', ids: [...this.#received] },
+      ...this.#outbox.map((item): LogLine => ({ t: 'out', item })),
+      ...[...this.#history.values()].flat().map((m): LogLine => ({ t: 'hist', m: toStored(m) })),
+      ...(this.readReceipts.length ? [{ t: 'read', ids: this.readReceipts.slice(-RECEIVED_IDS_LIMIT) } as LogLine] : []),
+    ];
+    const temp = `${this.#file}.tmp`;
+    fs.writeFileSync(temp, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
+    fs.renameSync(temp, this.#file);
+    this.#lines = lines.length;
+  }
+}

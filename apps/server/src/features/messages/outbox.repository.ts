@@ -1,0 +1,110 @@
+/**
+ * Persisted outbound work: each message to send is a row before it is a send. A row goes
+ * queued -> sending -> sent, or back to queued (a later try) or to failed; 'sending' left behind
+ * by a crash is queued again at start, and sent again under the same provider id.
+ */
+import type { MediaType } from '@zapdesk/shared/domain';
+import type { Db } from '../../core/db/database.js';
+import type { ChatAddress } from '../../channels/channel.js';
+
+export const OUTBOX_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/** What to send, as stored: media by its stored file, not its bytes. */
+export type OutboxContent =
+  | { kind: 'text'; body: string }
+  | { kind: 'media'; mediaType: MediaType; mediaPath: string; mimetype: string; filename: string; caption?: string }
+  | { kind: 'voice'; mediaPath: string; mimetype: string };
+
+export type OutboxJob = {
+  id: number;
+  whatsappId: number;
+  providerId: string;
+  messageId: number | null;
+  chat: ChatAddress;
+  content: OutboxContent;
+  quotedProviderId: string | null;
+  status: OutboxStatus;
+  attempts: number;
+  createdAt: string;
+};
+
+type Row = { id: number; whatsappId: number; providerId: string; messageId: number | null; chat: string; content: string; quotedProviderId: string | null; status: string; attempts: number; createdAt: string };
+
+const columns = ['id', 'whatsappId', 'providerId', 'messageId', 'chat', 'content', 'quotedProviderId', 'status', 'attempts', 'createdAt'] as const;
+
+function toJob(r: Row): OutboxJob {
+  return {
+    ...r,
+    // Written by insertJob from these same types.
+    chat: JSON.parse(r.chat) as ChatAddress,
+    content: JSON.parse(r.content) as OutboxContent,
+    status: OUTBOX_STATUSES.find((s) => s === r.status) ?? 'failed',
+  };
+}
+
+export async function insertJob(
+  db: Db,
+  job: { whatsappId: number; providerId: string; messageId: number | null; chat: ChatAddress; content: OutboxContent; quotedProviderId: string | null },
+  now: string,
+): Promise<number> {
+  const row = await db
+    .insertInto('outbox')
+    .values({ ...job, chat: JSON.stringify(job.chat), content: JSON.stringify(job.content), status: 'queued', error: null, dueAt: now, sentAt: null, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findJob(db: Db, id: number): Promise<OutboxJob | undefined> {
+  const row = await db.selectFrom('outbox').select(columns).where('id', '=', id).executeTakeFirst();
+  return row && toJob(row);
+}
+
+export async function findJobByMessageId(db: Db, messageId: number): Promise<OutboxJob | undefined> {
+  const row = await db.selectFrom('outbox').select(columns).where('messageId', '=', messageId).executeTakeFirst();
+  return row && toJob(row);
+}
+
+/** Takes a queued job for one try; false when another worker (or an earlier try) has it. */
+export async function claimJob(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox')
+    .set((eb) => ({ status: 'sending', attempts: eb('attempts', '+', 1), updatedAt: now }))
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function finishJob(db: Db, id: number, result: { status: 'sent' } | { status: 'failed'; error: string } | { status: 'queued'; error: string; dueAt: string }, now: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({
+      status: result.status,
+      error: result.status === 'sent' ? null : result.error,
+      ...(result.status === 'sent' ? { sentAt: now } : {}),
+      ...(result.status === 'queued' ? { dueAt: result.dueAt } : {}),
+      updatedAt: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Queued jobs due by `now`, oldest first: the order they were written in is the order they go out. */
+export async function dueJobs(db: Db, now: string, limit: number): Promise<OutboxJob[]> {
+  const rows = await db.selectFrom('outbox').select(columns).where('status', '=', 'queued').where('dueAt', '<=', now).orderBy('id').limit(limit).execute();
+  return rows.map(toJob);
+}
+
+/** At start: a try that a crash interrupted is queued again, due now. */
+export async function requeueInterrupted(db: Db, now: string): Promise<number> {
+  const result = await db.updateTable('outbox').set({ status: 'queued', dueAt: now, updatedAt: now }).where('status', '=', 'sending').executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** A failed job tried again on request: queued, due now, with a fresh count of tries. */
+export async function requeueFailed(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db.updateTable('outbox').set({ status: 'queued', attempts: 0, error: null, dueAt: now, updatedAt: now }).where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

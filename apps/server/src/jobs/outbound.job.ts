@@ -1,0 +1,42 @@
+/**
+ * The outbound dispatcher: queued sends that are due (tried again after a passing failure,
+ * or left queued by a crash) go out, each connection's in the order they were written.
+ */
+import type { SessionManager } from '../channels/session-manager.js';
+import type { AppContext } from '../core/context.js';
+import { requeueInterrupted } from '../features/messages/outbox.repository.js';
+import { sendDueJobs } from '../features/messages/outbound.service.js';
+import { nowIso } from '../core/time.js';
+
+export const OUTBOUND_POLL_MS = 1_000;
+const BATCH = 100;
+
+/** Starts the dispatcher; the returned function stops it and waits for the round under way. */
+export async function startOutboundDispatcher(ctx: AppContext, sessions: SessionManager, onError: (error: unknown) => void): Promise<() => Promise<void>> {
+  // This node is the only sender of its connections: a try that was under way when the last
+  // run stopped is queued again, and goes out under the same provider id.
+  await requeueInterrupted(ctx.db, nowIso());
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+  const tick = () => {
+    round = (async () => {
+      try {
+        // A full batch means more is due: go on at once.
+        while (!stopped && (await sendDueJobs(ctx, sessions, BATCH)) === BATCH);
+      } catch (error) {
+        onError(error);
+      }
+      if (!stopped) {
+        timer = setTimeout(tick, OUTBOUND_POLL_MS);
+        timer.unref();
+      }
+    })();
+  };
+  tick();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await round;
+  };
+}
