@@ -9,8 +9,11 @@ export class ChannelEmitter {
     this.#emitter.on(event, listener);
   }
 
+  /** Calls every listener; a promise a listener returns is not waited for (see emitAndWait). */
   emit<K extends keyof ChannelEvents>(event: K, ...args: Parameters<ChannelEvents[K]>): void {
-    this.#emitter.emit(event, ...args);
+    // Whoever returned it has already reported its failure (the session manager publishes
+    // channel.error): it must not also surface as an unhandled rejection.
+    void this.emitAndWait(event, ...args).catch(() => undefined);
   }
 
   /** Calls every listener and waits for the promises they return (see ChannelEvents.message). */
