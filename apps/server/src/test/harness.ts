@@ -36,7 +36,7 @@ export type TestApp = BuiltApp & {
   listen: () => Promise<string>;
 };
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
   const name = `zapdesk_test_${randomBytes(6).toString('hex')}`;
