@@ -48,6 +48,11 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsg?.id ?? null }));
   });
 
+  // A reply whose send failed, tried again.
+  app.post('/messages/:id/retry', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZMessageSchema } }, onRequest }, (req) =>
+    service.retrySend(ctx, sessions, currentUser(req), req.params.id),
+  );
+
   app.delete('/messages/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest }, async (req, reply) => {
     await service.deleteMessage(ctx, sessions, currentUser(req), req.params.id);
     return reply.code(204).send(null);

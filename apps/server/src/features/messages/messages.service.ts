@@ -11,7 +11,7 @@ import { getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { presentMessages, publishMessageUpdate } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
-import { chatOf, sendOnTicket } from './outbound.service.js';
+import { chatOf, retryMessage, sendOnTicket } from './outbound.service.js';
 import { readsTicket, readTicket } from './read-receipts.service.js';
 import { webmOpusToOgg } from './webm-to-ogg.js';
 
@@ -81,4 +81,18 @@ export async function deleteMessage(ctx: AppContext, sessions: SessionManager, a
   }
   await repo.updateMessage(ctx.db, messageId, { isDeleted: true }, nowIso());
   await publishMessageUpdate(ctx, messageId);
+}
+
+/** Sends again an own message whose send failed, on an open ticket the caller may see. */
+export async function retrySend(ctx: AppContext, sessions: SessionManager, actor: AuthUser, messageId: number): Promise<TMessage> {
+  const row = await repo.findMessageById(ctx.db, messageId);
+  if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  const ticket = await getVisibleTicket(ctx, actor, row.ticketId);
+  if (!row.fromMe || row.sendStatus !== 'failed') throw new AppError('ERR_MESSAGE_NOT_FAILED');
+  if (ticket.status !== 'open') throw new AppError('ERR_VALIDATION', { message: 'Messages are sent on open tickets: accept or reopen it first.' });
+  const outcome = await retryMessage(ctx, sessions, messageId, chatOf(ticket));
+  if (outcome.status === 'failed') throw new AppError(outcome.error);
+  const [message] = await presentMessages(ctx, await repo.findMessagesByIds(ctx.db, [messageId]));
+  if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  return message;
 }

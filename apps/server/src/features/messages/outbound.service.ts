@@ -190,10 +190,15 @@ export async function sendDueJobs(ctx: AppContext, sessions: SessionManager, lim
   return jobs.length;
 }
 
-/** A failed own message, tried again at the agent's request. */
-export async function retryMessage(ctx: AppContext, sessions: SessionManager, messageId: number): Promise<SendOutcome> {
+/**
+ * A failed own message, tried again at the agent's request, to the chat as it is now (the
+ * contact's number may have been corrected since).
+ */
+export async function retryMessage(ctx: AppContext, sessions: SessionManager, messageId: number, chat: ChatAddress): Promise<SendOutcome> {
   const job = await outbox.findJobByMessageId(ctx.db, messageId);
-  if (!job || !(await outbox.requeueFailed(ctx.db, job.id, nowIso()))) throw new AppError('ERR_VALIDATION', { message: 'Only a message whose send failed can be sent again.' });
+  if (!job) throw new AppError('ERR_MESSAGE_NOT_FAILED');
+  if (!sessions.requireDriver(job.whatsappId).connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  if (!(await outbox.requeueFailed(ctx.db, job.id, chat, nowIso()))) throw new AppError('ERR_MESSAGE_NOT_FAILED');
   await setSendStatus(ctx.db, messageId, { status: 'queued' }, nowIso());
   await publishMessageUpdate(ctx, messageId);
   return deliverJob(ctx, sessions, job);

@@ -103,8 +103,8 @@ export async function requeueInterrupted(db: Db, now: string): Promise<number> {
   return Number(result.numUpdatedRows);
 }
 
-/** A failed job tried again on request: queued, due now, with a fresh count of tries. */
-export async function requeueFailed(db: Db, id: number, now: string): Promise<boolean> {
-  const result = await db.updateTable('outbox').set({ status: 'queued', attempts: 0, error: null, dueAt: now, updatedAt: now }).where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
+/** A failed job tried again on request, to `chat`: queued, due now, with a fresh count of tries. */
+export async function requeueFailed(db: Db, id: number, chat: ChatAddress, now: string): Promise<boolean> {
+  const result = await db.updateTable('outbox').set({ status: 'queued', chat: JSON.stringify(chat), attempts: 0, error: null, dueAt: now, updatedAt: now }).where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -4,6 +4,7 @@ import Block from '@mui/icons-material/Block';
 import Done from '@mui/icons-material/Done';
 import DoneAll from '@mui/icons-material/DoneAll';
 import Download from '@mui/icons-material/Download';
+import ErrorOutline from '@mui/icons-material/ErrorOutline';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import LinkIcon from '@mui/icons-material/Link';
 import PersonOutline from '@mui/icons-material/PersonOutline';
@@ -31,10 +32,32 @@ type Props = {
   showSender: boolean;
   onReply: (message: TMessage) => void;
   onDelete: (message: TMessage) => void;
+  /** Sends again an own message whose send failed. */
+  onRetry: (message: TMessage) => void;
   onMediaLoad: () => void;
 };
 
 const READ_COLOR = '#34B7F1';
+
+/** An own message's state: waiting to be sent, not sent (with Retry), or its delivery ack. */
+function SendState({ message, onRetry }: { message: TMessage; onRetry: (message: TMessage) => void }) {
+  const { t } = useTranslation();
+  if (message.sendStatus === 'failed') {
+    return (
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }} data-testid="message-send-failed" title={t(`backendErrors.${message.sendError ?? 'ERR_SENDING_WAPP_MSG'}`, { defaultValue: message.sendError ?? '' })}>
+        <ErrorOutline sx={{ fontSize: 16 }} color="error" />
+        <Typography variant="caption" color="error" sx={{ fontSize: 11 }}>
+          {t('chat.acks.failed')}
+        </Typography>
+        <Button size="small" color="error" onClick={() => onRetry(message)} sx={{ minWidth: 0, py: 0, px: 0.5, fontSize: 11, lineHeight: 1.6 }} data-testid="message-retry">
+          {t('chat.retrySend')}
+        </Button>
+      </Box>
+    );
+  }
+  if (message.sendStatus === 'queued') return <AccessTime sx={{ fontSize: 16, verticalAlign: 'middle' }} color="action" titleAccess={t('chat.acks.queued')} data-testid="message-ack" data-ack={0} data-queued="true" />;
+  return <AckIcon ack={message.ack} />;
+}
 
 function AckIcon({ ack }: { ack: number }) {
   const { t } = useTranslation();
@@ -169,7 +192,7 @@ function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad
   );
 }
 
-export function MessageBubble({ message, showSender, onReply, onDelete, onMediaLoad }: Props) {
+export function MessageBubble({ message, showSender, onReply, onDelete, onRetry, onMediaLoad }: Props) {
   const { t } = useTranslation();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const { fromMe } = message;
@@ -252,7 +275,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onMediaL
           <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11 }} data-testid="message-time">
             {formatTime(message.createdAt)}
           </Typography>
-          {fromMe && !message.isDeleted ? <AckIcon ack={message.ack} /> : null}
+          {fromMe && !message.isDeleted ? <SendState message={message} onRetry={onRetry} /> : null}
         </Box>
       </Box>
       <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>

@@ -15,7 +15,7 @@ import { formatDay } from '../../core/ui/formatDate';
 import { toastError } from '../../core/ui/toastError';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { MessageBubble } from './MessageBubble';
-import { deleteMessage, fetchMessagesPage, markTicketReadInCache, ticketsKeys } from './tickets.api';
+import { deleteMessage, fetchMessagesPage, markTicketReadInCache, retryMessage, ticketsKeys } from './tickets.api';
 
 /** Older messages load when scrolled within this distance of the top. */
 const TOP_THRESHOLD_PX = 50;
@@ -103,6 +103,11 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     }
   };
 
+  // The answer needs no handling: the message's new state arrives as a live update.
+  const retry = (message: TMessage) => {
+    retryMessage(message.id).catch(toastError);
+  };
+
   // A picture loading after the first paint makes its row taller: stay at the bottom if we were there.
   // Older pages load only once the list has opened at the bottom: the first paint starts at the
   // top and must not count as the reader scrolling there. (Virtuoso's startReached fires when the
@@ -170,7 +175,7 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
             <Chip label={day} size="small" sx={{ bgcolor: '#E1F3FB', fontWeight: 500 }} data-testid="day-separator" />
           </Box>
         ) : null}
-        <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onMediaLoad={onMediaLoad} />
+        <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onRetry={retry} onMediaLoad={onMediaLoad} />
       </Box>
     );
   };

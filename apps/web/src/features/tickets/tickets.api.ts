@@ -57,6 +57,11 @@ export function sendMediaMessage(ticketId: number, files: File[], body: string, 
   return request<TMessage[]>(`/messages/${ticketId}`, { method: 'POST', body: form });
 }
 
+/** Sends again an own message whose send failed; answers with the message as it now stands. */
+export function retryMessage(id: number) {
+  return request<TMessage>(`/messages/${id}/retry`, { method: 'POST' });
+}
+
 export function deleteMessage(id: number) {
   return requestVoid(`/messages/${id}`, { method: 'DELETE' });
 }
