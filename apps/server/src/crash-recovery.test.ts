@@ -13,7 +13,6 @@ import { openDatabase, type DbHandle } from './core/db/database.js';
 import { createPostgresDatabase } from './test/harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 const ADMIN = { email: 'crash@test.local', password: 'crash-pass' };
 
@@ -40,9 +39,13 @@ async function newPlace(): Promise<Place> {
   return place;
 }
 
-/** Starts `node main.ts` on the place and resolves with its address once it listens. */
+/**
+ * Starts the server on the place and resolves with its address once it listens. One process,
+ * node itself with tsx's loader (the tsx command would put a wrapper process in between, and
+ * killing the wrapper would leave the server running).
+ */
 async function startServer(place: Place): Promise<Server> {
-  const child = spawn(TSX, ['--conditions=source', MAIN], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -183,6 +186,7 @@ describe('kill -9', () => {
 
     const messages = Array.from({ length: 2000 }, (_, i) => ({ id: `CRASH-IN-${i}`, from: `5511970${String(i % 200).padStart(5, '0')}`, body: `message ${i}` }));
     const acknowledged = new Set<string>();
+    let interrupted = 0;
     let killed = false;
     const first = server;
     await pool(
@@ -191,6 +195,7 @@ describe('kill -9', () => {
       async (m) => {
         const res = await call(first, 'POST', `/api/simulator/${connectionId}/inbound`, { token, body: m }).catch(() => undefined);
         if (res?.status === 200) acknowledged.add(m.id);
+        if (!res) interrupted += 1;
         if (!killed && acknowledged.size >= 700) {
           killed = true;
           first.child.kill('SIGKILL');
@@ -201,6 +206,8 @@ describe('kill -9', () => {
     await first.exited;
     expect(acknowledged.size).toBeGreaterThanOrEqual(700);
     expect(acknowledged.size).toBeLessThan(messages.length);
+    // The kill hit requests in flight: the server really went down mid-flood.
+    expect(interrupted).toBeGreaterThan(0);
 
     server = await startServer(place);
     const handle = openData(place);
@@ -249,12 +256,14 @@ describe('kill -9', () => {
 
     const replies = Array.from({ length: 50 }, (_, i) => ({ ticketId: ticketIds[i % 10] as number, body: `reply ${i}` }));
     const answered = new Set<string>();
+    let interrupted = 0;
     let killed = false;
     const first = server;
     await Promise.all(
       replies.map(async (r) => {
         const res = await call(first, 'POST', `/api/messages/${r.ticketId}`, { token, body: { body: r.body } }).catch(() => undefined);
         if (res && res.status >= 200 && res.status < 300) answered.add(r.body);
+        if (!res) interrupted += 1;
         if (!killed && answered.size >= 15) {
           killed = true;
           first.child.kill('SIGKILL');
@@ -263,6 +272,7 @@ describe('kill -9', () => {
     );
     await first.exited;
     expect(answered.size).toBeGreaterThanOrEqual(15);
+    expect(interrupted).toBeGreaterThan(0);
 
     server = await startServer(place);
     const handle = openData(place);
