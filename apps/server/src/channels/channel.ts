@@ -65,12 +65,17 @@ export type ChannelEvents = {
   contact: (update: { number: string; name?: string; picture?: 'changed' | 'removed' }) => void;
 };
 
+/** A message the product holds, as the provider knows it: an anchor for history requests. */
+export type HistoryAnchor = { providerId: string; fromMe: boolean; timestamp: Date };
+
 /**
  * Past messages of one chat, oldest first: up to `limit` messages older than `before` (the
  * oldest message the product already holds for that chat), or the latest ones when it holds
- * none. WhatsApp can only answer relative to a known message, so it needs `before`.
+ * none; with `after` (the newest it holds), the latest ones not older than it, which is how a
+ * restart after a crash reads again what arrived while nothing was stored. WhatsApp can only
+ * answer relative to a known message, so it needs `before` or `after`.
  */
-export type HistoryRequest = { chat: ChatAddress; limit: number; before?: { providerId: string; fromMe: boolean; timestamp: Date } };
+export type HistoryRequest = { chat: ChatAddress; limit: number; before?: HistoryAnchor; after?: HistoryAnchor };
 
 export interface ChannelDriver {
   /** Whether the session is open now: what is sent now goes out now. */

@@ -216,9 +216,13 @@ export class SimulatorDriver implements ChannelDriver {
   async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {
     this.#requireConnected();
     const all = this.#phone.history(request.chat).sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
-    const before = request.before;
-    const older = before ? all.filter((m) => m.providerId !== before.providerId && m.timestamp.getTime() <= before.timestamp.getTime()) : all;
-    return older.slice(-request.limit);
+    const { before, after } = request;
+    const chosen = all.filter((m) => {
+      if (before) return m.providerId !== before.providerId && m.timestamp.getTime() <= before.timestamp.getTime();
+      if (after) return m.providerId !== after.providerId && m.timestamp.getTime() >= after.timestamp.getTime();
+      return true;
+    });
+    return chosen.slice(-request.limit);
   }
 
   /** Old messages the phone holds for a chat (written before it was linked): kept, not delivered. */

@@ -921,6 +921,27 @@ describe('WhatsApp driver: outbound', () => {
     expect(s.seen.message).toHaveLength(0);
   });
 
+  it('fetches what arrived since the newest stored message: the latest messages before now, none older than the anchor', async () => {
+    const s = await connected();
+    const fetchMessageHistory = vi.fn<NonNullable<WASocketLike['fetchMessageHistory']>>(async () => 'PDO-3');
+    Object.assign(s.sock(), { fetchMessageHistory });
+    const after = { providerId: 'NEWEST', fromMe: false, timestamp: new Date((TS + 100) * 1000) };
+    const askedAt = Date.now();
+    const pending = s.driver.fetchHistory({ chat: { kind: 'person', number: CUSTOMER }, limit: 50, after });
+    await vi.waitFor(() => expect(fetchMessageHistory).toHaveBeenCalled());
+    const [count, key, until] = fetchMessageHistory.mock.calls[0] ?? [];
+    expect([count, key]).toEqual([50, { remoteJid: CUSTOMER_JID, id: 'NEWEST', fromMe: false }]);
+    expect(Number(until)).toBeGreaterThanOrEqual(askedAt);
+    const at = (id: string, text: string, seconds: number): WAMessage => ({ ...msg({ id, message: { conversation: text } }), messageTimestamp: seconds });
+    s.sock().ev.emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: [at('OLD', 'stored long ago', TS + 10), at('NEWEST', 'stored', TS + 100), at('LOST1', 'lost in the crash', TS + 110), at('LOST2', 'also lost', TS + 120)],
+      syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+    });
+    expect((await pending).map((m) => m.providerId)).toEqual(['LOST1', 'LOST2']);
+  });
+
   it('answers ERR_FETCH_WAPP_MSG without an anchor, when the request fails and when no answer comes in time', async () => {
     expect(HISTORY_TIMEOUT_MS).toBe(30_000);
     const s = await connected({ historyTimeoutMs: 50 });

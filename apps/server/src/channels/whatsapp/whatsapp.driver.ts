@@ -258,15 +258,19 @@ export class WhatsappDriver implements ChannelDriver {
   }
 
   /**
-   * Asks the phone for the messages before `request.before` (Baileys' fetchMessageHistory, at
-   * most HISTORY_PAGE_MAX); they come back later as a messaging-history.set of type ON_DEMAND
-   * for that chat. No anchor, a refused request or no answer in time: ERR_FETCH_WAPP_MSG.
+   * Asks the phone for the messages before `request.before`, or since `request.after` (Baileys'
+   * fetchMessageHistory, at most HISTORY_PAGE_MAX); they come back later as a
+   * messaging-history.set of type ON_DEMAND for that chat. No anchor, a refused request or no
+   * answer in time: ERR_FETCH_WAPP_MSG.
    */
   async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {
     const sock = this.#requireOpen();
-    const before = request.before;
-    if (!before || !sock.fetchMessageHistory) throw new AppError('ERR_FETCH_WAPP_MSG', { message: 'WhatsApp sends older messages only relative to a message already stored for this chat.' });
-    const key = await this.#keyFor(sock, request.chat, before.providerId, before.fromMe);
+    const anchor = request.before ?? request.after;
+    if (!anchor || !sock.fetchMessageHistory) throw new AppError('ERR_FETCH_WAPP_MSG', { message: 'WhatsApp sends older messages only relative to a message already stored for this chat.' });
+    const key = await this.#keyFor(sock, request.chat, anchor.providerId, anchor.fromMe);
+    // The phone answers with the messages before the time given: the anchor's own time for older
+    // messages; now, for the ones since the anchor (those before it are dropped below).
+    const until = request.before ? request.before.timestamp.getTime() : Date.now();
     const jids = new Set([key.remoteJid, chatJid(request.chat)].filter((j): j is string => Boolean(j)));
     let waiter: { jids: Set<string>; resolve: (messages: WAMessage[]) => void } | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -278,8 +282,8 @@ export class WhatsappDriver implements ChannelDriver {
     });
     let messages: WAMessage[] | undefined;
     try {
-      // The request names the anchor's time in milliseconds (oldestMsgTimestampMs).
-      await sock.fetchMessageHistory(Math.min(request.limit, HISTORY_PAGE_MAX), key, before.timestamp.getTime());
+      // The request names its time in milliseconds (oldestMsgTimestampMs).
+      await sock.fetchMessageHistory(Math.min(request.limit, HISTORY_PAGE_MAX), key, until);
       messages = await answer;
     } catch (error) {
       this.#logger.warn({ err: error }, 'on-demand history request failed');
@@ -291,7 +295,9 @@ export class WhatsappDriver implements ChannelDriver {
     const result: InboundMessage[] = [];
     for (const message of messages) {
       const inbound = await this.#toInbound(sock, message).catch(() => undefined);
-      if (inbound && inbound.timestamp.getTime() <= before.timestamp.getTime() && inbound.providerId !== before.providerId) result.push(inbound);
+      if (!inbound || inbound.providerId === anchor.providerId) continue;
+      const time = inbound.timestamp.getTime();
+      if (request.before ? time <= request.before.timestamp.getTime() : time >= anchor.timestamp.getTime()) result.push(inbound);
     }
     return result.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime()).slice(-request.limit);
   }
