@@ -7,9 +7,9 @@ import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
-import { findWhatsappById, listWhatsapps, updateSessionState } from '../features/whatsapps/whatsapps.repository.js';
+import { findSessionOpenSince, findWhatsappById, listWhatsapps, setSessionOpenSince, updateSessionState } from '../features/whatsapps/whatsapps.repository.js';
 import { ChannelAuthStore } from './auth-store.js';
-import type { ChannelDriver, InboundMessage } from './channel.js';
+import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundMessage } from './channel.js';
 import { SimulatorDriver } from './simulator/simulator.driver.js';
 import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
 import { WhatsappDriver } from './whatsapp/whatsapp.driver.js';
@@ -21,7 +21,12 @@ export type InboundHandler = {
   revoke(whatsappId: number, providerId: string): Promise<void>;
   edit(whatsappId: number, update: { providerId: string; body: string }): Promise<void>;
   contact(whatsappId: number, update: { number: string; name?: string; picture?: 'changed' | 'removed' }): Promise<void>;
+  /** The chats to read again after an unclean stop, each from its newest stored message. */
+  recentChats(whatsappId: number): Promise<{ chat: ChatAddress; after: HistoryAnchor }[]>;
 };
+
+/** How many messages per chat a catch-up after an unclean stop reads at most. */
+export const CATCH_UP_MESSAGES_MAX = 50;
 
 /** At most this many inbound messages of a connection are handed on (and written) together. */
 export const INBOUND_BATCH_MAX = 200;
@@ -51,6 +56,8 @@ export class SessionManager {
   readonly #inbound = new Map<number, { queue: Pending[]; done: Promise<void> }>();
   /** Sends of each connection, one after the other (see exclusive). */
   readonly #sending = new Map<number, Promise<unknown>>();
+  /** Connections whose previous session ended without a clean stop: read again once connected. */
+  readonly #catchUp = new Set<number>();
   #handler: InboundHandler | undefined;
 
   constructor(
@@ -90,6 +97,10 @@ export class SessionManager {
     const whatsapp = await findWhatsappById(this.ctx.db, whatsappId);
     if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
     const driver = this.factory({ ctx: this.ctx, whatsappId, channel: whatsapp.channel, auth: new ChannelAuthStore(this.ctx.db, whatsappId) });
+    // A session still marked open was not closed by this server: it was killed or crashed, and
+    // WhatsApp may have handed over messages it acknowledged before they were stored.
+    if (await findSessionOpenSince(this.ctx.db, whatsappId)) this.#catchUp.add(whatsappId);
+    await setSessionOpenSince(this.ctx.db, whatsappId, nowIso());
     this.#sessions.set(whatsappId, driver);
     this.#wire(whatsappId, driver);
     await driver.start();
@@ -112,6 +123,7 @@ export class SessionManager {
     if (!driver) return;
     this.#sessions.delete(whatsappId);
     await driver.stop();
+    await setSessionOpenSince(this.ctx.db, whatsappId, null);
   }
 
   async logout(whatsappId: number): Promise<void> {
@@ -119,6 +131,8 @@ export class SessionManager {
     this.#sessions.delete(whatsappId);
     if (driver) await driver.logout();
     else await new ChannelAuthStore(this.ctx.db, whatsappId).clear();
+    await setSessionOpenSince(this.ctx.db, whatsappId, null);
+    this.#catchUp.delete(whatsappId);
     await this.settled(whatsappId);
     await this.#saveState(whatsappId, { status: 'DISCONNECTED', qrcode: '' });
   }
@@ -136,6 +150,7 @@ export class SessionManager {
     driver.on('status', (status, info) => {
       if (!isCurrent()) return;
       if (status === 'CONNECTED') this.#retries.set(whatsappId, 0);
+      if (status === 'CONNECTED' && this.#catchUp.delete(whatsappId)) void this.#readAgain(whatsappId, driver).catch(log);
       if (status === 'DISCONNECTED' && !info?.loggedOut) this.#retries.set(whatsappId, info?.retries ?? (this.#retries.get(whatsappId) ?? 0) + 1);
       this.#enqueue(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) });
     });
@@ -157,6 +172,27 @@ export class SessionManager {
       const handler = this.#handler;
       if (isCurrent() && handler) void handler.contact(whatsappId, update).catch(log);
     });
+  }
+
+  /**
+   * After an unclean stop: what the phone holds of the recently active chats, from each chat's
+   * newest stored message on, goes through the pipeline like a live message; the unique
+   * provider id drops what is already stored.
+   */
+  async #readAgain(whatsappId: number, driver: ChannelDriver): Promise<void> {
+    const handler = this.#handler;
+    if (!handler) return;
+    for (const { chat, after } of await handler.recentChats(whatsappId)) {
+      if (this.#sessions.get(whatsappId) !== driver) return;
+      let missed: InboundMessage[];
+      try {
+        missed = await driver.fetchHistory({ chat, limit: CATCH_UP_MESSAGES_MAX, after });
+      } catch (error) {
+        this.ctx.events.publish('channel.error', { whatsappId, error });
+        continue;
+      }
+      await Promise.all(missed.map((message) => this.#receive(whatsappId, message)));
+    }
   }
 
   /**

@@ -24,3 +24,37 @@ export async function activeTicketIdsOfConnection(db: Db, whatsappId: number, li
   const rows = await db.selectFrom('tickets').select('id').where('whatsappId', '=', whatsappId).where('status', 'in', statuses).orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map((r) => r.id);
 }
+
+export type RecentChat = { number: string; isGroup: boolean; newest: { providerId: string; fromMe: boolean; createdAt: string } };
+
+/**
+ * The chats of a connection active since `since` (their tickets' last activity), most recent
+ * first, each with its newest stored message: where a catch-up after a crash starts reading.
+ */
+export async function recentChatsOfConnection(db: Db, whatsappId: number, since: string, limit: number): Promise<RecentChat[]> {
+  const rows = await db
+    .selectFrom('tickets')
+    .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
+    .select(['tickets.contactId', 'contacts.number', 'contacts.isGroup'])
+    .where('tickets.whatsappId', '=', whatsappId)
+    .where('tickets.updatedAt', '>=', since)
+    .groupBy(['tickets.contactId', 'contacts.number', 'contacts.isGroup'])
+    .orderBy((eb) => eb.fn.max('tickets.updatedAt'), 'desc')
+    .limit(limit)
+    .execute();
+  const chats: RecentChat[] = [];
+  for (const row of rows) {
+    const newest = await db
+      .selectFrom('messages')
+      .innerJoin('tickets', 'tickets.id', 'messages.ticketId')
+      .select(['messages.providerId', 'messages.fromMe', 'messages.createdAt'])
+      .where('messages.whatsappId', '=', whatsappId)
+      .where('tickets.contactId', '=', row.contactId)
+      .orderBy('messages.createdAt', 'desc')
+      .orderBy('messages.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (newest) chats.push({ number: row.number, isGroup: bool(row.isGroup), newest: { providerId: newest.providerId, fromMe: bool(newest.fromMe), createdAt: newest.createdAt } });
+  }
+  return chats;
+}

@@ -15,6 +15,7 @@ import { findContactById, findContactIdByNumber, nameUnnamedContact, setProfileP
 import { getSettingValue } from '../settings/settings.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
 import { findWhatsappById, listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
+import { recentChatsOfConnection } from './history.repository.js';
 import { saveMedia } from './media-store.js';
 import { presentMessages, publishMessageUpdate } from './messages.presenter.js';
 import * as messages from './messages.repository.js';
@@ -230,6 +231,10 @@ async function publishOutbox(ctx: AppContext, sessions: SessionManager, whatsapp
   }
 }
 
+/** After a crash, the chats active this long before the restart are read again from the phone. */
+export const CATCH_UP_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const CATCH_UP_CHATS_MAX = 20;
+
 export function createInboundHandler(ctx: AppContext, sessions: SessionManager): InboundHandler {
   const pictureCheckedAt = new Map<number, number>();
 
@@ -328,6 +333,16 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
         if (url) changed = (await setProfilePicture(ctx.db, id, url, now)) || changed;
       }
       if (changed) await publishContact(ctx, id, false);
+    },
+
+    /** The chats active in the last day (at most 20), each from its newest stored message. */
+    async recentChats(whatsappId) {
+      const since = new Date(Date.now() - CATCH_UP_WINDOW_MS).toISOString();
+      const chats = await recentChatsOfConnection(ctx.db, whatsappId, since, CATCH_UP_CHATS_MAX);
+      return chats.map((c) => ({
+        chat: c.isGroup ? { kind: 'group' as const, groupId: c.number } : { kind: 'person' as const, number: c.number },
+        after: { providerId: c.newest.providerId, fromMe: c.newest.fromMe, timestamp: new Date(c.newest.createdAt) },
+      }));
     },
 
     async revoke(whatsappId, providerId) {

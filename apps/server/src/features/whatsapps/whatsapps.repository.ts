@@ -113,3 +113,16 @@ export async function deleteWhatsapp(db: Db, id: number): Promise<void> {
 export async function updateSessionState(db: Db, id: number, state: { status?: ConnectionStatus; qrcode?: string; retries?: number }, now: string): Promise<void> {
   await db.updateTable('whatsapps').set({ ...state, updatedAt: now }).where('id', '=', id).execute();
 }
+
+/**
+ * When the running session of a connection was opened, or null once it was closed cleanly: a
+ * value found at start means the previous process stopped without closing it (a crash).
+ */
+export async function findSessionOpenSince(db: Db, id: number): Promise<string | null> {
+  const row = await db.selectFrom('whatsapps').select('sessionOpenSince').where('id', '=', id).executeTakeFirst();
+  return row?.sessionOpenSince ?? null;
+}
+
+export async function setSessionOpenSince(db: Db, id: number, since: string | null): Promise<void> {
+  await db.updateTable('whatsapps').set({ sessionOpenSince: since }).where('id', '=', id).execute();
+}
