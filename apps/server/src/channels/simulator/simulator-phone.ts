@@ -83,10 +83,6 @@ export class SimulatorPhone {
     return [...(this.#history.get(chatKey(chat)) ?? [])];
   }
 
-  allHistory(): IterableIterator<InboundMessage[]> {
-    return this.#history.values();
-  }
-
   receive(item: TSimulatorOutboxItem): void {
     this.#write({ t: 'out', item });
   }
