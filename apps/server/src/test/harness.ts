@@ -145,7 +145,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         method: 'POST',
         url: '/api/contacts',
         token: adminToken,
-        payload: { name: options.name ?? `Contact ${unique()}`, number: options.number ?? `55${String(Date.now()).slice(-9)}${counter}`, email: options.email ?? '' },
+        payload: { name: options.name ?? `Contact ${unique()}`, number: options.number ?? `55${String(Date.now()).slice(-9)}${(counter += 1)}`, email: options.email ?? '' },
       });
       if (res.statusCode !== 201) throw new Error(`createContact failed: ${res.statusCode} ${res.body}`);
       return res.json() as TContact;

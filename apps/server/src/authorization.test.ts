@@ -1,0 +1,237 @@
+/**
+ * Every route of the OpenAPI document, called with no token, as a plain user and as an admin,
+ * against the table below. The plain user belongs to the queue of the connection the tickets
+ * arrive on, so what they may do with tickets, contacts and messages they can see is allowed;
+ * what is for admins answers 403. A route without a row fails the test: a new route needs its
+ * decision written here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import { createTestApp, type TestApp } from './test/harness.js';
+
+type Role = 'anon' | 'user' | 'admin';
+type Call = { url: string; payload?: unknown; headers?: Record<string, string>; token?: string | null };
+/** The status each role gets; `call` builds the request (fresh fixtures where the call consumes them). */
+type Row = { anon: number; user: number; admin: number; call?: (role: Role) => Promise<Partial<Call>> | Partial<Call> };
+
+let t: TestApp;
+let connectionId: number;
+let queueId: number;
+let plain: { id: number; token: string; email: string; password: string };
+let other: { id: number };
+let ticket: TTicket;
+let n = 0;
+
+/** A new customer writes: a pending ticket in the plain user's queue. */
+async function freshTicket(): Promise<TTicket> {
+  return t.inboundTicket(connectionId, `oi ${(n += 1)}`);
+}
+
+async function ownReply(role: Role): Promise<TMessage> {
+  const target = await acceptedTicket(role);
+  const token = role === 'admin' ? t.adminToken : plain.token;
+  const res = await t.request({ method: 'POST', url: `/api/messages/${target.id}`, token, payload: { body: 'Olá' } });
+  expect(res.statusCode).toBe(201);
+  return res.json<TMessage[]>()[0] as TMessage;
+}
+
+async function failedReply(role: Role): Promise<TMessage> {
+  // Numbers starting with 000 have no account on the simulated network: the reply fails.
+  const contact = await t.createContact({ number: `000${String(Date.now()).slice(-8)}${(n += 1)}` });
+  const token = role === 'admin' ? t.adminToken : plain.token;
+  const created = await t.request({ method: 'POST', url: '/api/tickets', token, payload: { contactId: contact.id, status: 'open', userId: role === 'admin' ? 1 : plain.id } });
+  expect(created.statusCode).toBe(201);
+  const sent = await t.request({ method: 'POST', url: `/api/messages/${created.json<TTicket>().id}`, token, payload: { body: 'Alguém?' } });
+  expect(sent.statusCode).toBe(400);
+  const chat = (await t.request({ method: 'GET', url: `/api/messages/${created.json<TTicket>().id}`, token })).json<{ messages: TMessage[] }>().messages;
+  return chat.find((m) => m.fromMe) as TMessage;
+}
+
+async function acceptedTicket(role: Role): Promise<TTicket> {
+  const target = await freshTicket();
+  const token = role === 'admin' ? t.adminToken : plain.token;
+  expect((await t.request({ method: 'PUT', url: `/api/tickets/${target.id}`, token, payload: { status: 'open' } })).statusCode).toBe(200);
+  return target;
+}
+
+async function mediaMessage(token: string): Promise<TMessage> {
+  const from = `55119${String(Date.now()).slice(-7)}${(n += 1) % 10}`;
+  const sent = await t.request({ method: 'POST', url: `/api/simulator/${connectionId}/inbound`, token: t.adminToken, payload: { from, body: '', media: { base64: Buffer.from('%PDF-1.4 test').toString('base64'), mimetype: 'application/pdf', filename: 'boleto.pdf' } } });
+  expect(sent.statusCode).toBe(200);
+  const found = (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${from}`, token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets[0] as TTicket;
+  const chat = (await t.request({ method: 'GET', url: `/api/messages/${found.id}`, token })).json<{ messages: TMessage[] }>().messages;
+  return chat[0] as TMessage;
+}
+
+function multipart(name: string, filename: string, type: string, content: string): Partial<Call> {
+  const boundary = 'zdgboundary';
+  const payload = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${boundary}--\r\n`;
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const ok = 200;
+const table: Record<string, Row> = {
+  'GET /api/health': { anon: ok, user: ok, admin: ok },
+  'POST /api/auth/login': { anon: ok, user: ok, admin: ok, call: () => ({ payload: { email: plain.email, password: plain.password } }) },
+  // Sign-up is off on a new install: nobody may register.
+  'POST /api/auth/signup': { anon: 403, user: 403, admin: 403, call: () => ({ payload: { name: 'Someone', email: `someone${(n += 1)}@test.local`, password: 'secret-pass' } }) },
+  // The refresh cookie is the credential: without it, 401 whatever the bearer says.
+  'POST /api/auth/refresh_token': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (role) => (role === 'anon' ? {} : { headers: { cookie: (await t.login(role === 'admin' ? 'admin@test.local' : plain.email, role === 'admin' ? 'admin-pass' : plain.password)).cookie } }),
+  },
+  // A throwaway account of the role: logging out ends that account's sessions.
+  'DELETE /api/auth/logout': { anon: 401, user: 204, admin: 204, call: async (role) => (role === 'anon' ? {} : { token: (await t.createUser({ profile: role })).token }) },
+
+  'GET /api/users': { anon: 401, user: ok, admin: ok },
+  'POST /api/users': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `New ${(n += 1)}`, email: `new${n}@test.local`, password: 'secret-pass', profile: 'user', queueIds: [] } }) },
+  // Another agent's account is for admins; one's own is readable.
+  'GET /api/users/{id}': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/users/${other.id}` }) },
+  // Someone else's account: name, e-mail, profile and queues are for admins.
+  'PUT /api/users/{id}': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/users/${other.id}`, payload: { name: 'Renamed', email: `other${(n += 1)}@test.local`, profile: 'user', queueIds: [] } }) },
+  'DELETE /api/users/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/users/${(await t.createUser()).user.id}` }) },
+
+  'GET /api/queue': { anon: 401, user: ok, admin: ok },
+  'POST /api/queue': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Fila ${(n += 1)}`, color: '#123456', greetingMessage: '' } }) },
+  'GET /api/queue/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/queue/${queueId}` }) },
+  'PUT /api/queue/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}`, payload: { name: `Fila ${(n += 1)}`, color: '#654321', greetingMessage: '' } }) },
+  'DELETE /api/queue/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}` }) },
+
+  // Quick answers are the team's: any user manages them.
+  'GET /api/quickAnswers': { anon: 401, user: ok, admin: ok },
+  'POST /api/quickAnswers': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { shortcut: `oi${(n += 1)}`, message: 'Olá, tudo bem?' } }) },
+  'GET /api/quickAnswers/{id}': { anon: 401, user: ok, admin: ok, call: async () => ({ url: `/api/quickAnswers/${await quickAnswer()}` }) },
+  'PUT /api/quickAnswers/{id}': { anon: 401, user: ok, admin: ok, call: async () => ({ url: `/api/quickAnswers/${await quickAnswer()}`, payload: { shortcut: `tchau${(n += 1)}`, message: 'Até logo, obrigado!' } }) },
+  'DELETE /api/quickAnswers/{id}': { anon: 401, user: 204, admin: 204, call: async () => ({ url: `/api/quickAnswers/${await quickAnswer()}` }) },
+
+  'GET /api/contacts': { anon: 401, user: ok, admin: ok },
+  'POST /api/contacts': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { name: 'Novo', number: `5511955${String((n += 1)).padStart(6, '0')}`, email: '' } }) },
+  'GET /api/contacts/export': { anon: 401, user: ok, admin: ok },
+  'GET /api/contacts/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}` }) },
+  // A contact of a ticket the user sees, its number unchanged.
+  'PUT /api/contacts/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}`, payload: { name: `Cliente ${(n += 1)}`, number: ticket.contact.number, email: '' } }) },
+  'DELETE /api/contacts/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/contacts/${(await t.createContact()).id}` }) },
+  'POST /api/contact': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { name: 'Outro', number: `5511944${String((n += 1)).padStart(6, '0')}` } }) },
+  'POST /api/contacts/import': { anon: 401, user: ok, admin: ok, call: () => multipart('file', 'contatos.csv', 'text/csv', `name;number;email\nImportado;5511933${String((n += 1)).padStart(6, '0')};\n`) },
+
+  'GET /api/settings': { anon: 401, user: 403, admin: ok },
+  'PUT /api/settings/{key}': { anon: 401, user: 403, admin: ok, call: () => ({ url: '/api/settings/timeCreateNewTicket', payload: { value: '3600' } }) },
+  'POST /api/settings/userApiToken/regenerate': { anon: 401, user: 403, admin: ok },
+
+  'GET /api/dashboard': { anon: 401, user: ok, admin: ok },
+
+  'GET /api/whatsapp': { anon: 401, user: ok, admin: ok },
+  'POST /api/whatsapp': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Phone ${(n += 1)}`, channel: 'simulator' } }) },
+  'GET /api/whatsapp/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/whatsapp/${connectionId}` }) },
+  'PUT /api/whatsapp/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsapp/${await spareConnection()}`, payload: { name: `Phone ${(n += 1)}`, channel: 'simulator' } }) },
+  'DELETE /api/whatsapp/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/whatsapp/${await spareConnection()}` }) },
+  'POST /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
+  'PUT /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
+  'DELETE /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
+  'POST /api/whatsappsession/{id}/pairing-code': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection(false)}/pairing-code`, payload: { phoneNumber: '5511999990000' } }) },
+
+  'GET /api/tickets': { anon: 401, user: ok, admin: ok },
+  'POST /api/tickets': {
+    anon: 401,
+    user: 201,
+    admin: 201,
+    call: async (role) => ({ payload: { contactId: (await t.createContact()).id, status: 'open', userId: role === 'admin' ? 1 : plain.id } }),
+  },
+  'GET /api/tickets/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/tickets/${ticket.id}` }) },
+  // Accepting a waiting ticket of one's queue.
+  'PUT /api/tickets/{id}': { anon: 401, user: ok, admin: ok, call: async () => ({ url: `/api/tickets/${(await freshTicket()).id}`, payload: { status: 'open' } }) },
+  'DELETE /api/tickets/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/tickets/${(await freshTicket()).id}` }) },
+  'POST /api/tickets/{id}/protocol': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/tickets/${(await acceptedTicket(role)).id}/protocol` }) },
+  'POST /api/ticketsClosed': { anon: 401, user: ok, admin: ok },
+  'POST /api/zdgGetWppId': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { ticketid: ticket.id } }) },
+
+  'GET /api/messages/{ticketId}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/messages/${ticket.id}` }) },
+  'POST /api/messages/{ticketId}': { anon: 401, user: 201, admin: 201, call: async (role) => ({ url: `/api/messages/${(await acceptedTicket(role)).id}`, payload: { body: 'Bom dia!' } }) },
+  // Allowed, and the send fails again (the number still has no account): 400, not 403.
+  'POST /api/messages/{id}/retry': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/messages/${(await failedReply(role === 'anon' ? 'admin' : role)).id}/retry` }) },
+  'DELETE /api/messages/{id}': { anon: 401, user: 204, admin: 204, call: async (role) => ({ url: `/api/messages/${(await ownReply(role === 'anon' ? 'admin' : role)).id}` }) },
+  // A file is fetched by its signed address (the chat's <img> cannot send a token); a forged
+  // signature is refused.
+  'GET /api/media/{id}': {
+    anon: 403,
+    user: ok,
+    admin: ok,
+    call: async (role) => {
+      const url = (await mediaMessage(role === 'admin' ? t.adminToken : plain.token)).mediaUrl ?? '';
+      return { url: role === 'anon' ? url.replace(/signature=[^&]+/, 'signature=forged') : url };
+    },
+  },
+  'POST /api/zdgSyncMessageUser': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { user: ticket.contact.number, limit: 5, ticketwhatsappId: connectionId } }) },
+  'POST /api/syncMessage': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { limit: 5, ticketwhatsappId: connectionId } }) },
+
+  // The simulated phone stands for the customers' side: only admins drive it.
+  'POST /api/simulator/{connectionId}/scan': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/simulator/${await spareConnection(false)}/scan` }) },
+  'POST /api/simulator/{connectionId}/inbound': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/inbound`, payload: { from: `5511922${String((n += 1)).padStart(6, '0')}`, body: 'oi' } }) },
+  'POST /api/simulator/{connectionId}/history': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/history`, payload: { from: ticket.contact.number, messages: [{ body: 'antiga' }] } }) },
+  'POST /api/simulator/{connectionId}/edit': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/edit`, payload: { id: 'SOME-ID', body: 'editada' } }) },
+  'POST /api/simulator/{connectionId}/contact': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/contact`, payload: { from: ticket.contact.number, name: 'Nome novo' } }) },
+  'GET /api/simulator/{connectionId}/outbox': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/outbox` }) },
+  'POST /api/simulator/{connectionId}/disconnect': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/simulator/${await spareConnection()}/disconnect` }) },
+};
+
+async function quickAnswer(): Promise<number> {
+  const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: t.adminToken, payload: { shortcut: `qa${(n += 1)}`, message: 'Olá, como posso ajudar?' } });
+  return res.json<{ id: number }>().id;
+}
+
+/** A simulator connection nobody else uses (linked unless asked otherwise), for calls that stop, reset or delete it. */
+async function spareConnection(linked = true): Promise<number> {
+  const created = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: `Spare ${(n += 1)}`, channel: 'simulator' } });
+  const id = created.json<{ id: number }>().id;
+  if (linked) await t.request({ method: 'POST', url: `/api/simulator/${id}/scan`, token: t.adminToken });
+  return id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ SIMULATOR: 'on' });
+  queueId = (await t.createQueue({ name: 'Suporte' })).id;
+  const created = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Main phone', channel: 'simulator', isDefault: true, queueIds: [queueId] } });
+  expect(created.statusCode).toBe(201);
+  connectionId = created.json<{ id: number }>().id;
+  await t.request({ method: 'POST', url: `/api/simulator/${connectionId}/scan`, token: t.adminToken });
+  const made = await t.createUser({ queueIds: [queueId], email: 'plain@test.local' });
+  plain = { id: made.user.id, token: made.token, email: made.user.email, password: made.password };
+  other = { id: (await t.createUser()).user.id };
+  ticket = await freshTicket();
+  expect(ticket.queueId).toBe(queueId);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('authorization table', () => {
+  it('has a row for every route of the OpenAPI document, and none for a route it lacks', () => {
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(routes.filter((r) => !(r in table))).toEqual([]);
+    expect(Object.keys(table).filter((r) => !routes.includes(r))).toEqual([]);
+  });
+
+  for (const [route, row] of Object.entries(table)) {
+    it(`${route}: no token ${row.anon}, plain user ${row.user}, admin ${row.admin}`, async () => {
+      const [method, path] = route.split(' ') as [string, string];
+      const seen: Record<Role, number> = { anon: 0, user: 0, admin: 0 };
+      for (const role of ['anon', 'user', 'admin'] as const) {
+        const call: Call = { url: path, ...(await row.call?.(role)) };
+        const token = call.token !== undefined ? call.token : role === 'admin' ? t.adminToken : role === 'user' ? plain.token : null;
+        const res = await t.request({
+          method: method as 'GET',
+          url: call.url,
+          ...(token ? { token } : {}),
+          ...(call.headers ? { headers: call.headers } : {}),
+          ...(call.payload !== undefined ? { payload: call.payload as string } : {}),
+        });
+        seen[role] = res.statusCode;
+        if (res.statusCode !== row[role]) console.error(route, role, res.statusCode, res.body.slice(0, 300));
+      }
+      expect(seen).toEqual({ anon: row.anon, user: row.user, admin: row.admin });
+    });
+  }
+});
