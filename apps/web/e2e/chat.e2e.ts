@@ -19,6 +19,7 @@ let server: RunningServer;
 let browser: Browser;
 let adminToken = '';
 let adminName = '';
+let adminId = 0;
 let connectionId = 0;
 let queueId = 0;
 
@@ -50,9 +51,10 @@ beforeAll(async () => {
   server = await startServer({ simulator: true });
   browser = await launchBrowser({ fakeMedia: true });
   const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const login = z.object({ token: z.string(), user: z.object({ name: z.string() }) }).parse(await session.json());
+  const login = z.object({ token: z.string(), user: z.object({ id: z.number(), name: z.string() }) }).parse(await session.json());
   adminToken = login.token;
   adminName = login.user.name;
+  adminId = login.user.id;
 
   connectionId = await idOf(await api('/whatsapp', { method: 'POST', body: { name: 'Loja Chat', channel: 'simulator' } }));
   expect(connectionId).toBeGreaterThan(0);
@@ -318,6 +320,41 @@ describe('chat', () => {
     await expect.poll(() => page.getByTestId('ticket-title').textContent()).toContain('Nina Nova');
     await expect.poll(() => ticketOf('5511933332222', 'open')).toBeGreaterThan(0);
     expect(new URL(page.url()).pathname).toBe(`/tickets/${await ticketOf('5511933332222', 'open')}`);
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a reply the phone network refuses as 'Not sent' with Retry, which sends it once the number is right", async () => {
+    // Numbers starting with 000 have no account on the simulated network.
+    const contact = z.object({ id: z.number() }).parse(await (await api('/contacts', { method: 'POST', body: { name: 'Número Errado', number: '0001199887766', email: '' } })).json());
+    const created = await api('/tickets', { method: 'POST', body: { contactId: contact.id, status: 'open', userId: adminId } });
+    expect(created.status).toBe(201);
+    const ticketId = await idOf(created);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto(`/tickets/${ticketId}`);
+    const input = page.getByTestId('message-input');
+    await input.fill('Seu pedido saiu para entrega');
+    await input.press('Enter');
+    const bubble = messages(page).filter({ hasText: 'Seu pedido saiu para entrega' });
+    await bubble.getByTestId('message-send-failed').waitFor();
+    await expect(bubble.getByTestId('message-send-failed').textContent()).resolves.toContain('Not sent');
+    // The reply is in the chat (with Retry), so the input is free for the next one.
+    await expect.poll(() => input.inputValue()).toBe('');
+    await screenshot(page, 'chat-47-reply-not-sent');
+    expect((await outbox()).some((item) => item.body === 'Seu pedido saiu para entrega')).toBe(false);
+
+    // The number is corrected; Retry sends the same message, once.
+    expect((await api(`/contacts/${contact.id}`, { method: 'PUT', body: { name: 'Número Certo', number: '5511998877665', email: '' } })).status).toBe(200);
+    await bubble.getByTestId('message-retry').click();
+    await expect.poll(() => bubble.getByTestId('message-send-failed').count()).toBe(0);
+    await bubble.getByTestId('message-ack').waitFor();
+    await expect.poll(async () => (await outbox()).filter((item) => item.body === 'Seu pedido saiu para entrega').length).toBe(1);
+    await expect(messages(page).filter({ hasText: 'Seu pedido saiu para entrega' }).count()).resolves.toBe(1);
+    await screenshot(page, 'chat-48-reply-retried');
 
     expect(pageErrors).toEqual([]);
     await context.close();

@@ -96,6 +96,8 @@ export type ErrorBody = {
   message: string;
   /** Field errors of an ERR_VALIDATION: path -> message. */
   fields?: Record<string, string>;
+  /** A reply that was stored but could not be sent: it stays in the chat as failed, with Retry. */
+  messageId?: number;
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -70,6 +70,8 @@ describe('outbound queue', () => {
     const failed = (await chat(ticket.id)).find((m) => m.body === 'Alguém aí?');
     expect(failed).toMatchObject({ fromMe: true, sendStatus: 'failed', sendError: 'ERR_WAPP_INVALID_CONTACT', ack: 0 });
     if (!failed) return;
+    // The answer names the stored message, so a client knows it is in the chat, with Retry.
+    expect(res.json()).toMatchObject({ messageId: failed.id });
 
     const again = await t.request({ method: 'POST', url: `/api/messages/${failed.id}/retry`, token: t.adminToken });
     expect(again.json()).toMatchObject({ error: 'ERR_WAPP_INVALID_CONTACT' });

@@ -103,7 +103,7 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
     ctx.events.publish('ticket.saved', { ticket: updated });
   }
   const outcome = await deliverJob(ctx, sessions, { id: jobId, whatsappId: ticket.whatsappId });
-  if (outcome.status === 'failed') throw new AppError(outcome.error);
+  if (outcome.status === 'failed') throw new AppError(outcome.error, { messageId });
   return messageId;
 }
 

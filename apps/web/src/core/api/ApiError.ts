@@ -5,13 +5,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode | undefined;
   readonly fields: Record<string, string>;
+  /** A reply stored but not sent: it is in the chat as failed, with Retry. */
+  readonly messageId: number | undefined;
 
-  constructor(options: { status: number; code?: ErrorCode | undefined; message: string; fields?: Record<string, string> | undefined }) {
+  constructor(options: { status: number; code?: ErrorCode | undefined; message: string; fields?: Record<string, string> | undefined; messageId?: number | undefined }) {
     super(options.message);
     this.name = 'ApiError';
     this.status = options.status;
     this.code = options.code;
     this.fields = options.fields ?? {};
+    this.messageId = options.messageId;
   }
 
   static async fromResponse(response: Response): Promise<ApiError> {
@@ -30,6 +33,7 @@ export class ApiError extends Error {
         if (typeof value === 'string') fields[path] = value;
       }
     }
-    return new ApiError({ status: response.status, code, message, fields });
+    const messageId = 'messageId' in record && typeof record.messageId === 'number' ? record.messageId : undefined;
+    return new ApiError({ status: response.status, code, message, fields, messageId });
   }
 }

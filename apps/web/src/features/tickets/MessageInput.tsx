@@ -18,12 +18,18 @@ import { LIMITS } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { TQuickAnswer } from '@zapdesk/shared/schemas';
 import { renderVariables } from '@zapdesk/shared/variables';
+import { ApiError } from '../../core/api/ApiError';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { toastError } from '../../core/ui/toastError';
 import { AudioRecorder, type RecorderState } from './AudioRecorder';
 import { EmojiPickerButton } from './EmojiPickerButton';
 import { QuickAnswerSuggestions, quickAnswerSearch } from './QuickAnswerSuggestions';
 import { saveMessageInCache, sendMediaMessage, sendTextMessage } from './tickets.api';
+
+/** A reply the server stored but could not send: it is in the chat as failed, with Retry. */
+function isStoredFailure(error: unknown): boolean {
+  return error instanceof ApiError && error.messageId !== undefined;
+}
 
 const SIGN_STORAGE_KEY = 'zapdesk.signMessage';
 
@@ -68,6 +74,11 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
       afterSend(await sendTextMessage(ticket.id, body, replyTo?.id));
       setText('');
     } catch (error) {
+      // Stored but not sent: the chat shows it with Retry, so the text leaves the input.
+      if (isStoredFailure(error)) {
+        setText('');
+        onCancelReply();
+      }
       toastError(error);
     } finally {
       setSending(false);
@@ -84,6 +95,10 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
       afterSend(await sendMediaMessage(ticket.id, files, text.trim(), replyTo?.id));
       setText('');
     } catch (error) {
+      if (isStoredFailure(error)) {
+        setText('');
+        onCancelReply();
+      }
       toastError(error);
     } finally {
       setSending(false);
