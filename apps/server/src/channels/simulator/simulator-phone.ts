@@ -54,9 +54,13 @@ export class SimulatorPhone {
     if (!file) return;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     if (fs.existsSync(file)) {
-      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      const text = fs.readFileSync(file, 'utf8');
+      // A last line cut short by a crash mid-write never happened: cut it off, or the next line
+      // written would be glued to it and lost too.
+      const complete = text.lastIndexOf('\n') + 1;
+      if (complete < text.length) fs.truncateSync(file, Buffer.byteLength(text.slice(0, complete)));
+      for (const line of text.slice(0, complete).split('\n')) {
         if (!line) continue;
-        // The last line may be cut short by a crash mid-write: it never happened.
         let parsed: LogLine;
         try {
           parsed = JSON.parse(line) as LogLine;

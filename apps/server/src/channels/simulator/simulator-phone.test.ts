@@ -1,0 +1,58 @@
+/** The simulated phone keeps what it holds in a file under DATA_DIR, like a real phone keeps it through a restart. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import { SimulatorPhone } from './simulator-phone.js';
+
+const dirs: string[] = [];
+function stateFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-phone-'));
+  dirs.push(dir);
+  return path.join(dir, 'simulator', '1.jsonl');
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function sent(id: string, body: string): TSimulatorOutboxItem {
+  return { id, to: '5511999990000', kind: 'text', body, mimetype: null, filename: null, quotedId: null, ack: 1, sentAt: new Date().toISOString() };
+}
+
+describe('simulated phone state', () => {
+  it('reads back, after a restart, what it received, the delivery state, read receipts, edits and each chat’s history', () => {
+    const file = stateFile();
+    const phone = new SimulatorPhone(file);
+    phone.receive(sent('OUT-1', 'Olá'));
+    phone.ack('OUT-1', 3);
+    phone.remember({ providerId: 'IN-1', chat: { kind: 'person', number: '5511999990000' }, sender: { number: '5511999990000' }, fromMe: false, body: 'oi', timestamp: new Date('2026-11-20T10:00:00Z') });
+    phone.edit('IN-1', 'oi, tudo bem?');
+    phone.read(['IN-1']);
+
+    const again = new SimulatorPhone(file);
+    expect(again.outbox()).toEqual([{ ...sent('OUT-1', 'Olá'), sentAt: phone.outbox()[0]?.sentAt, ack: 3 }]);
+    expect(again.receivedAt('OUT-1')).toBeDefined();
+    expect(again.readReceipts).toEqual(['IN-1']);
+    const history = again.history({ kind: 'person', number: '5511999990000' });
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ providerId: 'IN-1', body: 'oi, tudo bem?', timestamp: new Date('2026-11-20T10:00:00Z') });
+  });
+
+  it('is readable by the owner only', () => {
+    const file = stateFile();
+    new SimulatorPhone(file).receive(sent('OUT-1', 'Olá'));
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+  });
+
+  it('ignores a last line cut short by a crash mid-write', () => {
+    const file = stateFile();
+    new SimulatorPhone(file).receive(sent('OUT-1', 'Olá'));
+    fs.appendFileSync(file, '{"t":"out","item":{"id":"OUT-2","to":"55');
+    const again = new SimulatorPhone(file);
+    expect(again.outbox().map((o) => o.id)).toEqual(['OUT-1']);
+    again.receive(sent('OUT-3', 'Tchau'));
+    expect(new SimulatorPhone(file).outbox().map((o) => o.id)).toEqual(['OUT-1', 'OUT-3']);
+  });
+});
