@@ -18,15 +18,6 @@ async function expectToast(page: Page, text: string): Promise<void> {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  // A plain user for the permission test, created through the public API.
-  const response = await fetch(`${baseUrl}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(PLAIN_USER),
-  });
-  expect(response.status).toBe(201);
-
-  // A queue and a contact, so each test stands on its own.
   const session = await fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -36,6 +27,13 @@ beforeAll(async () => {
   const token = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
   expect(token).not.toBe('');
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  // Sign-up is off on a new install: the admin opens it for these tests.
+  expect((await fetch(`${baseUrl}/api/settings/userCreation`, { method: 'PUT', headers, body: JSON.stringify({ value: 'enabled' }) })).status).toBe(200);
+  // A plain user for the permission test, created through the public API.
+  const response = await fetch(`${baseUrl}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(PLAIN_USER) });
+  expect(response.status).toBe(201);
+
+  // A queue and a contact, so each test stands on its own.
   const queue = await fetch(`${baseUrl}/api/queue`, { method: 'POST', headers, body: JSON.stringify({ name: 'Billing', color: '#B80000', greetingMessage: '' }) });
   expect(queue.status).toBe(201);
   const contact = await fetch(`${baseUrl}/api/contacts`, { method: 'POST', headers, body: JSON.stringify({ name: 'Seed Contact', number: '5511900000001' }) });

@@ -55,12 +55,14 @@ describe('session', () => {
   });
 
   it('keeps the browser signed in after changing its own password, and other tabs of a revoked session go to /login', async () => {
-    const signup = await fetch(`${server.baseUrl}/api/auth/signup`, {
+    const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+    const { token } = (await session.json()) as { token: string };
+    const created = await fetch(`${server.baseUrl}/api/users`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Pat Password', email: 'pat@e2e.test', password: 'first-pass' }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'Pat Password', email: 'pat@e2e.test', password: 'first-pass', profile: 'user' }),
     });
-    expect(signup.status).toBe(201);
+    expect(created.status).toBe(201);
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();

@@ -317,8 +317,11 @@ describe('tickets', () => {
 
   it('shows a plain user the tickets it may take, without the All switch, in Portuguese too', async () => {
     const agent = { name: 'Ana Agente', email: 'ana@e2e.test', password: 'ana-secret-1' };
-    const signup = await fetch(`${server.baseUrl}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(agent) });
-    expect(signup.status).toBe(201);
+    // An agent of a queue: she sees the waiting tickets without a queue too.
+    const queue = await api('/queue', { method: 'POST', body: { name: 'Geral', color: '#5300EB', greetingMessage: '' } });
+    expect(queue.status).toBe(201);
+    const queueId = ((await queue.json()) as { id: number }).id;
+    expect((await api('/users', { method: 'POST', body: { ...agent, profile: 'user', queueIds: [queueId] } })).status).toBe(201);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     await login(page, agent);

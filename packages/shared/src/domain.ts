@@ -49,7 +49,7 @@ type SettingDefinition = {
 };
 
 export const SETTINGS = {
-  userCreation: { kind: 'toggle', default: 'enabled', group: 'general' },
+  userCreation: { kind: 'toggle', default: 'disabled', group: 'general' },
   timeCreateNewTicket: {
     kind: 'select',
     default: '3600',

@@ -33,8 +33,8 @@ export const ROOMS = {
   admins: 'admins',
   user: (id: number) => `user:${id}`,
   queue: (id: number) => `queue:${id}`,
-  /** An agent's own tickets in one of their queues (or without a queue): an owner outside the ticket's queue may not see it. */
-  owner: (userId: number, queueId: number | null) => `owner:${userId}:${queueId ?? 'none'}`,
+  /** Agents who belong to at least one queue: they see the unassigned tickets without a queue. */
+  queued: 'queued',
 } as const;
 
 /** Topic rooms: what a socket joined. */
@@ -47,11 +47,11 @@ export const TOPICS = {
 const TOPIC_SEPARATOR = '@';
 const topicRoom = (topic: string, audience: string) => `${topic}${TOPIC_SEPARATOR}${audience}`;
 
-/** Who may see a ticket (the rule of canSeeTicket): its agent when assigned, else its queue's agents (everyone when it has no queue); admins always. */
+/** Who may see a ticket (the rule of canSeeTicket): its agent when assigned, else its queue's agents (agents of any queue when it has none); admins always. */
 export function ticketRooms(ticket: Pick<TTicket, 'userId' | 'queueId'>): string[] {
-  if (ticket.userId !== null) return [ROOMS.admins, ROOMS.owner(ticket.userId, ticket.queueId)];
+  if (ticket.userId !== null) return [ROOMS.admins, ROOMS.user(ticket.userId)];
   if (ticket.queueId !== null) return [ROOMS.admins, ROOMS.queue(ticket.queueId)];
-  return [ROOMS.everyone];
+  return [ROOMS.admins, ROOMS.queued];
 }
 
 /** The audience rooms of a user's sockets. */
@@ -61,8 +61,7 @@ export function audienceRooms(user: Pick<AuthUser, 'id' | 'profile'>, queueIds: 
     ROOMS.user(user.id),
     ...(isAdminProfile(user.profile) ? [ROOMS.admins] : []),
     ...queueIds.map(ROOMS.queue),
-    ...queueIds.map((q) => ROOMS.owner(user.id, q)),
-    ROOMS.owner(user.id, null),
+    ...(queueIds.length > 0 ? [ROOMS.queued] : []),
   ];
 }
 

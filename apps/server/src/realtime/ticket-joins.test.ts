@@ -207,15 +207,15 @@ describe('recipients after the web app joins', () => {
     expect(await recipients(all, 'appMessage', 'now in support')).toEqual(['admin', 'outsider']);
   });
 
-  it("matches the API's rule for an owner outside the ticket's queue: neither may see it", async () => {
+  it("matches the API's rule for an owner outside the ticket's queue: their own ticket never vanishes, by the API or live", async () => {
     const ticket = await contactWrites('owner elsewhere');
     const clients = await cast();
     const all = Object.values(clients);
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { userId: outsider.id, queueId: sales.id } });
-    expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: outsider.token })).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
-    expect(await clients.outsider.socket.emitWithAck('joinChatBox', ticket.id)).toEqual({ ok: false, error: 'ERR_NO_PERMISSION' });
-    await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: ticket.contact.number, body: 'nobody but admins' } });
-    expect(await recipients(all, 'appMessage', 'nobody but admins')).toEqual(['admin']);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: outsider.token })).json()).toMatchObject({ id: ticket.id, userId: outsider.id });
+    expect(await clients.outsider.socket.emitWithAck('joinChatBox', ticket.id)).toEqual({ ok: true });
+    await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: ticket.contact.number, body: 'the owner and admins' } });
+    expect(await recipients(all, 'appMessage', 'the owner and admins')).toEqual(['admin', 'outsider']);
   });
 
   it("re-evaluates a user's sockets when their queues change", async () => {

@@ -7,6 +7,8 @@ let adminId: number;
 beforeAll(async () => {
   t = await createTestApp();
   adminId = (await t.login(ADMIN.email, ADMIN.password)).user.id;
+  // Sign-up is off on a new install; these tests turn it on.
+  await t.request({ method: 'PUT', url: '/api/settings/userCreation', token: t.adminToken, payload: { value: 'enabled' } });
 });
 afterAll(async () => {
   await t.close();
@@ -77,6 +79,7 @@ describe('POST /api/auth/login', () => {
 
   it('limits login attempts per minute: past LOGIN_RATE_LIMIT it answers 429 ERR_TOO_MANY_REQUESTS, even to the right password', async () => {
     const limited = await createTestApp({ LOGIN_RATE_LIMIT: '3' });
+    await limited.request({ method: 'PUT', url: '/api/settings/userCreation', token: limited.adminToken, payload: { value: 'enabled' } });
     try {
       // The harness logged in once already: two attempts are left.
       const second = await limited.request({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: 'wrong-pass' } });
@@ -166,6 +169,20 @@ describe('POST /api/auth/signup', () => {
     const long = await t.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'L'.repeat(50), email: 'long@test.local', password: 'p'.repeat(50) } });
     expect(long.statusCode).toBe(201);
     expect((await login('long@test.local', 'p'.repeat(50))).statusCode).toBe(200);
+  });
+
+  it('is off on a new install: 403 ERR_USER_CREATION_DISABLED, nobody created', async () => {
+    const fresh = await createTestApp();
+    try {
+      const setting = (await fresh.request({ method: 'GET', url: '/api/settings', token: fresh.adminToken })).json<{ key: string; value: string }[]>().find((s) => s.key === 'userCreation');
+      expect(setting).toMatchObject({ value: 'disabled' });
+      const refused = await fresh.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Early Bird', email: 'early@test.local', password: 'pass123' } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ error: 'ERR_USER_CREATION_DISABLED' });
+      expect((await fresh.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'early@test.local', password: 'pass123' } })).statusCode).toBe(401);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('answers 403 ERR_USER_CREATION_DISABLED while an admin has disabled user creation', async () => {

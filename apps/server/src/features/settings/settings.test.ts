@@ -46,7 +46,7 @@ describe('GET /api/settings', () => {
 
   it('has the spec defaults for the switches that change behaviour', async () => {
     const byKey = Object.fromEntries((await listSettings()).map((s) => [s.key, s.value]));
-    expect(byKey).toMatchObject({ userCreation: 'enabled', timeCreateNewTicket: '3600', emailPass: '', vonageApiSecret: '' });
+    expect(byKey).toMatchObject({ userCreation: 'disabled', timeCreateNewTicket: '3600', emailPass: '', vonageApiSecret: '' });
   });
 
   it('refuses a plain user with 403 ERR_NO_PERMISSION and a visitor with 401', async () => {
@@ -133,11 +133,11 @@ describe('PUT /api/settings/:key', () => {
   });
 
   it('refuses a plain user with 403 ERR_NO_PERMISSION, and changes nothing', async () => {
-    const res = await putSetting('userCreation', 'disabled', userToken);
+    const res = await putSetting('userCreation', 'enabled', userToken);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
-    expect(await settingOf('userCreation')).toMatchObject({ value: 'enabled' });
-    const anon = await t.request({ method: 'PUT', url: '/api/settings/userCreation', payload: { value: 'disabled' } });
+    expect(await settingOf('userCreation')).toMatchObject({ value: 'disabled' });
+    const anon = await t.request({ method: 'PUT', url: '/api/settings/userCreation', payload: { value: 'enabled' } });
     expect(anon.statusCode).toBe(401);
   });
 });

@@ -68,6 +68,44 @@ describe('ticket visibility', () => {
 });
 
 describe('connection of a ticket', () => {
+  it('shows a user in no queue (a fresh sign-up) no ticket at all, not even one without a queue; admins see it', async () => {
+    const loose = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Queue-less line', channel: 'simulator' } });
+    const looseId = loose.json<{ id: number }>().id;
+    await t.request({ method: 'POST', url: `/api/simulator/${looseId}/scan`, token: t.adminToken });
+    const free = await t.inboundTicket(looseId, 'sem fila');
+    expect(free).toMatchObject({ queueId: null, userId: null, status: 'pending' });
+    await t.request({ method: 'PUT', url: '/api/settings/userCreation', token: t.adminToken, payload: { value: 'enabled' } });
+    const signup = await t.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Newcomer', email: 'newcomer@test.local', password: 'pass123' } });
+    expect(signup.json()).toMatchObject({ queues: [] });
+    await t.request({ method: 'PUT', url: '/api/settings/userCreation', token: t.adminToken, payload: { value: 'disabled' } });
+    const newcomer = (await t.login('newcomer@test.local', 'pass123')).token;
+
+    for (const status of ['pending', 'open', 'closed']) {
+      const list = (await t.request({ method: 'GET', url: `/api/tickets?status=${status}`, token: newcomer })).json<{ tickets: TTicket[]; count: number }>();
+      expect(list, status).toMatchObject({ tickets: [], count: 0 });
+    }
+    for (const url of [`/api/tickets/${free.id}`, `/api/messages/${free.id}`, `/api/tickets/${ticket.id}`]) {
+      expect((await t.request({ method: 'GET', url, token: newcomer })).statusCode, url).toBe(403);
+    }
+    // Agents of a queue see the queue-less ticket; admins see everything.
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${free.id}`, token: salesAgent })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${free.id}`, token: t.adminToken })).statusCode).toBe(200);
+    const salesList = (await t.request({ method: 'GET', url: '/api/tickets?status=pending', token: salesAgent })).json<{ tickets: TTicket[] }>().tickets;
+    expect(salesList.map((x) => x.id)).toContain(free.id);
+
+    // Once an admin gives the newcomer a ticket, it is theirs to see, whatever the queues.
+    const me = (await t.request({ method: 'GET', url: '/api/users?searchParam=newcomer', token: t.adminToken })).json<{ users: { id: number }[] }>().users[0];
+    expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { userId: me?.id } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: newcomer })).statusCode).toBe(200);
+    const mine = (await t.request({ method: 'GET', url: '/api/tickets?status=open', token: newcomer })).json<{ tickets: TTicket[] }>().tickets;
+    expect(mine.map((x) => x.id)).toEqual([ticket.id]);
+    // The queue filter of the lists never hides one's own tickets.
+    const filtered = (await t.request({ method: 'GET', url: '/api/tickets?status=open&queueIds=[]', token: newcomer })).json<{ tickets: TTicket[] }>().tickets;
+    expect(filtered.map((x) => x.id)).toEqual([ticket.id]);
+    // Back to the sales queue's waiting list for the tests that follow.
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'pending' } });
+  });
+
   it('tells the connection id to those who may see the ticket', async () => {
     expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: salesAgent, payload: { ticketid: ticket.id } })).json()).toEqual({ whatsappId: w.id });
     expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: supportAgent, payload: { ticketid: ticket.id } })).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });

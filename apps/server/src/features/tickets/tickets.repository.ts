@@ -181,12 +181,16 @@ type ColumnRef = (name: 'status' | 'queueId' | 'userId' | 'isGroup' | 'unreadMes
 const indexed: ColumnRef = (name) => sql.ref(name);
 const bare: ColumnRef = (name) => sql`+${sql.ref(name)}`;
 
-/** Admins with showAll see everything; others their queues (or none), unassigned or their own. */
+/**
+ * Admins with showAll see everything; others their own tickets (whatever the queue), and the
+ * unassigned tickets of their queues, plus those without a queue when they belong to one.
+ */
 function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope, col: ColumnRef = indexed): SelectQueryBuilder<Database, 'tickets', O> {
   if (scope.admin && scope.showAll) return query;
-  return query
-    .where((eb) => eb.or([eb(col('queueId'), 'is', null), ...(scope.queueIds.length ? [eb(col('queueId'), 'in', scope.queueIds)] : [])]))
-    .where((eb) => eb.or([eb(col('userId'), 'is', null), eb(col('userId'), '=', scope.userId)]));
+  if (scope.queueIds.length === 0) return query.where(col('userId'), '=', scope.userId);
+  return query.where((eb) =>
+    eb.or([eb(col('userId'), '=', scope.userId), eb.and([eb(col('userId'), 'is', null), eb.or([eb(col('queueId'), 'is', null), eb(col('queueId'), 'in', scope.queueIds)])])]),
+  );
 }
 
 /** Words of a search as a prefix query: 'joão sil' finds 'João Silva'. */
@@ -228,7 +232,8 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
   base = visibleTo(base, scope, col);
   if (filters.queueIds) {
     const wanted = filters.queueIds;
-    base = base.where((eb) => eb.or([eb(col('queueId'), 'is', null), ...(wanted.length ? [eb(col('queueId'), 'in', wanted)] : [])]));
+    // The queue filter narrows the queues' lists; one's own tickets stay whatever it says.
+    base = base.where((eb) => eb.or([eb(col('queueId'), 'is', null), eb(col('userId'), '=', scope.userId), ...(wanted.length ? [eb(col('queueId'), 'in', wanted)] : [])]));
   }
   // A literal, as the partial index on unread tickets spells it, so both planners match it.
   if (filters.withUnreadMessages) base = base.where(col('unreadMessages'), '>', sql.lit(0));

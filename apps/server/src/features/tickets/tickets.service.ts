@@ -18,9 +18,11 @@ import * as repo from './tickets.repository.js';
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
 export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: TTicket): Promise<boolean> {
   if (isAdminProfile(actor.profile)) return true;
-  if (ticket.userId !== null && ticket.userId !== actor.id) return false;
-  if (ticket.queueId === null) return true;
-  return (await repo.userQueueIds(ctx.db, actor.id)).includes(ticket.queueId);
+  if (ticket.userId === actor.id) return true;
+  if (ticket.userId !== null) return false;
+  const queueIds = await repo.userQueueIds(ctx.db, actor.id);
+  // A ticket without a queue is for the team's agents: someone in no queue (a fresh sign-up) sees none.
+  return ticket.queueId === null ? queueIds.length > 0 : queueIds.includes(ticket.queueId);
 }
 
 export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<TTicket> {

@@ -93,12 +93,13 @@ export function ticketMatchesFilter(ticket: TTicket, filter: TicketListFilter, u
   if (filter.status && ticket.status !== filter.status) return false;
   if (filter.isGroup !== undefined && ticket.isGroup !== filter.isGroup) return false;
   if (filter.withUnreadMessages && ticket.unreadMessages === 0) return false;
-  if (filter.queueIds && ticket.queueId !== null && !filter.queueIds.includes(ticket.queueId)) return false;
+  const own = user !== null && ticket.userId === user.id;
+  if (filter.queueIds && ticket.queueId !== null && !own && !filter.queueIds.includes(ticket.queueId)) return false;
   if (!user) return true;
   if (isAdminProfile(user.profile) && filter.showAll) return true;
-  const ownOrFree = ticket.userId === null || ticket.userId === user.id;
-  const inQueues = ticket.queueId === null || user.queues.some((queue) => queue.id === ticket.queueId);
-  return ownOrFree && inQueues;
+  if (own) return true;
+  if (ticket.userId !== null) return false;
+  return ticket.queueId === null ? user.queues.length > 0 : user.queues.some((queue) => queue.id === ticket.queueId);
 }
 
 function listsOf(queryClient: QueryClient) {
