@@ -73,6 +73,20 @@ describe('connections API', () => {
     expect((await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: userToken })).statusCode).toBe(200);
   });
 
+  it('gives the QR code that links a phone to admins only, in the list and the single connection', async () => {
+    const w = (await create({ name: 'Waiting for a scan' })).json() as TWhatsapp;
+    await t.sessions.settled(w.id);
+    const asAdmin = (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json<TWhatsapp>();
+    expect(asAdmin).toMatchObject({ status: 'qrcode', qrcode: expect.stringMatching(/^SIM-/) });
+    expect((await list()).find((x) => x.id === w.id)?.qrcode).toBe(asAdmin.qrcode);
+
+    const one = (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: userToken })).json<TWhatsapp>();
+    expect(one).toMatchObject({ id: w.id, status: 'qrcode', qrcode: '' });
+    const all = (await t.request({ method: 'GET', url: '/api/whatsapp', token: userToken })).json<TWhatsapp[]>();
+    expect(all.find((x) => x.id === w.id)).toMatchObject({ status: 'qrcode', qrcode: '' });
+    expect(all.every((x) => x.qrcode === '')).toBe(true);
+  });
+
   it('disconnects and logs out, then offers a new QR code', async () => {
     const w = (await create({ name: 'Session' })).json() as TWhatsapp;
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });

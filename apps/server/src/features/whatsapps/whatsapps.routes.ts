@@ -4,18 +4,17 @@ import { ZPairingCodeRequestSchema, ZWhatsappInputSchema } from '@zapdesk/shared
 import { ZIdParamsSchema, ZWhatsappSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
-import { authenticate, requireAdmin } from '../../core/http/auth-hooks.js';
-import { listWhatsapps } from './whatsapps.repository.js';
+import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
 import * as service from './whatsapps.service.js';
 
 export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['connections'];
   const admin = requireAdmin(ctx);
 
-  app.get('/whatsapp', { schema: { tags, response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, () => listWhatsapps(ctx.db));
+  app.get('/whatsapp', { schema: { tags, response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, (req) => service.listWhatsappsFor(ctx, currentUser(req)));
 
   app.get('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: authenticate(ctx) }, (req) =>
-    service.getWhatsapp(ctx, req.params.id),
+    service.getWhatsappFor(ctx, currentUser(req), req.params.id),
   );
 
   app.post('/whatsapp', { schema: { tags, body: ZWhatsappInputSchema, response: { 201: ZWhatsappSchema } }, onRequest: admin }, async (req, reply) =>

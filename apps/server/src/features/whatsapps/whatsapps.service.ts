@@ -1,3 +1,4 @@
+import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { TWhatsappInput } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -6,9 +7,23 @@ import { isUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { missingQueueIds } from '../queues/queues.repository.js';
+import type { AuthUser } from '../users/users.repository.js';
 import * as repo from './whatsapps.repository.js';
 
 type WhatsappData = Required<TWhatsappInput>;
+
+/** The QR code links a phone to the product: only admins get it (the socket does the same). */
+function seenBy(whatsapp: TWhatsapp, viewer: AuthUser): TWhatsapp {
+  return isAdminProfile(viewer.profile) ? whatsapp : { ...whatsapp, qrcode: '' };
+}
+
+export async function listWhatsappsFor(ctx: AppContext, viewer: AuthUser): Promise<TWhatsapp[]> {
+  return (await repo.listWhatsapps(ctx.db)).map((w) => seenBy(w, viewer));
+}
+
+export async function getWhatsappFor(ctx: AppContext, viewer: AuthUser, id: number): Promise<TWhatsapp> {
+  return seenBy(await getWhatsapp(ctx, id), viewer);
+}
 
 export async function getWhatsapp(ctx: AppContext, id: number): Promise<TWhatsapp> {
   const found = await repo.findWhatsappById(ctx.db, id);
