@@ -21,13 +21,9 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
   );
 
   // A status change (accept, return, resolve, reopen), or a transfer to a user, queue and/or connection.
-  app.put('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, body: ZTicketUpdateSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) => {
-    const { status, ...transfer } = req.body;
-    const isTransfer = transfer.userId !== undefined || transfer.queueId !== undefined || transfer.whatsappId !== undefined;
-    return isTransfer || status === undefined
-      ? service.transferTicket(ctx, sessions, currentUser(req), req.params.id, transfer)
-      : service.changeStatus(ctx, sessions, currentUser(req), req.params.id, status);
-  });
+  app.put('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, body: ZTicketUpdateSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) =>
+    service.updateTicket(ctx, sessions, currentUser(req), req.params.id, req.body),
+  );
 
   // 'Protocolo': the contact gets a service-protocol number, then the ticket closes like Resolve.
   app.post('/tickets/:id/protocol', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZTicketProtocolSchema } }, onRequest }, (req) =>

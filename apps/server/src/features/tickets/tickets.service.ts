@@ -1,5 +1,5 @@
 import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
-import type { TTicket, TTicketListQuery } from '@zapdesk/shared/messaging';
+import type { TTicket, TTicketListQuery, TTicketUpdate } from '@zapdesk/shared/messaging';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -158,6 +158,41 @@ export async function transferTicket(
     );
   }
   return updated;
+}
+
+/**
+ * `PUT /tickets/{id} {status, userId, queueId, whatsappId}` as spec 7 has it. A request whose
+ * status changes is a status change by the caller (accept, return, resolve, reopen), `userId`
+ * saying who; accepting for someone else, or with a move to another queue or connection, is a
+ * transfer. Without a status change it is a transfer only when the user, the queue or the
+ * connection really changes (a queue alone puts the ticket back in that queue's waiting list);
+ * otherwise nothing happens. Only a transfer tells the contact.
+ */
+export async function updateTicket(ctx: AppContext, sessions: SessionManager, actor: AuthUser, id: number, input: TTicketUpdate): Promise<TTicket> {
+  const ticket = await getVisibleTicket(ctx, actor, id);
+  const queueMoves = input.queueId !== undefined && input.queueId !== ticket.queueId;
+  const connectionMoves = input.whatsappId !== undefined && input.whatsappId !== ticket.whatsappId;
+  const moves = { ...(queueMoves ? { queueId: input.queueId } : {}), ...(connectionMoves ? { whatsappId: input.whatsappId } : {}) };
+
+  if (input.status !== undefined && input.status !== ticket.status) {
+    if (input.status === 'open') {
+      const assignee = input.userId ?? actor.id;
+      if (assignee === actor.id && !queueMoves && !connectionMoves) return changeStatus(ctx, sessions, actor, id, 'open');
+      return transferTicket(ctx, sessions, actor, id, { userId: assignee, ...moves });
+    }
+    if (input.status === 'pending') {
+      if (queueMoves || connectionMoves) return transferTicket(ctx, sessions, actor, id, { userId: null, ...moves });
+      return changeStatus(ctx, sessions, actor, id, 'pending');
+    }
+    if (queueMoves || connectionMoves || (input.userId != null && input.userId !== actor.id)) {
+      throw new AppError('ERR_VALIDATION', { message: 'A ticket is resolved by the caller, without a transfer in the same request.', fields: { status: 'INVALID' } });
+    }
+    return changeStatus(ctx, sessions, actor, id, 'closed');
+  }
+
+  const targetUser = input.userId !== undefined ? input.userId : input.queueId !== undefined ? null : ticket.userId;
+  if (targetUser === ticket.userId && !queueMoves && !connectionMoves) return ticket;
+  return transferTicket(ctx, sessions, actor, id, { ...(input.userId !== undefined ? { userId: input.userId } : {}), ...(input.queueId !== undefined ? { queueId: input.queueId } : {}), ...moves });
 }
 
 /** A ticket opened by an agent for a contact: open and theirs, on the default connection unless told. */
