@@ -19,7 +19,7 @@ import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { userFromAccessToken } from '../core/http/auth-hooks.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import { findTicketById, userQueueIds } from '../features/tickets/tickets.repository.js';
+import { findTicketById, ticketHoldersOfContact, userQueueIds } from '../features/tickets/tickets.repository.js';
 import { canSeeTicket } from '../features/tickets/tickets.service.js';
 import { findAuthUserById, type AuthUser } from '../features/users/users.repository.js';
 
@@ -169,7 +169,14 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
   );
   events.subscribe('quickAnswer.deleted', ({ quickAnswerId }) => io.to(ROOMS.everyone).emit('quickAnswer', { action: 'delete', quickAnswerId }));
 
-  events.subscribe('contact.saved', ({ contact, created }) => io.to(ROOMS.everyone).emit('contact', { action: created ? 'create' : 'update', contact }));
+  // A contact without a conversation is the team's; one with tickets, for those who may see one of them.
+  // Should the holders be unreadable, admins alone hear of it.
+  events.subscribe('contact.saved', ({ contact, created }) => {
+    void ticketHoldersOfContact(ctx.db, contact.id)
+      .then((holders) => (holders.length === 0 ? [ROOMS.everyone] : [...new Set(holders.flatMap(ticketRooms))]))
+      .catch(() => [ROOMS.admins])
+      .then((rooms) => io.to(rooms).emit('contact', { action: created ? 'create' : 'update', contact }));
+  });
   events.subscribe('contact.deleted', ({ contactId }) => io.to(ROOMS.everyone).emit('contact', { action: 'delete', contactId }));
 
   events.subscribe('setting.updated', ({ setting }) => io.to(ROOMS.admins).emit('settings', { action: 'update', setting }));

@@ -1,6 +1,6 @@
 import { foldText } from '@zapdesk/shared/domain';
 import type { TContact } from '@zapdesk/shared/schemas';
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../core/db/database.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
@@ -29,13 +29,18 @@ async function withExtraInfo(db: Db, rows: { id: number; name: string; number: s
   }));
 }
 
-export async function listContacts(db: Db, options: { searchParam: string; pageNumber: number }) {
+/**
+ * A page of contacts, optionally narrowed to those `visible` (a condition on `contacts.id`)
+ * names; `viewer` keys the memoised count of that narrowed list.
+ */
+export async function listContacts(db: Db, options: { searchParam: string; pageNumber: number; visible?: { condition: RawBuilder<SqlBool>; viewer: number } | undefined }) {
   const term = foldText(options.searchParam);
-  const base = term ? db.selectFrom('contacts').where(containsLike(sql.ref('searchText'), term)) : db.selectFrom('contacts');
+  let base = term ? db.selectFrom('contacts').where(containsLike(sql.ref('searchText'), term)) : db.selectFrom('contacts');
+  if (options.visible) base = base.where(options.visible.condition);
   const { limit, offset } = pageWindow(options.pageNumber);
   // Counting a search over every contact is read again only after a write (see memoUntilWrite).
   const [count, rows] = await Promise.all([
-    memoUntilWrite(db, `contacts.count:${term}`, async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)),
+    memoUntilWrite(db, `contacts.count:${options.visible ? `u${options.visible.viewer}` : 'all'}:${term}`, async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)),
     base.select(columns).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
   ]);
   return { contacts: await withExtraInfo(db, rows), count, hasMore: count > offset + rows.length };
@@ -121,11 +126,23 @@ export async function deleteContact(db: Db, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Streams every contact in pages, for the CSV export. */
-export async function* allContacts(db: Db, batch = 1000): AsyncGenerator<{ name: string; number: string; email: string }[]> {
+/** Whether the contact meets the `visible` condition (see listContacts). */
+export async function contactMeets(db: Db, id: number, visible: RawBuilder<SqlBool>): Promise<boolean> {
+  return (await db.selectFrom('contacts').select('id').where('id', '=', id).where(visible).executeTakeFirst()) !== undefined;
+}
+
+/** Whether any ticket, of any status, is a conversation with this contact. */
+export async function contactHasTickets(db: Db, id: number): Promise<boolean> {
+  return (await db.selectFrom('tickets').select('id').where('contactId', '=', id).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Streams every contact (or those `visible`) in pages, for the CSV export. */
+export async function* allContacts(db: Db, visible?: RawBuilder<SqlBool>, batch = 1000): AsyncGenerator<{ name: string; number: string; email: string }[]> {
   let lastId = 0;
   for (;;) {
-    const rows = await db.selectFrom('contacts').select(['id', 'name', 'number', 'email']).where('id', '>', lastId).where('isGroup', '=', 0).orderBy('id').limit(batch).execute();
+    let query = db.selectFrom('contacts').select(['id', 'name', 'number', 'email']).where('id', '>', lastId).where('isGroup', '=', 0);
+    if (visible) query = query.where(visible);
+    const rows = await query.orderBy('id').limit(batch).execute();
     if (rows.length === 0) return;
     lastId = rows[rows.length - 1]?.id ?? lastId;
     yield rows;

@@ -4,9 +4,8 @@ import { z } from 'zod';
 import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate, requireAdmin } from '../../core/http/auth-hooks.js';
-import { allContacts } from './contacts.repository.js';
-import { contactsCsvChunk, parseContactsCsv } from './contacts.csv.js';
+import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
+import { parseContactsCsv } from './contacts.csv.js';
 import * as service from './contacts.service.js';
 
 export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -14,22 +13,16 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   const onRequest = authenticate(ctx);
 
   app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) =>
-    service.listContacts(ctx, req.query),
+    service.listContacts(ctx, currentUser(req), req.query),
   );
 
-  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest }, async (_req, reply) => {
-    let csv = '';
-    let first = true;
-    for await (const rows of allContacts(ctx.db)) {
-      csv += contactsCsvChunk(rows, first);
-      first = false;
-    }
-    if (first) csv = contactsCsvChunk([], true);
+  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest }, async (req, reply) => {
+    const csv = await service.exportContactsCsv(ctx, currentUser(req));
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="contacts.csv"').send(csv);
   });
 
   app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
-    service.getContact(ctx, req.params.id),
+    service.getVisibleContact(ctx, currentUser(req), req.params.id),
   );
 
   app.post('/contacts', { schema: { tags, body: ZContactInputSchema, response: { 201: ZContactSchema } }, onRequest }, async (req, reply) =>
@@ -37,11 +30,11 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   );
 
   app.post('/contact', { schema: { tags, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
-    service.findOrCreateContact(ctx, req.body),
+    service.findOrCreateContact(ctx, currentUser(req), req.body),
   );
 
   app.put('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
-    service.updateContact(ctx, req.params.id, req.body),
+    service.updateContact(ctx, currentUser(req), req.params.id, req.body),
   );
 
   app.delete('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {

@@ -1,19 +1,52 @@
+import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { TContact, TContactImportResult, TListQuery } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { onUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
+import { contactVisibleTo, userQueueIds } from '../tickets/tickets.repository.js';
+import type { AuthUser } from '../users/users.repository.js';
+import { contactsCsvChunk } from './contacts.csv.js';
 import * as repo from './contacts.repository.js';
 
 export type ContactData = repo.ContactWrite & { extraInfo?: repo.ExtraInfoWrite[] | undefined };
 
-export function listContacts(ctx: AppContext, query: TListQuery) {
-  return repo.listContacts(ctx.db, query);
+/**
+ * Which contacts a user may see and edit: admins all; others a contact without any ticket (the
+ * team's address book, which they may also add to) or one with a ticket they may see.
+ */
+async function visibility(ctx: AppContext, actor: AuthUser) {
+  const admin = isAdminProfile(actor.profile);
+  return contactVisibleTo(ctx.db, { userId: actor.id, admin, showAll: false, queueIds: admin ? [] : await userQueueIds(ctx.db, actor.id) });
+}
+
+export async function listContacts(ctx: AppContext, actor: AuthUser, query: TListQuery) {
+  const condition = await visibility(ctx, actor);
+  return repo.listContacts(ctx.db, { ...query, visible: condition && { condition, viewer: actor.id } });
+}
+
+/** The contacts the user may see, as the CSV the contacts page downloads. */
+export async function exportContactsCsv(ctx: AppContext, actor: AuthUser): Promise<string> {
+  let csv = '';
+  let first = true;
+  for await (const rows of repo.allContacts(ctx.db, await visibility(ctx, actor))) {
+    csv += contactsCsvChunk(rows, first);
+    first = false;
+  }
+  return first ? contactsCsvChunk([], true) : csv;
 }
 
 export async function getContact(ctx: AppContext, id: number): Promise<TContact> {
   const contact = await repo.findContactById(ctx.db, id);
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  return contact;
+}
+
+/** A contact the user may see, else ERR_NO_CONTACT_FOUND or ERR_NO_PERMISSION. */
+export async function getVisibleContact(ctx: AppContext, actor: AuthUser, id: number): Promise<TContact> {
+  const contact = await getContact(ctx, id);
+  const condition = await visibility(ctx, actor);
+  if (condition && !(await repo.contactMeets(ctx.db, id, condition))) throw new AppError('ERR_NO_PERMISSION');
   return contact;
 }
 
@@ -35,21 +68,29 @@ export async function createContact(ctx: AppContext, input: ContactData): Promis
   return contact;
 }
 
-/** POST /contact: the contact with this number, created when there is none. */
-export async function findOrCreateContact(ctx: AppContext, input: ContactData): Promise<TContact> {
+/** POST /contact: the contact with this number (if the user may see it), created when there is none. */
+export async function findOrCreateContact(ctx: AppContext, actor: AuthUser, input: ContactData): Promise<TContact> {
   const existing = await repo.findContactIdByNumber(ctx.db, input.number);
-  if (existing) return getContact(ctx, existing);
+  if (existing) return getVisibleContact(ctx, actor, existing);
   try {
     return await createContact(ctx, input);
   } catch (error) {
     // Another request created it meanwhile: that one is the contact.
     const raced = error instanceof AppError && error.code === 'ERR_DUPLICATED_CONTACT' ? await repo.findContactIdByNumber(ctx.db, input.number) : undefined;
-    if (raced) return getContact(ctx, raced);
+    if (raced) return getVisibleContact(ctx, actor, raced);
     throw error;
   }
 }
 
-export async function updateContact(ctx: AppContext, id: number, input: ContactData): Promise<TContact> {
+/**
+ * A user edits the contacts they may see. The number of a contact that has a conversation is
+ * where the agents' replies go: changing it is for admins.
+ */
+export async function updateContact(ctx: AppContext, actor: AuthUser, id: number, input: ContactData): Promise<TContact> {
+  const current = await getVisibleContact(ctx, actor, id);
+  if (input.number !== current.number && !isAdminProfile(actor.profile) && (await repo.contactHasTickets(ctx.db, id))) {
+    throw new AppError('ERR_NO_PERMISSION', { message: "Only an admin may change the number of a contact that has tickets: the agents' replies go to it.", fields: { number: 'INVALID' } });
+  }
   const other = await repo.findContactIdByNumber(ctx.db, input.number);
   if (other !== undefined && other !== id) throw new AppError('ERR_DUPLICATED_CONTACT');
   const found = await guardNumber(() =>

@@ -193,6 +193,22 @@ function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: 
   );
 }
 
+/**
+ * The contacts a plain user may see, as a condition on `contacts.id`: a contact with no ticket at
+ * all (the team's address book), or with a ticket the user may see. Admins see every contact.
+ */
+export function contactVisibleTo(db: Db, scope: TicketScope): RawBuilder<SqlBool> | undefined {
+  if (scope.admin) return undefined;
+  const anyTicket = db.selectFrom('tickets').select(sql.lit(1).as('one')).where(sql.ref('tickets.contactId'), '=', sql.ref('contacts.id'));
+  const visible = visibleTo(anyTicket, { ...scope, showAll: false });
+  return sql<SqlBool>`(not exists ${anyTicket} or exists ${visible})`;
+}
+
+/** Who holds the tickets of a contact (all statuses): the audience of a change to that contact. */
+export async function ticketHoldersOfContact(db: Db, contactId: number): Promise<{ userId: number | null; queueId: number | null }[]> {
+  return db.selectFrom('tickets').select(['userId', 'queueId']).distinct().where('contactId', '=', contactId).execute();
+}
+
 /** Words of a search as a prefix query: 'joão sil' finds 'João Silva'. */
 function searchWords(term: string): string[] {
   return foldText(term).match(/[\p{L}\p{N}]+/gu) ?? [];
