@@ -10,14 +10,16 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
-import { findContactById, findContactIdByNumber } from '../contacts/contacts.repository.js';
-import { getSettingValue } from '../settings/settings.repository.js';
-import { findActiveTicketId, findTicketById, findTicketsByIds, updateTicket } from '../tickets/tickets.repository.js';
+import type { TContact } from '@zapdesk/shared/schemas';
+import { isUniqueViolation } from '../../core/db/database.js';
+import { findContactIdByNumber } from '../contacts/contacts.repository.js';
+import { getVisibleContact } from '../contacts/contacts.service.js';
+import { findActiveTicketId, findLatestTicketId, findTicketById, findTicketsByIds, insertTicket, updateTicket } from '../tickets/tickets.repository.js';
 import { canSeeTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
 import { activeTicketIdsOfConnection, oldestChatMessage } from './history.repository.js';
-import { findOrCreateTicket, storedBody, storedMediaType, storeMedia } from './inbound.service.js';
+import { storedBody, storedMediaType, storeMedia } from './inbound.service.js';
 import { presentMessage } from './messages.presenter.js';
 import { findMessageByProviderId, findMessagesByIds, insertMessageOnce } from './messages.repository.js';
 import { chatOf } from './outbound.service.js';
@@ -74,22 +76,47 @@ async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: 
 }
 
 /**
+ * Where a contact's history goes, for this caller: the open or pending ticket on the connection;
+ * else the latest ticket there, as it is (a closed ticket stays closed); else a new waiting
+ * ticket without a queue, as a first message would open it. Never a ticket the caller may not
+ * see: the caller gets ERR_NO_PERMISSION and nothing is created, reopened or reassigned.
+ */
+async function ticketForImport(ctx: AppContext, actor: AuthUser, contact: TContact, whatsappId: number): Promise<TTicket> {
+  const activeId = await findActiveTicketId(ctx.db, contact.id, whatsappId);
+  const existingId = activeId ?? (await findLatestTicketId(ctx.db, contact.id, whatsappId));
+  const existing = existingId === undefined ? undefined : await findTicketById(ctx.db, existingId);
+  if (existing) {
+    if (!(await canSeeTicket(ctx, actor, existing))) throw new AppError('ERR_NO_PERMISSION');
+    return existing;
+  }
+  if (!(await canSeeTicket(ctx, actor, { userId: null, queueId: null }))) throw new AppError('ERR_NO_PERMISSION');
+  let id: number;
+  try {
+    id = await insertTicket(ctx.db, { contactId: contact.id, whatsappId, isGroup: contact.isGroup, status: 'pending', userId: null }, nowIso());
+  } catch (error) {
+    // A first message of the contact opened one meanwhile: that is the ticket.
+    const raced = isUniqueViolation(error) ? await findActiveTicketId(ctx.db, contact.id, whatsappId) : undefined;
+    const ticket = raced === undefined ? undefined : await findTicketById(ctx.db, raced);
+    if (!ticket) throw error;
+    if (!(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_PERMISSION');
+    return ticket;
+  }
+  const ticket = await findTicketById(ctx.db, id);
+  if (!ticket) throw new AppError('ERR_CREATING_TICKET');
+  ctx.events.publish('ticket.saved', { ticket });
+  return ticket;
+}
+
+/**
  * `POST /zdgSyncMessageUser`: the past messages of one contact's chat on a connection, into the
- * contact's ticket there (the open or pending one, else one made by the inbound rules).
+ * contact's ticket there (see ticketForImport), for a contact the caller may see.
  */
 export async function importContactHistory(ctx: AppContext, sessions: SessionManager, actor: AuthUser, input: { number: string; limit: number; whatsappId: number }): Promise<{ imported: number }> {
   const driver = await connectionDriver(ctx, sessions, input.whatsappId);
   const contactId = await findContactIdByNumber(ctx.db, input.number);
-  const contact = contactId === undefined ? undefined : await findContactById(ctx.db, contactId);
-  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
-  const activeId = await findActiveTicketId(ctx.db, contact.id, input.whatsappId);
-  const active = activeId === undefined ? undefined : await findTicketById(ctx.db, activeId);
-  if (active && !(await canSeeTicket(ctx, actor, active))) throw new AppError('ERR_NO_PERMISSION');
-  const reopenWithinSeconds = Number(await getSettingValue(ctx.db, 'timeCreateNewTicket')) || 0;
-  const ref = active ? { id: active.id } : await findOrCreateTicket(ctx.db, { contactId: contact.id, whatsappId: input.whatsappId, isGroup: contact.isGroup, reopenWithinSeconds });
-  const ticket = await findTicketById(ctx.db, ref.id);
-  if (!ticket) throw new AppError('ERR_CREATING_TICKET');
-  if (!active) ctx.events.publish('ticket.saved', { ticket });
+  if (contactId === undefined) throw new AppError('ERR_NO_CONTACT_FOUND');
+  const contact = await getVisibleContact(ctx, actor, contactId);
+  const ticket = await ticketForImport(ctx, actor, contact, input.whatsappId);
   return { imported: await importIntoTicket(ctx, driver, ticket, input.limit) };
 }
 

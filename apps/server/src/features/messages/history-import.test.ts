@@ -116,6 +116,47 @@ describe('POST /api/zdgSyncMessageUser', () => {
   });
 });
 
+describe('history import and visibility', () => {
+  it('keeps a closed ticket closed, even one closed a moment ago, and imports into it as it is', async () => {
+    const from = nextNumber();
+    const ticket = await liveTicket(from, 'oi');
+    expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: agent.token, payload: { status: 'open' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: agent.token, payload: { status: 'closed' } })).statusCode).toBe(200);
+    await seed(from, [{ body: 'bem antiga' }]);
+    const res = await importUser({ user: from, limit: 10, ticketwhatsappId: w.id });
+    expect(res.json()).toEqual({ imported: 1 });
+    expect(await ticketOf(from)).toMatchObject({ id: ticket.id, status: 'closed', userId: agent.id });
+    expect((await bodies(ticket.id))[0]).toBe('bem antiga');
+    const tickets = (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${from}`, token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets;
+    expect(tickets.map((x) => x.id)).toEqual([ticket.id]);
+  });
+
+  it("refuses, and changes nothing, when the contact's only ticket is one the caller may not see", async () => {
+    const from = nextNumber();
+    const ticket = await liveTicket(from, 'oi');
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: agent.token, payload: { status: 'open' } });
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: agent.token, payload: { status: 'closed' } });
+    await seed(from, [{ body: 'não é sua' }]);
+    const refused = await importUser({ user: from, limit: 10, ticketwhatsappId: w.id }, outsider.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect(await ticketOf(from)).toMatchObject({ id: ticket.id, status: 'closed', userId: agent.id });
+    expect(await bodies(ticket.id)).not.toContain('não é sua');
+  });
+
+  it('creates no ticket for a caller who would not see it (a user in no queue)', async () => {
+    const loner = await t.createUser();
+    const contact = await t.createContact({ name: 'Sem Conversa' });
+    await seed(contact.number, [{ body: 'olá' }]);
+    const refused = await importUser({ user: contact.number, limit: 10, ticketwhatsappId: w.id }, loner.token);
+    expect(refused.statusCode).toBe(403);
+    expect(await ticketOf(contact.number)).toBeUndefined();
+    // An agent of a queue sees a new waiting ticket without a queue: it is made for the import.
+    expect((await importUser({ user: contact.number, limit: 10, ticketwhatsappId: w.id })).json()).toEqual({ imported: 1 });
+    expect(await ticketOf(contact.number)).toMatchObject({ status: 'pending', userId: null, queueId: null });
+  });
+});
+
 describe('POST /api/syncMessage', () => {
   it("imports the history of the connection's open and pending chats the caller may see", async () => {
     const a = nextNumber();

@@ -116,6 +116,12 @@ export async function findLastClosedTicket(db: Db, contactId: number, whatsappId
     .executeTakeFirst();
 }
 
+/** The most recent ticket of a contact on a connection, whatever its status. */
+export async function findLatestTicketId(db: Db, contactId: number, whatsappId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('tickets').select('id').where('contactId', '=', contactId).where('whatsappId', '=', whatsappId).orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
 export async function insertTicket(db: Db, data: { contactId: number; whatsappId: number; isGroup: boolean; status: TicketStatus; userId: number | null }, now: string): Promise<number> {
   const row = await db
     .insertInto('tickets')

@@ -16,7 +16,7 @@ import { findAuthUserById } from '../users/users.repository.js';
 import * as repo from './tickets.repository.js';
 
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
-export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: TTicket): Promise<boolean> {
+export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: Pick<TTicket, 'userId' | 'queueId'>): Promise<boolean> {
   if (isAdminProfile(actor.profile)) return true;
   if (ticket.userId === actor.id) return true;
   if (ticket.userId !== null) return false;
