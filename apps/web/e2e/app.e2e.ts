@@ -339,12 +339,12 @@ describe('web app', () => {
     await expect.poll(() => page.getByTestId('contact-row').count(), { timeout: 5000 }).toBe(30);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-contacts').click()]);
-    expect(download.suggestedFilename()).toBe('contacts.csv');
+    expect(download.suggestedFilename()).toBe('zdg.csv');
     const file = await download.path();
     const { readFile } = await import('node:fs/promises');
     const csv = await readFile(file, 'utf8');
-    expect(csv.split('\n')[0]).toBe('name;number;email');
-    expect(csv).toContain('Imported 30;5511980000030;imported30@example.com');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFF"name";"number";"email"');
+    expect(csv).toContain('"Imported 30";"5511980000030";"imported30@example.com"');
     await context.close();
   });
 

@@ -1,12 +1,11 @@
 /** The contacts CSV: a header row (name, number, email; pt and es names too), `;` or `,` separated. */
 import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
+import { CSV_BOM, csvCellValue, csvLines } from '@zapdesk/shared/csv';
 import { foldText } from '@zapdesk/shared/domain';
 import { ZContactInputSchema, type TContactImportResult } from '@zapdesk/shared/schemas';
 import { AppError } from '../../core/errors.js';
 import type { ContactWrite } from './contacts.repository.js';
 
-export const CSV_SEPARATOR = ';';
 export const MAX_IMPORT_ROWS = 50000;
 
 const HEADER_ALIASES: Record<string, keyof ContactWrite> = {
@@ -53,9 +52,10 @@ export function parseContactsCsv(content: string): ParsedImport {
   records.slice(1).forEach((record, i) => {
     const line = lines[i + 1] ?? i + 2;
     const result = ZContactInputSchema.safeParse({
-      name: record[nameIdx] ?? '',
+      // A file the product exported comes back as it was: the ' that defused a formula goes.
+      name: csvCellValue(record[nameIdx] ?? ''),
       number: (record[numberIdx] ?? '').replace(/[\s()+.-]/g, ''),
-      email: emailIdx >= 0 ? (record[emailIdx] ?? '') : '',
+      email: emailIdx >= 0 ? csvCellValue(record[emailIdx] ?? '') : '',
     });
     if (result.success) parsed.rows.push({ line, data: { name: result.data.name, number: result.data.number, email: result.data.email } });
     else {
@@ -66,6 +66,8 @@ export function parseContactsCsv(content: string): ParsedImport {
   return parsed;
 }
 
-export function contactsCsvChunk(rows: ContactWrite[], withHeader: boolean): string {
-  return stringify(rows, { delimiter: CSV_SEPARATOR, header: withHeader, columns: ['name', 'number', 'email'] });
+/** A piece of the contacts export; the first starts the file (byte-order mark and header). */
+export function contactsCsvChunk(rows: ContactWrite[], first: boolean): string {
+  const lines = csvLines(rows.map((r) => [r.name, r.number, r.email]));
+  return first ? `${CSV_BOM}${csvLines([['name', 'number', 'email']])}${lines}` : lines;
 }

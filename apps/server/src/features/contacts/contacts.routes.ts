@@ -18,7 +18,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest }, async (req, reply) => {
     const csv = await service.exportContactsCsv(ctx, currentUser(req));
-    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="contacts.csv"').send(csv);
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
 
   app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>

@@ -411,10 +411,12 @@ describe('GET /api/contacts/export', () => {
     const res = await t.request({ method: 'GET', url: '/api/contacts/export', token });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.headers['content-disposition']).toMatch(/attachment; filename=".+\.csv"/);
-    const lines = res.body.trim().split('\n');
-    expect(lines[0]).toBe('name;number;email');
-    expect(lines).toContain('"Export; Me";5581900000001;export@example.com');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="zdg.csv"');
+    // A byte-order mark first, so spreadsheet programs read the accents as UTF-8.
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('"name";"number";"email"');
+    expect(lines).toContain('"Export; Me";"5581900000001";"export@example.com"');
     expect(lines).toHaveLength((await contactCount()) + 1);
 
     // The export reads back in: every line is an existing number, so nothing changes.
@@ -426,6 +428,29 @@ describe('GET /api/contacts/export', () => {
   });
 });
 
+describe('CSV exports against formula injection', () => {
+  it('defuses cells a spreadsheet would run (=, +, -, @ first) and reads them back as they were', async () => {
+    // (Names are trimmed when saved, so a leading tab or CR is covered by the shared csv tests.)
+    const names = ['=HYPERLINK("http://evil.example","Clique")', '+SUM(1,2)', '-1+2', '@cmd'];
+    const created: { id: number; name: string }[] = [];
+    for (const [i, name] of names.entries()) created.push({ id: (await postContact({ name, number: `558199900000${i}`, email: '' })).json<{ id: number }>().id, name });
+    const res = await t.request({ method: 'GET', url: '/api/contacts/export', token });
+    for (const [i, name] of names.entries()) expect(res.body).toContain(`"'${name.replace(/"/g, '""')}";"558199900000${i}"`);
+    expect(res.body).not.toMatch(/(^|\r\n|;)"?=HYPERLINK/);
+
+    // The export imports back into an empty database with the names as they were typed.
+    const fresh = await createTestApp();
+    try {
+      const imported = await fresh.request({ method: 'POST', url: '/api/contacts/import', token: fresh.adminToken, ...multipart([{ field: 'file', filename: 'zdg.csv', content: res.body }]) });
+      expect(imported.statusCode).toBe(200);
+      const all = (await fresh.request({ method: 'GET', url: '/api/contacts?pageNumber=1', token: fresh.adminToken })).json<{ contacts: { name: string; number: string }[] }>().contacts;
+      for (const [i, name] of names.entries()) expect(all.find((c) => c.number === `558199900000${i}`)?.name).toBe(name);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('contacts on an empty database', () => {
   it('lists nothing and exports the header row alone', async () => {
     const fresh = await createTestApp();
@@ -434,7 +459,7 @@ describe('contacts on an empty database', () => {
       expect(list.json()).toEqual({ contacts: [], count: 0, hasMore: false });
       const csv = await fresh.request({ method: 'GET', url: '/api/contacts/export', token: fresh.adminToken });
       expect(csv.statusCode).toBe(200);
-      expect(csv.body.trim()).toBe('name;number;email');
+      expect(csv.body).toBe('\uFEFF"name";"number";"email"\r\n');
     } finally {
       await fresh.close();
     }

@@ -45,7 +45,7 @@ export async function downloadContactsCsv(): Promise<void> {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = 'contacts.csv';
+  link.download = 'zdg.csv';
   document.body.append(link);
   link.click();
   link.remove();
