@@ -136,6 +136,8 @@ export const ZMessageListSchema = z.object({ messages: z.array(ZMessageSchema), 
 export const ZMessagePageQuerySchema = z.object({
   pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
 });
+/** The text fields sent with files (multipart): the caption may be empty, else as a text message's body. */
+export const ZSendMediaFieldsSchema = z.object({ body: ZLongText, quotedMsgId: z.coerce.number('INVALID').pipe(ZIdValue).optional() });
 export const ZSendTextSchema = z.object({
   body: z.string(required).max(30000, 'TOO_LONG').refine(noNul, 'INVALID').refine((v) => v.trim().length > 0, 'REQUIRED'),
   quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ID } from '@zapdesk/shared/domain';
-import { ZMessageListSchema, ZMessagePageQuerySchema, ZMessageSchema, ZSendTextSchema } from '@zapdesk/shared/messaging';
+import { ZMessageListSchema, ZMessagePageQuerySchema, ZMessageSchema, ZSendMediaFieldsSchema, ZSendTextSchema } from '@zapdesk/shared/messaging';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -11,6 +12,29 @@ import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
 import { findMessageById } from './messages.repository.js';
 import * as service from './messages.service.js';
+
+/**
+ * The files and text fields of a multipart message. A body cut short, never terminated or not
+ * multipart at all is the client's error (400), not a 500; an oversized file keeps its 413.
+ */
+async function readMultipart(req: FastifyRequest): Promise<{ medias: service.UploadedMedia[]; fields: { body: string; quotedMsgId?: string } }> {
+  const medias: service.UploadedMedia[] = [];
+  const fields: { body: string; quotedMsgId?: string } = { body: '' };
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (medias.length >= MAX_MEDIAS) throw new AppError('ERR_VALIDATION', { message: `At most ${MAX_MEDIAS} files per message.`, fields: { medias: 'TOO_LONG' } });
+        medias.push({ data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename || 'file' });
+      } else if (part.fieldname === 'body') fields.body = String(part.value);
+      else if (part.fieldname === 'quotedMsgId') fields.quotedMsgId = String(part.value);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 413) throw error;
+    throw new AppError('ERR_VALIDATION', { message: `The upload could not be read: ${error instanceof Error ? error.message : String(error)}`, fields: { medias: 'INVALID' } });
+  }
+  return { medias, fields };
+}
 
 const ZTicketParams = z.object({ ticketId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') });
 const MAX_MEDIAS = 10;
@@ -27,18 +51,14 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
   app.post('/messages/:ticketId', { schema: { tags, params: ZTicketParams, response: { 201: z.array(ZMessageSchema) } }, onRequest }, async (req, reply) => {
     const actor = currentUser(req);
     if (req.isMultipart()) {
-      const medias: service.UploadedMedia[] = [];
-      let body = '';
-      let quotedMsgId: number | undefined;
-      for await (const part of req.parts()) {
-        if (part.type === 'file') {
-          if (medias.length >= MAX_MEDIAS) throw new AppError('ERR_VALIDATION', { message: `At most ${MAX_MEDIAS} files per message.` });
-          medias.push({ data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename || 'file' });
-        } else if (part.fieldname === 'body' && typeof part.value === 'string') body = part.value;
-        else if (part.fieldname === 'quotedMsgId' && typeof part.value === 'string' && /^\d+$/.test(part.value)) quotedMsgId = Number(part.value);
-      }
+      const { medias, fields } = await readMultipart(req);
       if (medias.length === 0) throw new AppError('ERR_VALIDATION', { message: 'Send at least one file in `medias`.', fields: { medias: 'REQUIRED' } });
-      return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body, quotedMsgId, medias }));
+      const parsed = ZSendMediaFieldsSchema.safeParse(fields);
+      if (!parsed.success) {
+        const issues = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', i.message]));
+        throw new AppError('ERR_VALIDATION', { message: 'The caption is too long or invalid.', fields: issues });
+      }
+      return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsgId, medias }));
     }
     const parsed = ZSendTextSchema.safeParse(req.body);
     if (!parsed.success) {

@@ -65,9 +65,7 @@ describe('ticket visibility', () => {
     expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: other })).statusCode).toBe(403);
     expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: t.adminToken })).statusCode).toBe(200);
   });
-});
 
-describe('connection of a ticket', () => {
   it('shows a user in no queue (a fresh sign-up) no ticket at all, not even one without a queue; admins see it', async () => {
     const loose = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Queue-less line', channel: 'simulator' } });
     const looseId = loose.json<{ id: number }>().id;
@@ -106,6 +104,9 @@ describe('connection of a ticket', () => {
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'pending' } });
   });
 
+});
+
+describe('connection of a ticket', () => {
   it('tells the connection id to those who may see the ticket', async () => {
     expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: salesAgent, payload: { ticketid: ticket.id } })).json()).toEqual({ whatsappId: w.id });
     expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: supportAgent, payload: { ticketid: ticket.id } })).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
@@ -143,6 +144,45 @@ describe('bad input', () => {
     const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { medias: 'REQUIRED' } });
+  });
+
+  it('answers a truncated, unterminated or garbage multipart body with 400 and an ERR_ code, and stores nothing', async () => {
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open' } });
+    const before = (await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: t.adminToken })).json<{ count: number }>().count;
+    const boundary = 'zapdeskboundary';
+    const type = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const filePart = `--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 tiny`;
+    const bodies: [string, string | Buffer, Record<string, string>][] = [
+      ['truncated inside a file', filePart.slice(0, -5), type],
+      ['never terminated', `${filePart}\r\n`, type],
+      ['cut in the headers', `--${boundary}\r\nContent-Disposition: form-da`, type],
+      ['garbage', Buffer.from([0xff, 0x00, 0x13, 0x37, 0x42]), type],
+      ['no boundary in the header', `${filePart}\r\n--${boundary}--\r\n`, { 'content-type': 'multipart/form-data' }],
+      ['empty', '', type],
+    ];
+    for (const [name, payload, headers] of bodies) {
+      const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload, headers });
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json<{ error: string }>().error, name).toMatch(/^ERR_/);
+    }
+    expect((await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: t.adminToken })).json<{ count: number }>().count).toBe(before);
+  });
+
+  it("validates a multipart message's caption like a text message's body", async () => {
+    const boundary = 'zapdeskboundary';
+    const send = (caption: string) =>
+      t.request({
+        method: 'POST',
+        url: `/api/messages/${ticket.id}`,
+        token: t.adminToken,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\n${caption}\r\n--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--${boundary}--\r\n`,
+      });
+    for (const [caption, code] of [['x'.repeat(30001), 'TOO_LONG'], ['nul \u0000 inside', 'INVALID']] as const) {
+      const res = await send(caption);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { body: code } });
+    }
   });
 
   it('sends a file by multipart and serves it back at its signed address', async () => {
