@@ -5,7 +5,7 @@
  */
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors } from './browser';
+import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 
 let server: RunningServer;
@@ -70,6 +70,15 @@ describe('session', () => {
     await page.getByTestId('user-menu-button').click();
     await page.getByTestId('user-menu-profile').click();
     await page.getByTestId('user-password').fill('second-pass');
+    // Without the current password, or with a wrong one, nothing changes and the session stays.
+    await page.getByTestId('user-submit').click();
+    await page.getByText('Required').first().waitFor();
+    await page.getByTestId('user-current-password').fill('not-my-pass');
+    await page.getByTestId('user-submit').click();
+    await page.getByText('The current password is not right').waitFor();
+    await screenshot(page, 'session-50-current-password-wrong');
+    expect(new URL(page.url()).pathname).not.toBe('/login');
+    await page.getByTestId('user-current-password').fill('first-pass');
     await page.getByTestId('user-submit').click();
     await page.locator('.Toastify__toast', { hasText: 'User saved successfully!' }).waitFor();
 

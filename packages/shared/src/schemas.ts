@@ -131,6 +131,8 @@ export const ZUserUpdateSchema = z.object({
   name: requiredText(2, 50),
   email: ZEmail,
   password: password({ emptyKeepsCurrent: true }).optional(),
+  /** Needed to change one's own password (not to set another user's, as an admin). */
+  currentPassword: z.string('INVALID').max(200, 'TOO_LONG').optional(),
   profile: z.enum(PROFILES, 'INVALID').optional(),
   whatsappId: ZIdValue.nullable().optional(),
   queueIds: ZIdList.optional(),

@@ -292,7 +292,7 @@ describe('password change', () => {
       method: 'PUT',
       url: `/api/users/${user.id}`,
       token: session.token,
-      payload: { name: user.name, email: user.email, password: 'brand-new-pass' },
+      payload: { name: user.name, email: user.email, password: 'brand-new-pass', currentPassword: password },
     });
     expect(res.statusCode).toBe(200);
     const newCookie = refreshCookie(res);

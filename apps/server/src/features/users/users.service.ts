@@ -1,6 +1,6 @@
 import { isAdminProfile, type Profile } from '@zapdesk/shared/domain';
 import type { TListQuery, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
-import { hashPassword } from '../../core/auth/password.js';
+import { hashPassword, verifyPassword } from '../../core/auth/password.js';
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
@@ -80,6 +80,13 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
   if (await repo.emailTaken(ctx.db, input.email, id)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
 
   const passwordChanged = typeof input.password === 'string' && input.password.length > 0;
+  // One's own password is changed by who knows it: a stolen session alone cannot take the account.
+  if (passwordChanged && actor.id === id) {
+    const stored = await repo.findPasswordHash(ctx.db, id);
+    if (!stored || !input.currentPassword || !(await verifyPassword(stored, input.currentPassword))) {
+      throw new AppError('ERR_INVALID_CREDENTIALS', { message: 'The current password is not right.', fields: { currentPassword: 'INVALID' } });
+    }
+  }
   const passwordHash = passwordChanged && input.password ? await hashPassword(input.password) : undefined;
   const now = nowIso();
   try {

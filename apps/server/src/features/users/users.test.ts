@@ -288,7 +288,7 @@ describe('PUT /api/users/:id', () => {
 
   it('lets a user edit their own name, email and password', async () => {
     const { user, token, password } = await t.createUser();
-    const res = await putUser(user.id, { name: 'Self Edited', email: 'self.edited@test.local', password: 'new-pass-1' }, token);
+    const res = await putUser(user.id, { name: 'Self Edited', email: 'self.edited@test.local', password: 'new-pass-1', currentPassword: password }, token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Self Edited', email: 'self.edited@test.local', profile: 'user' });
     expect(await getUser(user.id)).toMatchObject({ name: 'Self Edited', email: 'self.edited@test.local' });
@@ -297,6 +297,31 @@ describe('PUT /api/users/:id', () => {
     expect(oldLogin.statusCode).toBe(401);
     const newLogin = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'self.edited@test.local', password: 'new-pass-1' } });
     expect(newLogin.statusCode).toBe(200);
+  });
+
+  it('changes one’s own password only with the current one: ERR_INVALID_CREDENTIALS otherwise, and nothing changes', async () => {
+    for (const profile of ['user', 'admin'] as const) {
+      const { user, token, password } = await t.createUser({ profile });
+      for (const currentPassword of [undefined, '', 'not-my-password']) {
+        const res = await putUser(user.id, { name: 'Taken Over', email: user.email, password: 'attacker-pass', ...(currentPassword === undefined ? {} : { currentPassword }) }, token);
+        expect(res.statusCode, `${profile} ${String(currentPassword)}`).toBe(401);
+        expect(res.json()).toMatchObject({ error: 'ERR_INVALID_CREDENTIALS', fields: { currentPassword: 'INVALID' } });
+      }
+      expect(await getUser(user.id)).toMatchObject({ name: user.name });
+      expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password } })).statusCode).toBe(200);
+      expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: 'attacker-pass' } })).statusCode).toBe(401);
+      // The session still works: a wrong current password is not a sign-out.
+      expect((await t.request({ method: 'GET', url: `/api/users/${user.id}`, token })).statusCode).toBe(200);
+      // Name and e-mail alone need no password.
+      expect((await putUser(user.id, { name: 'Just Renamed', email: user.email }, token)).statusCode).toBe(200);
+    }
+  });
+
+  it("lets an admin set another user's password without knowing the old one", async () => {
+    const { user } = await t.createUser();
+    const res = await putUser(user.id, { name: user.name, email: user.email, password: 'set-by-admin' });
+    expect(res.statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: 'set-by-admin' } })).statusCode).toBe(200);
   });
 
   it('lets a user resend their own unchanged profile and queues', async () => {

@@ -74,6 +74,9 @@ let rotationInFlight: Promise<unknown> | null = null;
  * the new cookie instead of presenting the revoked one and ending the session.
  */
 export async function withSessionRotation<T>(work: () => Promise<T>): Promise<T> {
+  // The call itself must not need a refresh: a refresh waits for the rotation, which would wait
+  // for the refresh. A fresh access token first.
+  await refreshSession();
   const running = work();
   const settled = running.then(
     () => undefined,
@@ -127,7 +130,8 @@ export async function requestRaw(path: string, options: RequestOptions = {}): Pr
   }
   if (response.ok) return response;
   const error = await ApiError.fromResponse(response);
-  if (response.status === 401 && !options.sessionless) endSessionLocally();
+  // A wrong password (changing one's own) is not a lost session.
+  if (response.status === 401 && !options.sessionless && error.code !== 'ERR_INVALID_CREDENTIALS') endSessionLocally();
   throw error;
 }
 

@@ -34,13 +34,14 @@ import { FormDialogActions } from '../../core/ui/FormDialogActions';
 
 type Props = { open: boolean; userId?: number | undefined; onClose: () => void };
 
-const EMPTY: UserFormValues = { name: '', email: '', password: '', profile: 'user', queueIds: [], whatsappId: null };
+const EMPTY: UserFormValues = { name: '', email: '', password: '', currentPassword: '', profile: 'user', queueIds: [], whatsappId: null };
 
 function toFormValues(user: TUser): UserFormValues {
   return {
     name: user.name,
     email: user.email,
     password: '',
+    currentPassword: '',
     profile: user.profile,
     queueIds: user.queues.map((queue) => queue.id),
     whatsappId: user.whatsappId,
@@ -67,8 +68,17 @@ export default function UserModal({ open, userId, onClose }: Props) {
   }, [existing.data, reset]);
 
   const onSubmit = form.handleSubmit(async (values) => {
+    if (isSelf && values.password && !values.currentPassword) {
+      form.setError('currentPassword', { type: 'required', message: 'REQUIRED' });
+      return;
+    }
     await delay(LIMITS.submitDelayMs);
-    const base: TUserUpdate = { name: values.name, email: values.email, ...(values.password ? { password: values.password } : {}) };
+    const base: TUserUpdate = {
+      name: values.name,
+      email: values.email,
+      ...(values.password ? { password: values.password } : {}),
+      ...(isSelf && values.password ? { currentPassword: values.currentPassword } : {}),
+    };
     const body: TUserUpdate = isAdmin ? { ...base, profile: values.profile, queueIds: values.queueIds, whatsappId: values.whatsappId } : base;
     try {
       const saved =
@@ -86,7 +96,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
       toast.success(t('userModal.saved'));
       onClose();
     } catch (error) {
-      applyServerFieldErrors(error, form.setError, ['name', 'email', 'password', 'profile', 'queueIds', 'whatsappId']);
+      applyServerFieldErrors(error, form.setError, ['name', 'email', 'password', 'currentPassword', 'profile', 'queueIds', 'whatsappId']);
       toastError(error);
     }
   });
@@ -134,6 +144,19 @@ export default function UserModal({ open, userId, onClose }: Props) {
                   helperText={fieldErrorText(errors.password) ?? (editing ? t('userModal.passwordKeep') : undefined)}
                   slotProps={{ htmlInput: { 'data-testid': 'user-password' } }}
                 />
+                {isSelf ? (
+                  <PasswordField
+                    {...muiRegister(form.register('currentPassword'))}
+                    label={t('userModal.currentPassword')}
+                    autoComplete="current-password"
+                    fullWidth
+                    error={Boolean(errors.currentPassword)}
+                    helperText={
+                      errors.currentPassword?.message === 'INVALID' ? t('userModal.currentPasswordWrong') : (fieldErrorText(errors.currentPassword) ?? t('userModal.currentPasswordHelp'))
+                    }
+                    slotProps={{ htmlInput: { 'data-testid': 'user-current-password' } }}
+                  />
+                ) : null}
                 {isAdmin ? (
                   <Controller
                     control={form.control}

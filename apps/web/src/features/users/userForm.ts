@@ -6,6 +6,8 @@ export type UserFormValues = {
   name: string;
   email: string;
   password: string;
+  /** Asked when one changes one's own password. */
+  currentPassword: string;
   profile: Profile;
   queueIds: number[];
   whatsappId: number | null;
