@@ -7,6 +7,7 @@ import { messageEditsMigration } from './migrations/005_message_edits.js';
 import { inboxIndexesMigration } from './migrations/004_inbox_indexes.js';
 import { unreadTicketsIndexMigration } from './migrations/006_unread_tickets_index.js';
 import { outboundQueueMigration } from './migrations/008_outbound_queue.js';
+import { refreshTokenFamiliesMigration } from './migrations/009_refresh_token_families.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -18,6 +19,7 @@ export async function migrateToLatest(handle: DbHandle): Promise<void> {
     '005_message_edits': messageEditsMigration(),
     '006_unread_tickets_index': unreadTicketsIndexMigration(),
     '008_outbound_queue': outboundQueueMigration(handle.kind),
+    '009_refresh_token_families': refreshTokenFamiliesMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

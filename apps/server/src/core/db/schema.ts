@@ -117,6 +117,19 @@ export type MessagesTable = {
  * Persisted outbound work: one row per message to send, written before the send, with the
  * provider id it goes out under, so a send repeated after a crash is the same message.
  */
+/** A sign-in's chain of refresh tokens: one valid id at a time (see migration 009). */
+export type RefreshFamiliesTable = {
+  id: string;
+  userId: number;
+  currentJti: string;
+  /** The id replaced by the last rotation, accepted for a few seconds (two tabs refreshing at once). */
+  previousJti: string | null;
+  rotatedAt: Timestamp | null;
+  expiresAt: Timestamp;
+  revokedAt: Timestamp | null;
+  createdAt: Timestamp;
+};
+
 export type OutboxTable = {
   id: Generated<number>;
   whatsappId: number;
@@ -161,6 +174,7 @@ export type Database = {
   tickets: TicketsTable;
   messages: MessagesTable;
   outbox: OutboxTable;
+  refreshFamilies: RefreshFamiliesTable;
   quickAnswers: QuickAnswersTable;
   settings: SettingsTable;
 };

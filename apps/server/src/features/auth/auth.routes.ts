@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
-import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './auth.cookies.js';
+import { clearRefreshCookie, REFRESH_COOKIE, writeRefreshCookie } from './auth.cookies.js';
 import * as service from './auth.service.js';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -16,8 +16,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' } },
     },
     async (req, reply) => {
-      const { token, user, userId } = await service.login(ctx, req.body);
-      await setRefreshCookie(ctx, reply, userId);
+      const { token, user, refreshToken } = await service.login(ctx, req.body);
+      writeRefreshCookie(reply, refreshToken);
       return { token, user };
     },
   );
@@ -33,8 +33,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema } } }, async (req, reply) => {
     try {
-      const { token, user, userId } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
-      await setRefreshCookie(ctx, reply, userId);
+      const { token, user, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
+      writeRefreshCookie(reply, refreshToken);
       return { token, user };
     } catch (error) {
       clearRefreshCookie(reply);

@@ -1,11 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import type { TLogin, TLoginResponse, TSignup, TUser } from '@zapdesk/shared/schemas';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
+import { nowIso } from '../../core/time.js';
 import { randomToken } from '../../core/secrets.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { getSettingValue } from '../settings/settings.repository.js';
 import * as users from '../users/users.repository.js';
 import { createUser } from '../users/users.service.js';
+import * as families from './refresh-families.repository.js';
+
+/** A sign-in's tokens: the access token, the user, and the refresh token for the cookie. */
+export type Session = TLoginResponse & { userId: number; refreshToken: string };
+
+/**
+ * Two tabs of one browser refreshing at the same moment present the same cookie: the one that
+ * loses the race still gets the family's current token within this window. Past it, a replaced
+ * token presented again means a copy, and revokes the family.
+ */
+export const ROTATION_GRACE_MS = 10_000;
+
+function expiryOf(token: string): string {
+  const { exp } = decodeJwt(token);
+  return new Date((typeof exp === 'number' ? exp : Date.now() / 1000) * 1000).toISOString();
+}
 
 // Verifying against a real hash when the email is unknown keeps the timing of both failures alike.
 let dummyHash: Promise<string> | undefined;
@@ -14,28 +33,62 @@ function unknownUserHash(): Promise<string> {
   return dummyHash;
 }
 
-export async function login(ctx: AppContext, input: TLogin): Promise<TLoginResponse & { userId: number }> {
+export async function login(ctx: AppContext, input: TLogin): Promise<Session> {
   const creds = await users.findCredentialsByEmail(ctx.db, input.email);
   const ok = await verifyPassword(creds?.passwordHash ?? (await unknownUserHash()), input.password);
   if (!creds || !ok) throw new AppError('ERR_INVALID_CREDENTIALS');
-  return issueSession(ctx, creds.id);
+  return startSession(ctx, creds.id);
 }
 
-export async function issueSession(ctx: AppContext, userId: number): Promise<TLoginResponse & { userId: number }> {
+/** A new sign-in: a new refresh family, its first token, and an access token naming the family. */
+export async function startSession(ctx: AppContext, userId: number): Promise<Session> {
   const auth = await users.findAuthUserById(ctx.db, userId);
-  const user = await users.findUserById(ctx.db, userId);
-  if (!auth || !user) throw new AppError('ERR_INVALID_TOKEN');
-  const token = await ctx.tokens.signAccess({ userId, tokenVersion: auth.tokenVersion });
-  return { token, user, userId };
+  if (!auth) throw new AppError('ERR_INVALID_TOKEN');
+  const family = randomUUID();
+  const jti = randomUUID();
+  const refreshToken = await ctx.tokens.signRefresh({ userId, tokenVersion: auth.tokenVersion, family, jti });
+  const now = nowIso();
+  await families.deleteExpiredFamilies(ctx.db, now);
+  await families.createFamily(ctx.db, { id: family, userId, jti, expiresAt: expiryOf(refreshToken) }, now);
+  return { ...(await accessFor(ctx, userId, auth.tokenVersion, family)), refreshToken };
 }
 
-export async function refresh(ctx: AppContext, refreshToken: string | undefined): Promise<TLoginResponse & { userId: number }> {
+async function accessFor(ctx: AppContext, userId: number, tokenVersion: number, family: string): Promise<TLoginResponse & { userId: number }> {
+  const user = await users.findUserById(ctx.db, userId);
+  if (!user) throw new AppError('ERR_INVALID_TOKEN');
+  return { token: await ctx.tokens.signAccess({ userId, tokenVersion, family }), user, userId };
+}
+
+/**
+ * Exchanges a refresh token for new tokens. Each token id is valid once: the family's current id
+ * is replaced by a new one. A replaced id presented again (past a short grace for two tabs
+ * racing) means the cookie was copied: the family is revoked, so both copies stop working.
+ */
+export async function refresh(ctx: AppContext, refreshToken: string | undefined): Promise<Session> {
   if (!refreshToken) throw new AppError('ERR_INVALID_TOKEN');
   const result = await ctx.tokens.verifyRefresh(refreshToken);
   if (!result.ok) throw new AppError('ERR_INVALID_TOKEN');
-  const auth = await users.findAuthUserById(ctx.db, result.claims.userId);
-  if (!auth || auth.tokenVersion !== result.claims.tokenVersion) throw new AppError('ERR_INVALID_TOKEN');
-  return issueSession(ctx, auth.id);
+  const { userId, tokenVersion, family: familyId, jti } = result.claims;
+  if (!familyId || !jti) throw new AppError('ERR_INVALID_TOKEN');
+  const auth = await users.findAuthUserById(ctx.db, userId);
+  if (!auth || auth.tokenVersion !== tokenVersion) throw new AppError('ERR_INVALID_TOKEN');
+  const family = await families.findFamily(ctx.db, familyId);
+  if (!family || family.userId !== userId || family.revokedAt) throw new AppError('ERR_INVALID_TOKEN');
+  const now = nowIso();
+
+  const nextJti = randomUUID();
+  const next = await ctx.tokens.signRefresh({ userId, tokenVersion, family: familyId, jti: nextJti });
+  if (family.currentJti === jti && (await families.rotateFamily(ctx.db, familyId, jti, nextJti, expiryOf(next), now))) {
+    return { ...(await accessFor(ctx, userId, tokenVersion, familyId)), refreshToken: next };
+  }
+  const current = await families.findFamily(ctx.db, familyId);
+  const racing = current && !current.revokedAt && current.previousJti === jti && current.rotatedAt !== null && Date.now() - Date.parse(current.rotatedAt) < ROTATION_GRACE_MS;
+  if (!racing) {
+    await families.revokeFamily(ctx.db, familyId, now);
+    throw new AppError('ERR_INVALID_TOKEN');
+  }
+  const same = await ctx.tokens.signRefresh({ userId, tokenVersion, family: familyId, jti: current.currentJti });
+  return { ...(await accessFor(ctx, userId, tokenVersion, familyId)), refreshToken: same };
 }
 
 export async function signup(ctx: AppContext, input: TSignup): Promise<TUser> {
@@ -46,5 +99,6 @@ export async function signup(ctx: AppContext, input: TSignup): Promise<TUser> {
 /** Ends every session of the user: refresh cookies and access tokens issued before stop working. */
 export async function logout(ctx: AppContext, userId: number): Promise<void> {
   await users.bumpTokenVersion(ctx.db, userId);
+  await families.revokeFamiliesOfUser(ctx.db, userId, nowIso());
   ctx.events.publish('user.sessionsRevoked', { userId });
 }

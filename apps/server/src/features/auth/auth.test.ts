@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, createTestApp, type TestApp } from '../../test/harness.js';
+import { ROTATION_GRACE_MS } from './auth.service.js';
 
 let t: TestApp;
 let adminId: number;
@@ -222,6 +223,52 @@ describe('POST /api/auth/refresh_token', () => {
 
     expect((await whoAmI(body.token, body.user.id)).statusCode).toBe(200);
     expect((await refresh(newCookie?.value)).statusCode).toBe(200);
+  });
+
+  it('uses each refresh token once: the replaced one presented again revokes that sign-in, both cookies answer 401 and its access tokens end', async () => {
+    const { user, password } = await t.createUser();
+    const victim = await login(user.email, password);
+    const copied = refreshCookie(victim)?.value;
+    const otherDevice = await login(user.email, password);
+    const rotated = await refresh(copied);
+    expect(rotated.statusCode).toBe(200);
+    const current = refreshCookie(rotated)?.value;
+    expect(current).not.toBe(copied);
+
+    // Later (past the few seconds two tabs may race), the copy is presented again.
+    const later = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + ROTATION_GRACE_MS + 1000);
+    try {
+      const replay = await refresh(copied);
+      expect(replay.statusCode).toBe(401);
+      expect(replay.json()).toMatchObject({ error: 'ERR_INVALID_TOKEN' });
+    } finally {
+      later.mockRestore();
+    }
+    // Both holders of that sign-in are out: the newest cookie too, and its access token.
+    const afterwards = await refresh(current);
+    expect(afterwards.statusCode).toBe(401);
+    expect(refreshCookie(afterwards)?.value ?? '').toBe('');
+    expect((await whoAmI(rotated.json().token, user.id)).json()).toMatchObject({ error: 'ERR_SESSION_EXPIRED' });
+    expect((await whoAmI(victim.json().token, user.id)).statusCode).toBe(403);
+    // Another sign-in of the same user carries on.
+    expect((await whoAmI(otherDevice.json().token, user.id)).statusCode).toBe(200);
+    expect((await refresh(refreshCookie(otherDevice)?.value)).statusCode).toBe(200);
+  });
+
+  it('lets two tabs that refresh at the same moment with the same cookie both carry on', async () => {
+    const { user, password } = await t.createUser();
+    const cookie = refreshCookie(await login(user.email, password))?.value;
+    const [a, b] = await Promise.all([refresh(cookie), refresh(cookie)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(refreshCookie(a)?.value).toBeTruthy();
+    const next = await refresh(refreshCookie(b)?.value);
+    expect(next.statusCode).toBe(200);
+  });
+
+  it('refuses a refresh token without a sign-in family (issued before families existed)', async () => {
+    const { user } = await t.createUser();
+    const legacy = await t.ctx.tokens.signRefresh({ userId: user.id, tokenVersion: 0 });
+    expect((await refresh(legacy)).statusCode).toBe(401);
   });
 
   it('answers 401 ERR_INVALID_TOKEN without a cookie', async () => {

@@ -1,6 +1,7 @@
 import { isAdminProfile, type Profile } from '@zapdesk/shared/domain';
 import type { TListQuery, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
+import { revokeFamiliesOfUser } from '../auth/refresh-families.repository.js';
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
@@ -112,7 +113,10 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
   }
   const user = await repo.findUserById(ctx.db, id);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
-  if (passwordChanged) ctx.events.publish('user.sessionsRevoked', { userId: id });
+  if (passwordChanged) {
+    await revokeFamiliesOfUser(ctx.db, id, now);
+    ctx.events.publish('user.sessionsRevoked', { userId: id });
+  }
   ctx.events.publish('user.saved', { user, created: false });
   return { user, ownPasswordChanged: passwordChanged && actor.id === id };
 }
