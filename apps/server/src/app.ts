@@ -43,6 +43,10 @@ import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 export const VERSION = '0.1.0';
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /** One line per request only when debugging: at info level the log stays readable. */
 function requestLogging(enabled: boolean): LogController {
   return new LogController({ disableRequestLogging: !enabled });
@@ -75,7 +79,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -1,8 +1,36 @@
 /** Environment, parsed once. Every variable here is listed in the README's configuration table. */
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const ZBool = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
+
+/** Fastify's trustProxy: false, a number of hops, or the addresses/CIDRs of the proxies. */
+export type TrustProxy = false | number | string[];
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `TRUST_PROXY`: off (the default), a hop count (`1` for one reverse proxy in front), or a
+ * comma-separated list of proxy addresses, CIDRs or the names loopback, linklocal, uniquelocal.
+ * `on` means one hop: trusting every hop would let a client forge its address.
+ */
+export function parseTrustProxy(value: string): TrustProxy {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === 'off' || v === 'false' || v === '0') return false;
+  if (v === 'on' || v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const kind = net.isIP(address);
+    const maxBits = kind === 4 ? 32 : 128;
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!NAMED_RANGES.has(entry) && (kind === 0 || !validBits || extra !== undefined)) {
+      throw new Error(`TRUST_PROXY: "${entry}" is not a hop count, an IP address, a CIDR or one of loopback, linklocal, uniquelocal.`);
+    }
+  }
+  return entries;
+}
 
 const ZEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -17,7 +45,7 @@ const ZEnvSchema = z.object({
   ACCESS_TOKEN_TTL: z.string().default('15m'),
   REFRESH_TOKEN_TTL: z.string().default('7d'),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
-  TRUST_PROXY: ZBool.default(false),
+  TRUST_PROXY: z.string().default('off'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SIMULATOR: ZBool.default(false),
@@ -38,7 +66,7 @@ export type Config = {
   accessTokenTtl: string;
   refreshTokenTtl: string;
   loginRateLimit: number;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   webDist: string;
   simulator: boolean;
@@ -53,6 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment:\n${lines}`);
   }
   const e = parsed.data;
+  let trustProxy: TrustProxy;
+  try {
+    trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  } catch (error) {
+    throw new Error(`Invalid environment:\n  ${(error as Error).message}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -66,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy,
     logLevel: e.LOG_LEVEL,
     simulator: e.SIMULATOR || e.DEMO,
     demo: e.DEMO,

@@ -1,19 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { clearRefreshCookie, REFRESH_COOKIE, writeRefreshCookie } from './auth.cookies.js';
 import * as service from './auth.service.js';
 
+function accountOf(body: unknown): string {
+  const email = typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string' ? body.email : '';
+  return email.trim().toLowerCase();
+}
+
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['auth'];
 
+  // Attempts are counted per client address (behind a proxy, as TRUST_PROXY says) and per
+  // account: many addresses cannot spray one account, one address cannot try many.
+  const accountAttempts = app.createRateLimit({ max: ctx.config.loginRateLimit, timeWindow: '1 minute', keyGenerator: (req) => `login-account:${accountOf(req.body)}` });
+  const perAccount = async (req: FastifyRequest, reply: FastifyReply) => {
+    const counted = await accountAttempts(req);
+    if (counted.isAllowed || !counted.isExceeded) return;
+    reply.header('retry-after', counted.ttlInSeconds);
+    throw new AppError('ERR_TOO_MANY_REQUESTS');
+  };
   app.post(
     '/auth/login',
     {
       schema: { tags, body: ZLoginSchema, response: { 200: ZLoginResponseSchema } },
       config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' } },
+      preHandler: perAccount,
     },
     async (req, reply) => {
       const { token, user, refreshToken } = await service.login(ctx, req.body);
