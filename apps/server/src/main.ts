@@ -6,9 +6,12 @@ async function main(): Promise<void> {
   const built = await buildApp(config);
   const address = await built.app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl ?? `http://localhost:${new URL(address).port}`;
+  // Only a generated password still in use is shown; one given in ADMIN_PASSWORD never is.
   const login = built.admin.password
-    ? `Log in as ${built.admin.email} with password ${built.admin.password}${built.ctx.secrets.adminPasswordGenerated ? ' (generated on first start; change it under Profile)' : ''}`
-    : `Log in as ${built.admin.email} (or any user) with the password you set`;
+    ? `Log in as ${built.admin.email} with password ${built.admin.password} (generated on first start; change it under Profile)`
+    : built.admin.fromEnvironment
+      ? `Log in as ${built.admin.email} with the password given in ADMIN_PASSWORD`
+      : `Log in as ${built.admin.email} (or any user) with the password you set`;
   const lines = [
     '',
     `  ZapDesk is running at ${url}`,

@@ -46,6 +46,7 @@ const ZEnvSchema = z.object({
   REFRESH_TOKEN_TTL: z.string().default('7d'),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   TRUST_PROXY: z.string().default('off'),
+  SECRETS_KEY: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SIMULATOR: ZBool.default(false),
@@ -61,6 +62,8 @@ export type Config = {
   databaseUrl: string | undefined;
   adminEmail: string;
   adminPassword: string | undefined;
+  /** Seals secret settings instead of the key generated into secrets.json. */
+  secretsKey: string | undefined;
   jwtSecret: string | undefined;
   jwtRefreshSecret: string | undefined;
   accessTokenTtl: string;
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || undefined,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
+    secretsKey: e.SECRETS_KEY || undefined,
     jwtSecret: e.JWT_SECRET,
     jwtRefreshSecret: e.JWT_REFRESH_SECRET,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,

@@ -35,8 +35,9 @@ export async function saveMedia(ctx: AppContext, data: Buffer, options: { mimety
   const month = new Date().toISOString().slice(0, 7);
   const relative = path.posix.join(month, `${randomBytes(12).toString('hex')}.${extensionFor(options.mimetype, options.filename)}`);
   const absolute = path.join(mediaRoot(ctx), relative);
-  await fs.mkdir(path.dirname(absolute), { recursive: true });
-  await fs.writeFile(absolute, data);
+  // Customers' files: readable by the server's user only.
+  await fs.mkdir(path.dirname(absolute), { recursive: true, mode: 0o700 });
+  await fs.writeFile(absolute, data, { mode: 0o600 });
   return relative;
 }
 

@@ -2,13 +2,19 @@ import { MASKED_VALUE, SETTING_KEYS, SETTINGS, isSettingKey, type SettingKey } f
 import type { TSetting } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import { isSealed, seal, unseal } from '../../core/secret-box.js';
 import { randomToken } from '../../core/secrets.js';
 import { nowIso } from '../../core/time.js';
 import * as repo from './settings.repository.js';
 
+/** Settings marked `secret` (the one registry: add a key there) are sealed at rest and write-only. */
+function isSecret(key: SettingKey): boolean {
+  const def = SETTINGS[key];
+  return 'secret' in def && def.secret === true;
+}
+
 function toSetting(row: repo.SettingRow & { key: SettingKey }): TSetting {
-  const def = SETTINGS[row.key];
-  const secret = 'secret' in def && def.secret;
+  const secret = isSecret(row.key);
   const isSet = row.value !== '';
   return { key: row.key, value: secret && isSet ? MASKED_VALUE : row.value, isSet, updatedAt: row.updatedAt };
 }
@@ -17,6 +23,21 @@ function toSetting(row: repo.SettingRow & { key: SettingKey }): TSetting {
 export async function seedSettings(ctx: AppContext): Promise<void> {
   const values = Object.fromEntries(SETTING_KEYS.map((key) => [key, key === 'userApiToken' ? randomToken(24) : SETTINGS[key].default])) as Record<SettingKey, string>;
   await repo.insertMissingSettings(ctx.db, values, nowIso());
+  // Secret values stored in clear by earlier versions are sealed now.
+  for (const row of await repo.listSettingRows(ctx.db)) {
+    if (isSettingKey(row.key) && isSecret(row.key) && row.value !== '' && !isSealed(row.value)) await repo.upsertSetting(ctx.db, row.key, seal(ctx.secrets.settingsKey, row.value), nowIso());
+  }
+}
+
+/** The clear value of a secret setting, for the integration that needs it; '' when not set. */
+export async function readSecretSetting(ctx: AppContext, key: SettingKey): Promise<string> {
+  const stored = await repo.getSettingValue(ctx.db, key);
+  if (stored === '' || !isSealed(stored)) return stored;
+  try {
+    return unseal(ctx.secrets.settingsKey, stored);
+  } catch {
+    throw new AppError('ERR_VALIDATION', { message: `${key} was sealed with another key (SECRETS_KEY or secrets.json changed): set it again.` });
+  }
 }
 
 export async function listSettings(ctx: AppContext): Promise<TSetting[]> {
@@ -44,7 +65,11 @@ function checkValue(key: SettingKey, value: string): void {
 export async function updateSetting(ctx: AppContext, rawKey: string, value: string): Promise<TSetting> {
   const key = parseKey(rawKey);
   checkValue(key, value);
-  const row = await repo.upsertSetting(ctx.db, key, value, nowIso());
+  const secret = isSecret(key);
+  // The mask sent back (a form saved without touching the field) keeps what is stored.
+  if (secret && value === MASKED_VALUE) return (await listSettings(ctx)).find((s) => s.key === key) ?? toSetting({ key, value: '', updatedAt: nowIso() });
+  const stored = secret && value !== '' ? seal(ctx.secrets.settingsKey, value) : value;
+  const row = await repo.upsertSetting(ctx.db, key, stored, nowIso());
   const setting = toSetting({ ...row, key });
   ctx.events.publish('setting.updated', { setting });
   return setting;
