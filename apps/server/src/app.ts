@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -41,6 +42,29 @@ import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 
 export const VERSION = '0.1.0';
+
+/**
+ * The web app's Content-Security-Policy: scripts only from the app itself (no inline scripts);
+ * styles also inline (the UI library writes its styles at run time); media, workers and images
+ * from the app, with blob: and data: for recordings and previews, plus the two outside places
+ * images come from: WhatsApp's servers (contact pictures) and Google's static maps (locations).
+ * The socket is the app's own origin ('self' covers ws: and wss: there). No framing, no plugins.
+ */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:', 'https://*.whatsapp.net', 'https://maps.googleapis.com'],
+  mediaSrc: ["'self'", 'blob:', 'data:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'", 'data:'],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  upgradeInsecureRequests: null,
+};
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
@@ -87,6 +111,12 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
+  await app.register(helmet, { contentSecurityPolicy: { directives: CSP_DIRECTIVES }, hsts: false, referrerPolicy: { policy: 'no-referrer' }, crossOriginEmbedderPolicy: false });
+  // Strict-Transport-Security only over HTTPS (as seen through TRUST_PROXY): on plain HTTP it
+  // would mean nothing, and on a LAN install it would lock browsers out of the HTTP address.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
   await app.register(rateLimit, { global: false });
@@ -98,7 +128,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // The API docs page sets its own policy, with the hashes of its inline start-up script and styles.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '') });
 
   app.get('/api/health', { schema: { tags: ['health'], response: { 200: ZHealthSchema } } }, () => ({
     status: 'ok' as const,
@@ -121,7 +152,17 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const webIndex = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(webIndex);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      // Hashed assets never change; index.html is checked on every load so a release shows at once.
+      setHeaders: (res, file) => {
+        const name = path.relative(config.webDist, file);
+        res.setHeader('cache-control', name.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : name === 'index.html' ? 'no-cache' : 'public, max-age=3600');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/socket.io');

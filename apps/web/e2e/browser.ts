@@ -25,7 +25,7 @@ export function launchBrowser(options: { fakeMedia?: boolean } = {}): Promise<Br
   });
 }
 
-/** Uncaught exceptions in any page; the tests assert there were none. */
+/** Uncaught exceptions and Content-Security-Policy violations in any page; the tests assert there were none. */
 export const pageErrors: string[] = [];
 
 export async function newContext(browser: Browser, baseURL: string, options: { locale?: string; mobile?: boolean } = {}): Promise<BrowserContext> {
@@ -36,7 +36,13 @@ export async function newContext(browser: Browser, baseURL: string, options: { l
     deviceScaleFactor: 1,
   });
   context.setDefaultTimeout(15_000);
-  context.on('page', (page) => page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`)));
+  context.on('page', (page) => {
+    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+    // The server's policy allows what the app needs; anything it blocks is a defect.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`${page.url()}: ${message.text()}`);
+    });
+  });
   return context;
 }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -87,7 +88,15 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
       const row = await findMessageById(ctx.db, req.params.id);
       const file = row?.mediaPath && !row.isDeleted ? mediaFile(ctx, row.mediaPath) : undefined;
       if (!file || !fs.existsSync(file)) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA');
-      return reply.header('cache-control', 'private, max-age=3600').type(mimetypeOf(file)).send(fs.createReadStream(file));
+      const type = mimetypeOf(file);
+      // Pictures, sound and video show in the page; anything else is a download, never a page.
+      const inline = /^(image|audio|video)\//.test(type) && type !== 'image/svg+xml';
+      return reply
+        .header('cache-control', 'private, max-age=3600')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${path.basename(file)}"`)
+        .type(type)
+        .send(fs.createReadStream(file));
     },
   );
 };
