@@ -88,6 +88,9 @@ describe('ticket visibility', () => {
     // Agents of a queue see the queue-less ticket; admins see everything.
     expect((await t.request({ method: 'GET', url: `/api/tickets/${free.id}`, token: salesAgent })).statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: `/api/tickets/${free.id}`, token: t.adminToken })).statusCode).toBe(200);
+    // An admin in no queue, with 'All' off, still has the inbox of tickets without a queue.
+    const adminList = (await t.request({ method: 'GET', url: '/api/tickets?status=pending', token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets;
+    expect(adminList.map((x) => x.id)).toContain(free.id);
     const salesList = (await t.request({ method: 'GET', url: '/api/tickets?status=pending', token: salesAgent })).json<{ tickets: TTicket[] }>().tickets;
     expect(salesList.map((x) => x.id)).toContain(free.id);
 

@@ -189,13 +189,17 @@ const bare: ColumnRef = (name) => sql`+${sql.ref(name)}`;
 
 /**
  * Admins with showAll see everything; others their own tickets (whatever the queue), and the
- * unassigned tickets of their queues, plus those without a queue when they belong to one.
+ * unassigned tickets of their queues, plus those without a queue when they belong to one (an
+ * admin always does: 'All' off narrows an admin's lists to their queues, never below the inbox).
  */
 function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope, col: ColumnRef = indexed): SelectQueryBuilder<Database, 'tickets', O> {
   if (scope.admin && scope.showAll) return query;
-  if (scope.queueIds.length === 0) return query.where(col('userId'), '=', scope.userId);
+  if (scope.queueIds.length === 0 && !scope.admin) return query.where(col('userId'), '=', scope.userId);
   return query.where((eb) =>
-    eb.or([eb(col('userId'), '=', scope.userId), eb.and([eb(col('userId'), 'is', null), eb.or([eb(col('queueId'), 'is', null), eb(col('queueId'), 'in', scope.queueIds)])])]),
+    eb.or([
+      eb(col('userId'), '=', scope.userId),
+      eb.and([eb(col('userId'), 'is', null), eb.or([eb(col('queueId'), 'is', null), ...(scope.queueIds.length ? [eb(col('queueId'), 'in', scope.queueIds)] : [])])]),
+    ]),
   );
 }
 

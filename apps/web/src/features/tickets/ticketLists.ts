@@ -99,7 +99,7 @@ export function ticketMatchesFilter(ticket: TTicket, filter: TicketListFilter, u
   if (isAdminProfile(user.profile) && filter.showAll) return true;
   if (own) return true;
   if (ticket.userId !== null) return false;
-  return ticket.queueId === null ? user.queues.length > 0 : user.queues.some((queue) => queue.id === ticket.queueId);
+  return ticket.queueId === null ? isAdminProfile(user.profile) || user.queues.length > 0 : user.queues.some((queue) => queue.id === ticket.queueId);
 }
 
 function listsOf(queryClient: QueryClient) {
