@@ -39,12 +39,14 @@ const REFERENCE = {
   search: { requestsPerSecond: 1, p50Ms: 12000 },
   messages: { requestsPerSecond: 230 },
   contacts: { requestsPerSecond: 40 },
+  baseline: {},
 };
 const TARGETS = {
   ticketList: { minRequestsPerSecond: 45 * 30, maxP99Ms: 25 },
   search: { maxP99Ms: 50 },
   messages: { minRequestsPerSecond: 230 * 10 },
   contacts: { minRequestsPerSecond: 40 * 10 },
+  baseline: {},
 };
 
 type Kind = keyof typeof REFERENCE;
@@ -100,7 +102,12 @@ async function main(): Promise<void> {
   // ---------- cases: the web app's requests ----------
   const list = (user: typeof agent, params: Record<string, string>) =>
     `/api/tickets?${new URLSearchParams({ pageNumber: '1', showAll: user === admin ? 'true' : 'false', queueIds: JSON.stringify(user.queueIds), ...params }).toString()}`;
-  const cases: Case[] = [];
+  // Same-run baselines: the framework alone, then the token check and a tiny query. The cases
+  // below are read against these, not against figures from another run or another machine.
+  const cases: Case[] = [
+    { name: 'baseline: GET /api/health (no token, no database)', kind: 'baseline', user: 'admin', path: '/api/health' },
+    { name: 'baseline: GET /api/queue (token check, one tiny query)', kind: 'baseline', user: 'agent', path: '/api/queue' },
+  ];
   for (const [who, user] of [
     ['agent', agent],
     ['admin', admin],
