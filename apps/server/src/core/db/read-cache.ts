@@ -16,7 +16,11 @@ async function sqliteVersion(db: Db): Promise<string> {
   return `${rows[0]?.c}:${rows[0]?.v}`;
 }
 
-/** `compute()`, or its result from an earlier call with the same key when nothing was written since. */
+/**
+ * `compute()`, or its result from an earlier call with the same key when nothing was written
+ * since. Every caller gets its own copy: one that changes its answer changes nobody else's. A
+ * read that fails is not kept.
+ */
 export async function memoUntilWrite<T>(db: Db, key: string, compute: () => Promise<T>): Promise<T> {
   // A transaction is its own Kysely instance: what it reads, uncommitted, is never shared.
   if (db.isTransaction || !(db.getExecutor().adapter instanceof SqliteAdapter)) return compute();
@@ -26,10 +30,10 @@ export async function memoUntilWrite<T>(db: Db, key: string, compute: () => Prom
     cache = { version, values: new Map() };
     caches.set(db, cache);
   }
-  if (cache.values.has(key)) return cache.values.get(key) as T;
+  if (cache.values.has(key)) return structuredClone(cache.values.get(key) as T);
   const value = await compute();
   if (cache.values.size >= MAX_ENTRIES) cache.values.clear();
   // Stored under the version read before computing: a write in between moves it, so the next call recomputes.
-  cache.values.set(key, value);
+  cache.values.set(key, structuredClone(value));
   return value;
 }

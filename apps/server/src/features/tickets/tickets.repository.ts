@@ -27,11 +27,11 @@ const ticketColumns = [
 
 /**
  * Loads tickets with their contact, queue, user and connection, in the order of `ids`. Read
- * again only after a write (see memoUntilWrite); each caller gets its own copies.
+ * again only after a write (see memoUntilWrite, which gives each caller its own copy).
  */
 export async function findTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]> {
   if (ids.length === 0) return [];
-  return structuredClone(await memoUntilWrite(db, `tickets.byIds:${ids.join(',')}`, () => loadTicketsByIds(db, ids)));
+  return memoUntilWrite(db, `tickets.byIds:${ids.join(',')}`, () => loadTicketsByIds(db, ids));
 }
 
 async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]> {
