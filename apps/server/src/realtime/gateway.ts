@@ -15,6 +15,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { isAdminProfile, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
 import type { ClientToServerEvents, JoinResult, ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { ticketAudiences, viewerAudiences } from '@zapdesk/shared/visibility';
 import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { userFromAccessToken } from '../core/http/auth-hooks.js';
@@ -35,6 +36,7 @@ export const ROOMS = {
   queue: (id: number) => `queue:${id}`,
   /** Agents who belong to at least one queue: they see the unassigned tickets without a queue. */
   queued: 'queued',
+  // These names are the visibility rule's audiences (ticketAudiences, viewerAudiences).
 } as const;
 
 /** Topic rooms: what a socket joined. */
@@ -47,22 +49,14 @@ export const TOPICS = {
 const TOPIC_SEPARATOR = '@';
 const topicRoom = (topic: string, audience: string) => `${topic}${TOPIC_SEPARATOR}${audience}`;
 
-/** Who may see a ticket (the rule of canSeeTicket): its agent when assigned, else its queue's agents (agents of any queue when it has none); admins always. */
+/** The rooms of those who may see a ticket: the visibility rule's audiences (@zapdesk/shared/visibility). */
 export function ticketRooms(ticket: Pick<TTicket, 'userId' | 'queueId'>): string[] {
-  if (ticket.userId !== null) return [ROOMS.admins, ROOMS.user(ticket.userId)];
-  if (ticket.queueId !== null) return [ROOMS.admins, ROOMS.queue(ticket.queueId)];
-  return [ROOMS.admins, ROOMS.queued];
+  return ticketAudiences(ticket);
 }
 
-/** The audience rooms of a user's sockets. */
+/** The audience rooms of a user's sockets: everyone's, and the rule's audiences they belong to. */
 export function audienceRooms(user: Pick<AuthUser, 'id' | 'profile'>, queueIds: number[]): string[] {
-  return [
-    ROOMS.everyone,
-    ROOMS.user(user.id),
-    ...(isAdminProfile(user.profile) ? [ROOMS.admins] : []),
-    ...queueIds.map(ROOMS.queue),
-    ...(queueIds.length > 0 ? [ROOMS.queued] : []),
-  ];
+  return [ROOMS.everyone, ...viewerAudiences({ id: user.id, admin: isAdminProfile(user.profile), queueIds })];
 }
 
 /** The rooms that carry `topics` to the sockets of `audience`. */

@@ -1,4 +1,5 @@
 import { foldText, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import { visibilityClauses } from '@zapdesk/shared/visibility';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
@@ -188,18 +189,28 @@ const indexed: ColumnRef = (name) => sql.ref(name);
 const bare: ColumnRef = (name) => sql`+${sql.ref(name)}`;
 
 /**
- * Admins with showAll see everything; others their own tickets (whatever the queue), and the
- * unassigned tickets of their queues, plus those without a queue when they belong to one (an
- * admin always does: 'All' off narrows an admin's lists to their queues, never below the inbox).
+ * The visibility rule (@zapdesk/shared/visibility) as SQL: a ticket matches when any of the
+ * viewer's clauses does. Lists and counts use it; single tickets and live events use the same
+ * clauses through the shared predicate, and a table test keeps the two in step.
  */
-function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope, col: ColumnRef = indexed): SelectQueryBuilder<Database, 'tickets', O> {
-  if (scope.admin && scope.showAll) return query;
-  if (scope.queueIds.length === 0 && !scope.admin) return query.where(col('userId'), '=', scope.userId);
+export function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope, col: ColumnRef = indexed): SelectQueryBuilder<Database, 'tickets', O> {
+  const clauses = visibilityClauses({ id: scope.userId, admin: scope.admin, queueIds: scope.queueIds }, { all: scope.showAll });
+  if (clauses.some((c) => c.kind === 'everything')) return query;
   return query.where((eb) =>
-    eb.or([
-      eb(col('userId'), '=', scope.userId),
-      eb.and([eb(col('userId'), 'is', null), eb.or([eb(col('queueId'), 'is', null), ...(scope.queueIds.length ? [eb(col('queueId'), 'in', scope.queueIds)] : [])])]),
-    ]),
+    eb.or(
+      clauses.map((clause) => {
+        switch (clause.kind) {
+          case 'assignedTo':
+            return eb(col('userId'), '=', clause.userId);
+          case 'unassignedIn':
+            return eb.and([eb(col('userId'), 'is', null), eb(col('queueId'), 'in', [...clause.queueIds])]);
+          case 'unassignedWithoutQueue':
+            return eb.and([eb(col('userId'), 'is', null), eb(col('queueId'), 'is', null)]);
+          case 'everything':
+            return eb.lit(true);
+        }
+      }),
+    ),
   );
 }
 

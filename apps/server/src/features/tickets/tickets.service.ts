@@ -1,5 +1,6 @@
 import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TTicket, TTicketListQuery, TTicketUpdate } from '@zapdesk/shared/messaging';
+import { canSeeTicket as canSee } from '@zapdesk/shared/visibility';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -18,11 +19,7 @@ import * as repo from './tickets.repository.js';
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
 export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: Pick<TTicket, 'userId' | 'queueId'>): Promise<boolean> {
   if (isAdminProfile(actor.profile)) return true;
-  if (ticket.userId === actor.id) return true;
-  if (ticket.userId !== null) return false;
-  const queueIds = await repo.userQueueIds(ctx.db, actor.id);
-  // A ticket without a queue is for the team's agents: someone in no queue (a fresh sign-up) sees none.
-  return ticket.queueId === null ? queueIds.length > 0 : queueIds.includes(ticket.queueId);
+  return canSee({ id: actor.id, admin: false, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, ticket, { all: true });
 }
 
 export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<TTicket> {

@@ -6,6 +6,7 @@
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { isAdminProfile, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import { canSeeTicket } from '@zapdesk/shared/visibility';
 import type { ZTicketListSchema, TTicket } from '@zapdesk/shared/messaging';
 import type { TUser } from '@zapdesk/shared/schemas';
 import { request } from '../../core/api/client';
@@ -94,12 +95,11 @@ export function ticketMatchesFilter(ticket: TTicket, filter: TicketListFilter, u
   if (filter.isGroup !== undefined && ticket.isGroup !== filter.isGroup) return false;
   if (filter.withUnreadMessages && ticket.unreadMessages === 0) return false;
   const own = user !== null && ticket.userId === user.id;
+  // The queue filter narrows the queues' lists; one's own tickets stay whatever it says.
   if (filter.queueIds && ticket.queueId !== null && !own && !filter.queueIds.includes(ticket.queueId)) return false;
   if (!user) return true;
-  if (isAdminProfile(user.profile) && filter.showAll) return true;
-  if (own) return true;
-  if (ticket.userId !== null) return false;
-  return ticket.queueId === null ? isAdminProfile(user.profile) || user.queues.length > 0 : user.queues.some((queue) => queue.id === ticket.queueId);
+  // The server's rule, the same clauses it turns into SQL.
+  return canSeeTicket({ id: user.id, admin: isAdminProfile(user.profile), queueIds: user.queues.map((queue) => queue.id) }, ticket, { all: filter.showAll === true });
 }
 
 function listsOf(queryClient: QueryClient) {
