@@ -132,12 +132,15 @@ function oggPage(options: { packets: Buffer[]; granule: bigint; serial: number; 
   return page;
 }
 
+/** libopus' look-ahead at 48 kHz: what an encoder's first samples hold before the audio begins. */
+const LIBOPUS_PRESKIP = 312;
+
 function opusHead(channels: number): Buffer {
   const head = Buffer.alloc(19);
   head.write('OpusHead', 0, 'latin1');
   head[8] = 1;
   head[9] = channels;
-  head.writeUInt16LE(312, 10);
+  head.writeUInt16LE(LIBOPUS_PRESKIP, 10);
   head.writeUInt32LE(OPUS_RATE, 12);
   return head;
 }
@@ -155,7 +158,10 @@ function opusTags(): Buffer {
 export function webmOpusToOgg(data: Buffer, serial = 0x5a415044): Buffer | null {
   const track = readWebm(data);
   if (!track) return null;
-  const head = track.head?.subarray(0, 8).toString('latin1') === 'OpusHead' ? track.head : opusHead(track.channels);
+  const head = track.head?.subarray(0, 8).toString('latin1') === 'OpusHead' && track.head.length >= 19 ? Buffer.from(track.head) : opusHead(track.channels);
+  // Chromium writes a pre-skip of 0 although its libopus encoder has the usual 6.5 ms of
+  // look-ahead: players (and opusinfo) expect it, so the standard 312 samples go in.
+  if (head.readUInt16LE(10) === 0) head.writeUInt16LE(LIBOPUS_PRESKIP, 10);
   const pages = [oggPage({ packets: [head], granule: 0n, serial, sequence: 0, flags: 0x02 }), oggPage({ packets: [opusTags()], granule: 0n, serial, sequence: 1, flags: 0 })];
   let granule = 0n;
   let page: Buffer[] = [];
