@@ -12,9 +12,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { io as connect } from 'socket.io-client';
-import { buildApp } from '../apps/server/src/app.js';
-import { SimulatorDriver } from '../apps/server/src/channels/simulator/simulator.driver.js';
-import { loadConfig } from '../apps/server/src/core/config.js';
+import { buildApp } from '@zapdesk/server/app';
+import { SimulatorDriver } from '@zapdesk/server/channels/simulator/simulator.driver';
+import { loadConfig } from '@zapdesk/server/core/config';
 
 const { values } = parseArgs({
   options: {

@@ -15,8 +15,8 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/core/config.js';
+import { buildApp } from '@zapdesk/server/app';
+import { loadConfig } from '@zapdesk/server/core/config';
 import { agentEmail, DEFAULT_PG_SEED, DEFAULT_SQLITE_SEED, SEED, seedExists, seedPostgres, seedSqlite } from './seed.js';
 
 const run = promisify(execFile);

@@ -18,10 +18,10 @@ import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { foldText } from '@zapdesk/shared/domain';
-import { openDatabase } from '../apps/server/src/core/db/database.js';
-import { migrateToLatest } from '../apps/server/src/core/db/migrate.js';
-import { hashPassword } from '../apps/server/src/core/auth/password.js';
-import { contactSearchText } from '../apps/server/src/features/contacts/contacts.repository.js';
+import { openDatabase } from '@zapdesk/server/core/db/database';
+import { migrateToLatest } from '@zapdesk/server/core/db/migrate';
+import { hashPassword } from '@zapdesk/server/core/auth/password';
+import { contactSearchText } from '@zapdesk/server/features/contacts/contacts.repository';
 
 export const SEED = {
   contacts: 50_000,

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/core/config.js';
+import { buildApp } from '@zapdesk/server/app';
+import { loadConfig } from '@zapdesk/server/core/config';
 import { agentEmail, DEFAULT_PG_SEED, DEFAULT_SQLITE_SEED, SEED, seedExists, seedPostgres, seedSqlite } from './seed.js';
 
 const { values } = parseArgs({
