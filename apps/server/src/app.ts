@@ -38,6 +38,7 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { scheduleAutoClose } from './jobs/auto-close.job.js';
 import { startOutboundDispatcher } from './jobs/outbound.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
+import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 
@@ -97,7 +98,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   };
   await seedSettings(ctx);
   const { events } = ctx;
-  const sessions = new SessionManager(ctx, options.driverFactory);
+  const sessions = new SessionManager(ctx, createConnectionStore(ctx.db), options.driverFactory);
   sessions.setInboundHandler(createInboundHandler(ctx, sessions));
   const admin = await ensureAdmin(ctx);
 

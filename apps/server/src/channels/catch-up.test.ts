@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import { createInboundHandler } from '../features/messages/inbound.service.js';
 import { createTestApp, type TestApp } from '../test/harness.js';
+import { createConnectionStore } from '../features/whatsapps/connection-store.js';
 import { SessionManager } from './session-manager.js';
 import type { SimulatorDriver } from './simulator/simulator.driver.js';
 
@@ -64,7 +65,7 @@ describe('catch-up after an unclean stop', () => {
     await phone().stop();
     expect(await marker()).not.toBeNull();
 
-    const restarted = new SessionManager(t.ctx);
+    const restarted = new SessionManager(t.ctx, createConnectionStore(t.ctx.db));
     restarted.setInboundHandler(createInboundHandler(t.ctx, restarted));
     const saved: string[] = [];
     const off = t.ctx.events.subscribe('message.saved', ({ message }) => void saved.push(message.body));
@@ -78,7 +79,7 @@ describe('catch-up after an unclean stop', () => {
 
       // A second unclean stop reads again from the newest stored message: nothing twice.
       await phone(restarted).stop();
-      const again = new SessionManager(t.ctx);
+      const again = new SessionManager(t.ctx, createConnectionStore(t.ctx.db));
       again.setInboundHandler(createInboundHandler(t.ctx, again));
       await again.start(connectionId);
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -7,8 +7,7 @@ import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
-import { findSessionOpenSince, findWhatsappById, listWhatsapps, setSessionOpenSince, updateSessionState } from '../features/whatsapps/whatsapps.repository.js';
-import { ChannelAuthStore } from './auth-store.js';
+import type { ChannelAuthStore, ConnectionStore } from './connection-store.js';
 import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundMessage } from './channel.js';
 import { SimulatorDriver } from './simulator/simulator.driver.js';
 import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
@@ -62,6 +61,7 @@ export class SessionManager {
 
   constructor(
     private readonly ctx: AppContext,
+    private readonly store: ConnectionStore,
     private readonly factory: DriverFactory = defaultDriverFactory,
   ) {}
 
@@ -81,26 +81,26 @@ export class SessionManager {
   }
 
   async restoreAll(): Promise<void> {
-    for (const w of await listWhatsapps(this.ctx.db)) {
+    for (const id of await this.store.ids()) {
       try {
-        await this.start(w.id);
+        await this.start(id);
       } catch (error) {
         // One connection that cannot start (its channel turned off, say) must not stop the others.
-        this.ctx.events.publish('channel.error', { whatsappId: w.id, error });
-        await this.#saveState(w.id, { status: 'DISCONNECTED', qrcode: '' });
+        this.ctx.events.publish('channel.error', { whatsappId: id, error });
+        await this.#saveState(id, { status: 'DISCONNECTED', qrcode: '' });
       }
     }
   }
 
   async start(whatsappId: number): Promise<void> {
     await this.stop(whatsappId);
-    const whatsapp = await findWhatsappById(this.ctx.db, whatsappId);
-    if (!whatsapp) throw new AppError('ERR_NO_WAPP_FOUND');
-    const driver = this.factory({ ctx: this.ctx, whatsappId, channel: whatsapp.channel, auth: new ChannelAuthStore(this.ctx.db, whatsappId) });
+    const channel = await this.store.channelOf(whatsappId);
+    if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
+    const driver = this.factory({ ctx: this.ctx, whatsappId, channel, auth: this.store.authStore(whatsappId) });
     // A session still marked open was not closed by this server: it was killed or crashed, and
     // WhatsApp may have handed over messages it acknowledged before they were stored.
-    if (await findSessionOpenSince(this.ctx.db, whatsappId)) this.#catchUp.add(whatsappId);
-    await setSessionOpenSince(this.ctx.db, whatsappId, nowIso());
+    if (await this.store.sessionOpenSince(whatsappId)) this.#catchUp.add(whatsappId);
+    await this.store.setSessionOpenSince(whatsappId, nowIso());
     this.#sessions.set(whatsappId, driver);
     this.#wire(whatsappId, driver);
     await driver.start();
@@ -123,15 +123,15 @@ export class SessionManager {
     if (!driver) return;
     this.#sessions.delete(whatsappId);
     await driver.stop();
-    await setSessionOpenSince(this.ctx.db, whatsappId, null);
+    await this.store.setSessionOpenSince(whatsappId, null);
   }
 
   async logout(whatsappId: number): Promise<void> {
     const driver = this.#sessions.get(whatsappId);
     this.#sessions.delete(whatsappId);
     if (driver) await driver.logout();
-    else await new ChannelAuthStore(this.ctx.db, whatsappId).clear();
-    await setSessionOpenSince(this.ctx.db, whatsappId, null);
+    else await this.store.authStore(whatsappId).clear();
+    await this.store.setSessionOpenSince(whatsappId, null);
     this.#catchUp.delete(whatsappId);
     await this.settled(whatsappId);
     await this.#saveState(whatsappId, { status: 'DISCONNECTED', qrcode: '' });
@@ -260,8 +260,7 @@ export class SessionManager {
   async #saveState(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): Promise<void> {
     const retries = this.#retries.get(whatsappId) ?? 0;
     const now = nowIso();
-    await updateSessionState(this.ctx.db, whatsappId, { ...state, retries }, now);
-    const current = await findWhatsappById(this.ctx.db, whatsappId);
+    const current = await this.store.saveState(whatsappId, { ...state, retries }, now);
     if (!current) return;
     this.ctx.events.publish('whatsapp.session', { id: whatsappId, status: current.status, qrcode: current.qrcode, retries: current.retries, updatedAt: current.updatedAt });
   }

@@ -8,7 +8,7 @@ import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
 import { AppError } from '../../core/errors.js';
 import type { ChatAddress, ChannelDriver, ChannelEvents, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
-import type { ChannelAuthStore } from '../auth-store.js';
+import type { ChannelAuthStore } from '../connection-store.js';
 import { chatKey, SimulatorPhone } from './simulator-phone.js';
 
 export { chatKey } from './simulator-phone.js';

@@ -16,7 +16,7 @@ import {
   type SignalKeyStore,
   type SocketConfig,
 } from '@whiskeysockets/baileys';
-import type { ChannelAuthStore } from '../auth-store.js';
+import type { ChannelAuthStore } from '../connection-store.js';
 
 export const CREDS_TYPE = 'creds';
 export const CREDS_ID = 'creds';

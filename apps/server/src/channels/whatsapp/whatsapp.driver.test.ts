@@ -7,7 +7,8 @@ import { EventEmitter } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BufferJSON, initAuthCreds, proto, type BaileysEventMap, type SignalDataTypeMap, type UserFacingSocketConfig, type WAMessage, type WAMessageKey } from '@whiskeysockets/baileys';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { ChannelAuthStore } from '../auth-store.js';
+import { DbChannelAuthStore as ChannelAuthStore } from '../../features/whatsapps/channel-auth.repository.js';
+import { createConnectionStore } from '../../features/whatsapps/connection-store.js';
 import type { ChannelEvents, InboundMessage } from '../channel.js';
 import { SessionManager } from '../session-manager.js';
 import { chatJid, isIgnoredJid, personJid } from './jid.js';
@@ -474,7 +475,7 @@ describe('WhatsApp driver: connection', () => {
       sockets.push(sock);
       return sock;
     };
-    const sessions = new SessionManager(t.ctx, ({ whatsappId, auth }) => new WhatsappDriver({ whatsappId, auth, makeSocket }));
+    const sessions = new SessionManager(t.ctx, createConnectionStore(t.ctx.db), ({ whatsappId, auth }) => new WhatsappDriver({ whatsappId, auth, makeSocket }));
     await sessions.start(id);
     const row = async () => t.ctx.db.selectFrom('whatsapps').select(['status', 'retries', 'qrcode']).where('id', '=', id).executeTakeFirstOrThrow();
     sockets[0]?.connection({ qr: '2@qr' });

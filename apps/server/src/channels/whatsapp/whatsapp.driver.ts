@@ -25,7 +25,7 @@ import makeWASocket, {
   type WASocket,
 } from '@whiskeysockets/baileys';
 import { AppError } from '../../core/errors.js';
-import type { ChannelAuthStore } from '../auth-store.js';
+import type { ChannelAuthStore } from '../connection-store.js';
 import type { ChannelDriver, ChannelEvents, ChatAddress, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
 import { BoundedMap } from './bounded-map.js';

@@ -2,9 +2,10 @@
  * Channel session state in the database (table channelAuth), so that any node can take over
  * a session: one row per (connection, type, key id), values as JSON text.
  */
-import type { Db } from '../core/db/database.js';
+import type { ChannelAuthStore } from '../../channels/connection-store.js';
+import type { Db } from '../../core/db/database.js';
 
-export class ChannelAuthStore {
+export class DbChannelAuthStore implements ChannelAuthStore {
   constructor(
     private readonly db: Db,
     private readonly whatsappId: number,
@@ -29,7 +30,6 @@ export class ChannelAuthStore {
     return (await this.get(type, [id])).get(id);
   }
 
-  /** Writes every entry in one transaction; a null value deletes the key. */
   async set(entries: { type: string; id: string; value: string | null }[]): Promise<void> {
     if (entries.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
