@@ -39,6 +39,7 @@ import { scheduleAutoClose } from './jobs/auto-close.job.js';
 import { startOutboundDispatcher } from './jobs/outbound.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
+import { createIdentity } from './features/auth/identity.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     dbKind: handle.kind,
     events: new DomainEventBus(),
     secrets,
+    identity: createIdentity(handle.db),
     tokens: new TokenService({
       accessSecret: secrets.jwtSecret,
       refreshSecret: secrets.jwtRefreshSecret,

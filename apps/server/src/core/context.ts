@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Db, DbKind } from './db/database.js';
 import type { DomainEventBus } from './events.js';
 import type { Secrets } from './secrets.js';
+import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
 
 /** What every feature receives: configuration, the database and the event bus. */
@@ -12,4 +13,6 @@ export type AppContext = {
   events: DomainEventBus;
   tokens: TokenService;
   secrets: Secrets;
+  /** Registered by the users and auth features (see core/auth/identity.ts). */
+  identity: Identity;
 };

@@ -6,8 +6,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { findFamily } from '../../features/auth/refresh-families.repository.js';
-import { findAuthUserById, type AuthUser } from '../../features/users/users.repository.js';
+import type { AuthUser } from '../auth/identity.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,10 +27,10 @@ export async function userFromAccessToken(ctx: AppContext, token: string | undef
   const result = await ctx.tokens.verifyAccess(token);
   if (!result.ok) throw new AppError(result.reason === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN');
   const { family } = result.claims;
-  const [user, sessionFamily] = await Promise.all([findAuthUserById(ctx.db, result.claims.userId), family ? findFamily(ctx.db, family) : undefined]);
+  const [user, revoked] = await Promise.all([ctx.identity.findUser(result.claims.userId), family ? ctx.identity.isSignInRevoked(family) : false]);
   if (!user) throw new AppError('ERR_INVALID_TOKEN');
   // A sign-in whose refresh token was copied and used twice is over, its access tokens too.
-  if (family && (!sessionFamily || sessionFamily.revokedAt)) throw new AppError('ERR_SESSION_EXPIRED');
+  if (revoked) throw new AppError('ERR_SESSION_EXPIRED');
   // A token from before a logout or password change has expired early: the client refreshes
   // once, which works only where the refresh cookie is current (the browser that changed the
   // password) and ends the session everywhere else.

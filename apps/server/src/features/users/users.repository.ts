@@ -4,7 +4,8 @@ import type { Db } from '../../core/db/database.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 import { sql } from 'kysely';
 
-export type AuthUser = { id: number; name: string; email: string; profile: Profile; tokenVersion: number };
+export type { AuthUser } from '../../core/auth/identity.js';
+import type { AuthUser } from '../../core/auth/identity.js';
 
 function asProfile(value: string): Profile {
   return value === 'admin' ? 'admin' : 'user';
