@@ -7,7 +7,7 @@ import type { SessionManager } from '../channels/session-manager.js';
 import { SimulatorDriver } from '../channels/simulator/simulator.driver.js';
 import type { AppContext } from '../core/context.js';
 import { nowIso } from '../core/time.js';
-import { insertQueue } from '../features/queues/queues.repository.js';
+import { findQueueIdByName, insertQueue } from '../features/queues/queues.repository.js';
 import { listWhatsapps } from '../features/whatsapps/whatsapps.repository.js';
 import { createWhatsapp } from '../features/whatsapps/whatsapps.service.js';
 
@@ -48,8 +48,7 @@ export async function startDemo(ctx: AppContext, sessions: SessionManager): Prom
       ['Vendas', '#008B02', 'Olá {{name}}! Um vendedor já vai te atender.'],
       ['Suporte', '#1273DE', '{{ms}}, {{name}}! O suporte vai responder em instantes.'],
     ] as const) {
-      const existing = await ctx.db.selectFrom('queues').select('id').where('name', '=', name).executeTakeFirst();
-      queueIds.push(existing?.id ?? (await insertQueue(ctx.db, { name, color, greetingMessage: greeting }, nowIso())).id);
+      queueIds.push((await findQueueIdByName(ctx.db, name)) ?? (await insertQueue(ctx.db, { name, color, greetingMessage: greeting }, nowIso())).id);
     }
     connection = await createWhatsapp(ctx, sessions, {
       name: DEMO_CONNECTION,

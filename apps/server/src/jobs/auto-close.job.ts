@@ -6,20 +6,13 @@
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
 import { nowIso } from '../core/time.js';
-import { findTicketsByIds } from '../features/tickets/tickets.repository.js';
+import { closeTicketsIdleSince, findTicketsByIds } from '../features/tickets/tickets.repository.js';
 
 export const AUTO_CLOSE_INTERVAL_MS = 5 * 60 * 1000;
 
 export async function closeIdleTickets(ctx: AppContext, now = new Date()): Promise<number[]> {
   const cutoff = new Date(now.getTime() - LIMITS.autoCloseHours * 3600 * 1000).toISOString();
-  const rows = await ctx.db
-    .updateTable('tickets')
-    .set({ status: 'closed', updatedAt: nowIso() })
-    .where('status', '=', 'open')
-    .where('updatedAt', '<', cutoff)
-    .returning('id')
-    .execute();
-  const ids = rows.map((r) => r.id);
+  const ids = await closeTicketsIdleSince(ctx.db, cutoff, nowIso());
   for (let i = 0; i < ids.length; i += 100) {
     for (const ticket of await findTicketsByIds(ctx.db, ids.slice(i, i + 100))) ctx.events.publish('ticket.saved', { ticket });
   }

@@ -148,3 +148,25 @@ export async function* allContacts(db: Db, visible?: RawBuilder<SqlBool>, batch 
     yield rows;
   }
 }
+
+export async function findContactByNumber(db: Db, number: string): Promise<{ id: number; name: string } | undefined> {
+  return db.selectFrom('contacts').select(['id', 'name']).where('number', '=', number).executeTakeFirst();
+}
+
+/** A contact first seen in a chat; undefined when another writer stored the number first. */
+export async function insertChatContactIfAbsent(db: Db, data: { name: string; number: string; isGroup: boolean }, now: string): Promise<number | undefined> {
+  const inserted = await db
+    .insertInto('contacts')
+    .values({ name: data.name, number: data.number, email: '', profilePicUrl: '', isGroup: data.isGroup ? 1 : 0, searchText: foldText(`${data.name} ${data.number}`), createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column('number').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted?.id;
+}
+
+/** Names of contacts by id, for the sender line of messages. */
+export async function contactNamesByIds(db: Db, ids: number[]): Promise<Map<number, { id: number; name: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('contacts').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((c) => [c.id, c]));
+}

@@ -4,14 +4,14 @@
  * live events. Idempotent per provider message id; one open ticket per contact and
  * connection is enforced by the database.
  */
-import { foldText, type MediaType } from '@zapdesk/shared/domain';
+import type { MediaType } from '@zapdesk/shared/domain';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { ChatAddress, InboundMessage } from '../../channels/channel.js';
 import type { InboundHandler, SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation, type Db } from '../../core/db/database.js';
 import { nowIso } from '../../core/time.js';
-import { findContactById, findContactIdByNumber, nameUnnamedContact, setProfilePicture } from '../contacts/contacts.repository.js';
+import { contactNamesByIds, findContactById, findContactByNumber, findContactIdByNumber, insertChatContactIfAbsent, nameUnnamedContact, setProfilePicture } from '../contacts/contacts.repository.js';
 import { getSettingValue } from '../settings/settings.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
 import { findWhatsappById, listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
@@ -84,7 +84,7 @@ async function upsertChatContact(db: Db, message: InboundMessage, outbox: Outbox
   const isGroup = message.chat.kind === 'group';
   const number = message.chat.kind === 'group' ? message.chat.groupId : message.chat.number;
   const name = (isGroup ? message.group?.subject : message.fromMe ? undefined : message.sender?.name)?.trim() || undefined;
-  const existing = await db.selectFrom('contacts').select(['id', 'name']).where('number', '=', number).executeTakeFirst();
+  const existing = await findContactByNumber(db, number);
   const now = nowIso();
   if (existing) {
     // A contact still named by its number takes the name the person gave themself.
@@ -92,17 +92,13 @@ async function upsertChatContact(db: Db, message: InboundMessage, outbox: Outbox
     return { id: existing.id, created: false };
   }
   const contactName = name ?? number;
-  const inserted = await db
-    .insertInto('contacts')
-    .values({ name: contactName, number, email: '', profilePicUrl: '', isGroup: isGroup ? 1 : 0, searchText: foldText(`${contactName} ${number}`), createdAt: now, updatedAt: now })
-    .onConflict((oc) => oc.column('number').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted) {
-    outbox.contacts.set(inserted.id, true);
-    return { id: inserted.id, created: true };
+  const inserted = await insertChatContactIfAbsent(db, { name: contactName, number, isGroup }, now);
+  if (inserted !== undefined) {
+    outbox.contacts.set(inserted, true);
+    return { id: inserted, created: true };
   }
-  const raced = await db.selectFrom('contacts').select('id').where('number', '=', number).executeTakeFirstOrThrow();
+  const raced = await findContactByNumber(db, number);
+  if (!raced) throw new Error(`contact ${number} vanished while being created`);
   return { id: raced.id, created: false };
 }
 
@@ -366,7 +362,7 @@ async function routeToQueue(db: Db, ticket: { ticketId: number; whatsappId: numb
   if (queues.length === 0 && !isNewTicket) return { reply: '' };
   const connection = await findWhatsappById(db, ticket.whatsappId);
   if (!connection) return { reply: '' };
-  const contact = await db.selectFrom('contacts').select('name').where('id', '=', ticket.contactId).executeTakeFirst();
+  const contact = (await contactNamesByIds(db, [ticket.contactId])).get(ticket.contactId);
   const values = (queue?: string) => ({ name: contact?.name ?? '', ticketId: ticket.ticketId, connection: connection.name, ...(queue ? { queue } : {}) });
 
   if (queues.length === 0) return { reply: renderVariables(connection.greetingMessage, values()) };

@@ -1,6 +1,7 @@
 import type { TMessage } from '@zapdesk/shared/messaging';
 import type { AppContext } from '../../core/context.js';
 import { signedMediaUrl } from './media-store.js';
+import { contactNamesByIds } from '../contacts/contacts.repository.js';
 import { findTicketById } from '../tickets/tickets.repository.js';
 import { findMessageById, findMessagesByIds, type MessageRow } from './messages.repository.js';
 
@@ -8,9 +9,7 @@ import { findMessageById, findMessagesByIds, type MessageRow } from './messages.
 export async function presentMessages(ctx: AppContext, rows: MessageRow[]): Promise<TMessage[]> {
   const quoted = new Map((await findMessagesByIds(ctx.db, [...new Set(rows.flatMap((r) => (r.quotedMsgId ? [r.quotedMsgId] : [])))])).map((q) => [q.id, q]));
   const contactIds = [...new Set([...rows, ...quoted.values()].flatMap((r) => (r.contactId ? [r.contactId] : [])))];
-  const contacts = new Map(
-    contactIds.length ? (await ctx.db.selectFrom('contacts').select(['id', 'name']).where('id', 'in', contactIds).execute()).map((c) => [c.id, c]) : [],
-  );
+  const contacts = await contactNamesByIds(ctx.db, contactIds);
   return rows.map((r) => {
     const q = r.quotedMsgId ? quoted.get(r.quotedMsgId) : undefined;
     const contact = r.contactId ? contacts.get(r.contactId) : undefined;

@@ -39,3 +39,7 @@ export async function deleteQueue(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('queues').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+export async function findQueueIdByName(db: Db, name: string): Promise<number | undefined> {
+  return (await db.selectFrom('queues').select('id').where('name', '=', name).executeTakeFirst())?.id;
+}

@@ -335,3 +335,9 @@ export async function visibleActiveTicketIds(db: Db, scope: TicketScope): Promis
 export async function closeTickets(db: Db, ids: number[], userId: number, now: string): Promise<void> {
   if (ids.length) await db.updateTable('tickets').set({ status: 'closed', userId, updatedAt: now }).where('id', 'in', ids).execute();
 }
+
+/** Closes the open tickets idle since before `cutoff`, in one idempotent UPDATE; returns their ids. */
+export async function closeTicketsIdleSince(db: Db, cutoff: string, now: string): Promise<number[]> {
+  const rows = await db.updateTable('tickets').set({ status: 'closed', updatedAt: now }).where('status', '=', 'open').where('updatedAt', '<', cutoff).returning('id').execute();
+  return rows.map((r) => r.id);
+}

@@ -9,8 +9,8 @@ import { nowIso } from '../../core/time.js';
 import { sendOnTicket } from '../messages/outbound.service.js';
 import { readTicket } from '../messages/read-receipts.service.js';
 import type { AuthUser } from '../users/users.repository.js';
-import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
-import { isUniqueViolation, type Db } from '../../core/db/database.js';
+import { findWhatsappById, findDefaultWhatsappId } from '../whatsapps/whatsapps.repository.js';
+import { isUniqueViolation } from '../../core/db/database.js';
 import { findContactById } from '../contacts/contacts.repository.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';
@@ -195,7 +195,7 @@ export async function updateTicket(ctx: AppContext, sessions: SessionManager, ac
 /** A ticket opened by an agent for a contact: open and theirs, on the default connection unless told. */
 export async function createTicket(ctx: AppContext, actor: AuthUser, input: { contactId: number; whatsappId?: number | undefined }): Promise<TTicket> {
   if (!(await findContactById(ctx.db, input.contactId))) throw new AppError('ERR_NO_CONTACT_FOUND');
-  const whatsappId = input.whatsappId ?? (await defaultWhatsappId(ctx.db));
+  const whatsappId = input.whatsappId ?? (await findDefaultWhatsappId(ctx.db));
   if (whatsappId === undefined) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
   if (input.whatsappId !== undefined && !(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
   if (await repo.findActiveTicketId(ctx.db, input.contactId, whatsappId)) throw new AppError('ERR_OTHER_OPEN_TICKET');
@@ -233,7 +233,4 @@ export async function closeAllTickets(ctx: AppContext, actor: AuthUser): Promise
   return { closed: ids.length };
 }
 
-async function defaultWhatsappId(db: Db): Promise<number | undefined> {
-  const row = await db.selectFrom('whatsapps').select('id').where('isDefault', '=', 1).executeTakeFirst();
-  return row?.id;
-}
+

@@ -126,3 +126,8 @@ export async function findSessionOpenSince(db: Db, id: number): Promise<string |
 export async function setSessionOpenSince(db: Db, id: number, since: string | null): Promise<void> {
   await db.updateTable('whatsapps').set({ sessionOpenSince: since }).where('id', '=', id).execute();
 }
+
+export async function findDefaultWhatsappId(db: Db): Promise<number | undefined> {
+  const row = await db.selectFrom('whatsapps').select('id').where('isDefault', '=', 1).executeTakeFirst();
+  return row?.id;
+}
