@@ -10,8 +10,6 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
-import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
-import { findMessageById } from './messages.repository.js';
 import * as service from './messages.service.js';
 
 /**
@@ -84,13 +82,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     '/media/:id',
     { schema: { tags, params: ZIdParamsSchema, querystring: z.object({ expires: z.coerce.number('INVALID').int('INVALID'), signature: z.string('INVALID').max(200) }) } },
     async (req, reply) => {
-      if (!verifyMediaSignature(ctx, req.params.id, req.query.expires, req.query.signature)) throw new AppError('ERR_NO_PERMISSION', { message: 'This media address is invalid or expired.' });
-      const row = await findMessageById(ctx.db, req.params.id);
-      const file = row?.mediaPath && !row.isDeleted ? mediaFile(ctx, row.mediaPath) : undefined;
-      if (!file || !fs.existsSync(file)) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA');
-      const type = mimetypeOf(file);
-      // Pictures, sound and video show in the page; anything else is a download, never a page.
-      const inline = /^(image|audio|video)\//.test(type) && type !== 'image/svg+xml';
+      const { file, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
       return reply
         .header('cache-control', 'private, max-age=3600')
         .header('x-content-type-options', 'nosniff')

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { LIMITS, type MediaType } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { OutboundContent } from '../../channels/channel.js';
@@ -9,6 +10,7 @@ import { nowIso } from '../../core/time.js';
 import { findTicketById } from '../tickets/tickets.repository.js';
 import { getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
+import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
 import { presentMessages, publishMessageUpdate } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, retryMessage, sendOnTicket } from './outbound.service.js';
@@ -95,4 +97,17 @@ export async function retrySend(ctx: AppContext, sessions: SessionManager, actor
   const [message] = await presentMessages(ctx, await repo.findMessagesByIds(ctx.db, [messageId]));
   if (!message) throw new AppError('ERR_NO_MESSAGE_FOUND');
   return message;
+}
+
+/**
+ * The stored file of a message, for its signed address (`<img>` and `<audio>` cannot send a
+ * bearer header): pictures, sound and video show in the page, anything else is a download.
+ */
+export async function mediaOfMessage(ctx: AppContext, messageId: number, signed: { expires: number; signature: string }): Promise<{ file: string; type: string; inline: boolean }> {
+  if (!verifyMediaSignature(ctx, messageId, signed.expires, signed.signature)) throw new AppError('ERR_NO_PERMISSION', { message: 'This media address is invalid or expired.' });
+  const row = await repo.findMessageById(ctx.db, messageId);
+  const file = row?.mediaPath && !row.isDeleted ? mediaFile(ctx, row.mediaPath) : undefined;
+  if (!file || !fs.existsSync(file)) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA');
+  const type = mimetypeOf(file);
+  return { file, type, inline: /^(image|audio|video)\//.test(type) && type !== 'image/svg+xml' };
 }
