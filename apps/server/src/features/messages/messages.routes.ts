@@ -22,7 +22,7 @@ async function readMultipart(req: FastifyRequest): Promise<{ medias: service.Upl
   try {
     for await (const part of req.parts()) {
       if (part.type === 'file') {
-        if (medias.length >= MAX_MEDIAS) throw new AppError('ERR_VALIDATION', { message: `At most ${MAX_MEDIAS} files per message.`, fields: { medias: 'TOO_LONG' } });
+        if (medias.length >= MAX_MEDIAS) throw new AppError('ERR_TOO_MANY_FILES', { message: `At most ${MAX_MEDIAS} files per message.`, fields: { medias: 'TOO_LONG' } });
         medias.push({ data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename || 'file' });
       } else if (part.fieldname === 'body') fields.body = String(part.value);
       else if (part.fieldname === 'quotedMsgId') fields.quotedMsgId = String(part.value);
@@ -30,7 +30,7 @@ async function readMultipart(req: FastifyRequest): Promise<{ medias: service.Upl
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 413) throw error;
-    throw new AppError('ERR_VALIDATION', { message: `The upload could not be read: ${error instanceof Error ? error.message : String(error)}`, fields: { medias: 'INVALID' } });
+    throw new AppError('ERR_INVALID_UPLOAD', { message: `The upload could not be read: ${error instanceof Error ? error.message : String(error)}`, fields: { medias: 'INVALID' } });
   }
   return { medias, fields };
 }

@@ -55,7 +55,7 @@ function voiceNote(media: UploadedMedia): OutboundContent {
 
 export async function sendMessage(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticketId: number, input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[] }): Promise<TMessage[]> {
   const ticket = await getVisibleTicket(ctx, actor, ticketId);
-  if (ticket.status !== 'open') throw new AppError('ERR_VALIDATION', { message: 'Messages are sent on open tickets: accept or reopen it first.' });
+  if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
   const contents: OutboundContent[] = input.medias?.length
     ? input.medias.map((m, i) =>
         m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
@@ -91,7 +91,7 @@ export async function retrySend(ctx: AppContext, sessions: SessionManager, actor
   if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
   const ticket = await getVisibleTicket(ctx, actor, row.ticketId);
   if (!row.fromMe || row.sendStatus !== 'failed') throw new AppError('ERR_MESSAGE_NOT_FAILED');
-  if (ticket.status !== 'open') throw new AppError('ERR_VALIDATION', { message: 'Messages are sent on open tickets: accept or reopen it first.' });
+  if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
   const outcome = await retryMessage(ctx, sessions, messageId, chatOf(ticket));
   if (outcome.status === 'failed') throw new AppError(outcome.error);
   const [message] = await presentMessages(ctx, await repo.findMessagesByIds(ctx.db, [messageId]));

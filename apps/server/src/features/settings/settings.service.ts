@@ -36,7 +36,7 @@ export async function readSecretSetting(ctx: AppContext, key: SettingKey): Promi
   try {
     return unseal(ctx.secrets.settingsKey, stored);
   } catch {
-    throw new AppError('ERR_VALIDATION', { message: `${key} was sealed with another key (SECRETS_KEY or secrets.json changed): set it again.` });
+    throw new AppError('ERR_SECRET_UNREADABLE', { message: `${key} was sealed with another key (SECRETS_KEY or secrets.json changed): set it again.` });
   }
 }
 

@@ -28,7 +28,7 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   async function simulator(connectionId: number): Promise<SimulatorDriver> {
     const whatsapp = await getWhatsapp(ctx, connectionId);
     const driver = sessions.driver(connectionId);
-    if (whatsapp.channel !== 'simulator') throw new AppError('ERR_VALIDATION', { message: 'This connection is not a simulator.' });
+    if (whatsapp.channel !== 'simulator') throw new AppError('ERR_NOT_A_SIMULATOR');
     if (!(driver instanceof SimulatorDriver)) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
     return driver;
   }

@@ -104,7 +104,7 @@ describe('PUT /api/tickets/{id}: status change or transfer', () => {
     const after = (await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: t.adminToken })).json<TTicket>();
     if ('error' in outcome) {
       expect(res.statusCode).toBe(outcome.error);
-      expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+      expect(res.json()).toMatchObject({ error: 'ERR_RESOLVE_WITH_TRANSFER' });
       expect(after).toEqual(before.json());
       return;
     }

@@ -63,12 +63,12 @@ describe("'Protocolo'", () => {
     const pending = await inboundTicket();
     const refused = await protocol(pending.id, agent.token);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    expect(refused.json()).toMatchObject({ error: 'ERR_TICKET_NOT_OPEN' });
     await put(pending.id, { status: 'open' }, agent.token);
     expect((await protocol(pending.id, outsider.token)).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
     expect((await protocol(pending.id, colleague.token)).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
     await put(pending.id, { status: 'closed' }, agent.token);
-    expect((await protocol(pending.id, agent.token)).json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    expect((await protocol(pending.id, agent.token)).json()).toMatchObject({ error: 'ERR_TICKET_NOT_OPEN' });
     expect((await protocol(999999)).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
     expect((await t.request({ method: 'POST', url: '/api/tickets/abc/protocol', token: t.adminToken })).statusCode).toBe(400);
     expect((await t.request({ method: 'POST', url: `/api/tickets/${pending.id}/protocol` })).statusCode).toBe(401);

@@ -101,7 +101,7 @@ export function protocolNotice(protocol: string): string {
  */
 export async function closeWithProtocol(ctx: AppContext, sessions: SessionManager, actor: AuthUser, id: number): Promise<{ protocol: string; ticket: TTicket }> {
   const ticket = await getVisibleTicket(ctx, actor, id);
-  if (ticket.status !== 'open') throw new AppError('ERR_VALIDATION', { message: 'Only an open ticket can be closed with a protocol.', fields: { status: 'INVALID' } });
+  if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN', { message: 'Only an open ticket can be closed with a protocol.' });
   const protocol = protocolNumber(ticket.id);
   await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: protocolNotice(protocol) } });
   return { protocol, ticket: await changeStatus(ctx, sessions, actor, id, 'closed') };
@@ -182,7 +182,7 @@ export async function updateTicket(ctx: AppContext, sessions: SessionManager, ac
       return changeStatus(ctx, sessions, actor, id, 'pending');
     }
     if (queueMoves || connectionMoves || (input.userId != null && input.userId !== actor.id)) {
-      throw new AppError('ERR_VALIDATION', { message: 'A ticket is resolved by the caller, without a transfer in the same request.', fields: { status: 'INVALID' } });
+      throw new AppError('ERR_RESOLVE_WITH_TRANSFER');
     }
     return changeStatus(ctx, sessions, actor, id, 'closed');
   }

@@ -53,7 +53,9 @@ describe('connections API', () => {
     expect((await create({ name: 'y'.repeat(51) })).json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { name: 'TOO_LONG' } });
     expect((await create({ name: 'Bad queue', queueIds: [999999] })).json()).toMatchObject({ error: 'ERR_NO_QUEUE_FOUND' });
     await create({ name: 'Taken name' });
-    expect((await create({ name: 'Taken name' })).json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { name: 'INVALID' } });
+    const taken = await create({ name: 'Taken name' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ error: 'ERR_DUPLICATED_WAPP_NAME', fields: { name: 'INVALID' } });
     expect((await create({ name: 'Odd channel', channel: 'telegram' })).json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { channel: 'INVALID' } });
   });
 

@@ -36,7 +36,7 @@ async function check(ctx: AppContext, input: WhatsappData, exceptId?: number): P
   if (input.queueIds.length > 1 && input.greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
   if ((await missingQueueIds(ctx.db, input.queueIds)).length > 0) throw new AppError('ERR_NO_QUEUE_FOUND');
   if (await repo.nameTaken(ctx.db, input.name, exceptId)) {
-    throw new AppError('ERR_VALIDATION', { message: 'A connection with this name already exists.', fields: { name: 'INVALID' } });
+    throw new AppError('ERR_DUPLICATED_WAPP_NAME', { fields: { name: 'INVALID' } });
   }
 }
 
@@ -49,7 +49,7 @@ async function publishAll(ctx: AppContext, ids: number[]): Promise<void> {
 
 function guardName(error: unknown): never {
   if (isUniqueViolation(error, { table: 'whatsapps', column: 'name' })) {
-    throw new AppError('ERR_VALIDATION', { message: 'A connection with this name already exists.', fields: { name: 'INVALID' } });
+    throw new AppError('ERR_DUPLICATED_WAPP_NAME', { fields: { name: 'INVALID' } });
   }
   throw error;
 }
