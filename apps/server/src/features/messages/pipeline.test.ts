@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { findOrCreateTicket } from './inbound.service.js';
+import { findOrCreateTicket } from './inbound/ticket-choice.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
 
 let t: TestApp;

@@ -1,0 +1,20 @@
+/** The settings and queues the pipeline reads once per batch of a connection's messages. */
+import type { Db } from '../../../core/db/database.js';
+import { getSettingValue } from '../../settings/settings.repository.js';
+import { listConnectionQueues } from '../../whatsapps/whatsapps.repository.js';
+
+/** Settings and the connection's queues, read once per batch. */
+export type PipelineSettings = { acceptsGroups: boolean; routesGroups: boolean; reopenWithinSeconds: number; queues: ConnectionQueue[] };
+
+export type ConnectionQueue = Awaited<ReturnType<typeof listConnectionQueues>>[number];
+
+export async function readPipelineSettings(db: Db, whatsappId: number): Promise<PipelineSettings> {
+  return {
+    queues: await listConnectionQueues(db, whatsappId),
+    // Group messages are taken only when CheckMsgIsGroup is disabled (see README).
+    acceptsGroups: (await getSettingValue(db, 'CheckMsgIsGroup')) === 'disabled',
+    routesGroups: (await getSettingValue(db, 'groups')) === 'enabled',
+    reopenWithinSeconds: Number(await getSettingValue(db, 'timeCreateNewTicket')) || 0,
+  };
+}
+

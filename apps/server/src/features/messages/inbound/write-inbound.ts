@@ -1,0 +1,57 @@
+/**
+ * One inbound message written, step by step: contact (and group writer), ticket, the message
+ * row, then the ticket's list line, unread count and queue in one update.
+ */
+import type { InboundMessage } from '../../../channels/channel.js';
+import type { Db } from '../../../core/db/database.js';
+import { nowIso } from '../../../core/time.js';
+import * as tickets from '../../tickets/tickets.repository.js';
+import * as messages from '../messages.repository.js';
+import type { Outbox } from './batch-outbox.js';
+import { upsertChatContact, upsertSender } from './chat-contact.js';
+import { lastMessageText, storedBody, storedMediaType } from './message-content.js';
+import type { PipelineSettings } from './pipeline-settings.js';
+import { routeToQueue } from './queue-menu.js';
+import { findOrCreateTicket } from './ticket-choice.js';
+
+/** A message ready for the database: its media file already stored (never inside a transaction). */
+export type Prepared = { message: InboundMessage; mediaPath: string | null };
+
+/**
+ * Writes one inbound message: contact, ticket, message row, and the ticket's last message,
+ * unread count and queue, all in one update. Returns nothing for a redelivery.
+ */
+export async function writeInbound(db: Db, options: { whatsappId: number; prepared: Prepared; settings: PipelineSettings; outbox: Outbox }): Promise<void> {
+  const { whatsappId, settings, outbox } = options;
+  const { message, mediaPath } = options.prepared;
+  const contact = await upsertChatContact(db, message, outbox);
+  outbox.pictures.push({ contactId: contact.id, chat: message.chat });
+  const senderId = await upsertSender(db, message, outbox);
+  const isGroup = message.chat.kind === 'group';
+  const ticketRef = await findOrCreateTicket(db, { contactId: contact.id, whatsappId, isGroup, reopenWithinSeconds: settings.reopenWithinSeconds });
+  const quoted = message.quotedProviderId ? await messages.findMessageByProviderId(db, whatsappId, message.quotedProviderId) : undefined;
+  const row = await messages.insertMessageRowOnce(db, {
+    ticketId: ticketRef.id,
+    whatsappId,
+    providerId: message.providerId,
+    contactId: message.fromMe ? null : (senderId ?? contact.id),
+    body: storedBody(message),
+    fromMe: message.fromMe,
+    read: message.fromMe,
+    ack: message.fromMe ? 1 : 0,
+    mediaType: storedMediaType(message),
+    mediaPath,
+    quotedMsgId: quoted?.id ?? null,
+    createdAt: message.timestamp.toISOString(),
+  });
+  if (!row) return; // a redelivery: the first delivery stored it
+  // The queue is decided with the message, in the same update, so that nobody hears of it
+  // (and no list shows it) before its queue is known.
+  const routing =
+    !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
+      ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id, queues: settings.queues }, message.body, ticketRef.created)
+      : undefined;
+  await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, queueId: routing?.queueId }, nowIso());
+  outbox.stored.push(row);
+  if (routing?.reply.trim()) outbox.replies.push({ ticketId: ticketRef.id, body: routing.reply });
+}
