@@ -54,9 +54,9 @@ async function main(): Promise<void> {
   // Every contact's ticket goes straight to the agent's queue-less inbox; no greeting traffic.
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
   const login = await built.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@bench.local', password: 'bench-pass' } });
-  const token: string = login.json().token;
+  const { token } = login.json<{ token: string }>();
   const created = await built.app.inject({ method: 'POST', url: '/api/whatsapp', headers: { authorization: `Bearer ${token}` }, payload: { name: 'Bench', channel: 'simulator' } });
-  const whatsappId: number = created.json().id;
+  const whatsappId = created.json<{ id: number }>().id;
   const driver = built.sessions.driver(whatsappId);
   if (!(driver instanceof SimulatorDriver)) throw new Error('no simulator');
   await driver.scan();
@@ -88,7 +88,14 @@ async function main(): Promise<void> {
   const deliver = (i: number, tag: string) => {
     const body = `${tag} ${i}`;
     sentAt.set(body, performance.now());
-    driver.deliver({ providerId: `${tag}-${i}`, chat: { kind: 'person', number: `55119${String(10000000 + (i % contacts))}` }, sender: { number: `55119${String(10000000 + (i % contacts))}`, name: `Cliente ${i % contacts}` }, fromMe: false, body, timestamp: new Date() });
+    void driver.deliver({
+      providerId: `${tag}-${i}`,
+      chat: { kind: 'person', number: `55119${String(10000000 + (i % contacts))}` },
+      sender: { number: `55119${String(10000000 + (i % contacts))}`, name: `Cliente ${i % contacts}` },
+      fromMe: false,
+      body,
+      timestamp: new Date(),
+    });
   };
 
   // Warm-up creates every contact's ticket, so the flood measures steady state.
@@ -127,8 +134,21 @@ async function main(): Promise<void> {
     database: values.db,
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', node: process.version },
-    flood: { messages: total, contacts, seconds: Number(floodSeconds.toFixed(2)), messagesPerSecond: Math.round(floodRate), p50Ms: Number(percentile(floodSorted, 50).toFixed(1)), p99Ms: Number(percentile(floodSorted, 99).toFixed(1)) },
-    paced: { messages: pacedCount, ratePerSecond: rate, p50Ms: Number(percentile(sorted, 50).toFixed(2)), p99Ms: Number(percentile(sorted, 99).toFixed(2)), maxMs: Number((sorted[sorted.length - 1] ?? 0).toFixed(2)) },
+    flood: {
+      messages: total,
+      contacts,
+      seconds: Number(floodSeconds.toFixed(2)),
+      messagesPerSecond: Math.round(floodRate),
+      p50Ms: Number(percentile(floodSorted, 50).toFixed(1)),
+      p99Ms: Number(percentile(floodSorted, 99).toFixed(1)),
+    },
+    paced: {
+      messages: pacedCount,
+      ratePerSecond: rate,
+      p50Ms: Number(percentile(sorted, 50).toFixed(2)),
+      p99Ms: Number(percentile(sorted, 99).toFixed(2)),
+      maxMs: Number((sorted[sorted.length - 1] ?? 0).toFixed(2)),
+    },
   };
   fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(import.meta.dirname, 'results', `inbound-${values.db}.json`), JSON.stringify(result, null, 2) + '\n');

@@ -120,7 +120,12 @@ async function main(): Promise<void> {
       { name: `${who}: Resolved (closed)`, kind: 'ticketList', user: who, path: list(user, { status: 'closed' }) },
       { name: `${who}: Search 'maria'`, kind: 'search', user: who, path: list(user, { searchParam: 'maria' }) },
       // The notification bell's lists, as the web app asks for them at every page load.
-      { name: `${who}: bell, unread pending`, kind: 'ticketList', user: who, path: `/api/tickets?${new URLSearchParams({ showAll: 'false', pageNumber: '1', status: 'pending', withUnreadMessages: 'true' }).toString()}` },
+      {
+        name: `${who}: bell, unread pending`,
+        kind: 'ticketList',
+        user: who,
+        path: `/api/tickets?${new URLSearchParams({ showAll: 'false', pageNumber: '1', status: 'pending', withUnreadMessages: 'true' }).toString()}`,
+      },
     );
   }
   cases.push(
@@ -155,7 +160,10 @@ async function main(): Promise<void> {
   let seen = 0;
   for (const showAll of ['false', 'true']) {
     for (let pageNumber = 1; pageNumber <= 3; pageNumber += 1) {
-      const page = await get<TicketPage>('agent', `/api/tickets?${new URLSearchParams({ searchParam: 'maria', showAll, pageNumber: String(pageNumber), queueIds: JSON.stringify(agent.queueIds) }).toString()}`);
+      const page = await get<TicketPage>(
+        'agent',
+        `/api/tickets?${new URLSearchParams({ searchParam: 'maria', showAll, pageNumber: String(pageNumber), queueIds: JSON.stringify(agent.queueIds) }).toString()}`,
+      );
       for (const t of page.tickets) {
         seen += 1;
         if (t.queueId !== null && !agent.queueIds.includes(t.queueId)) leaks.push(`#${t.id} queue ${t.queueId}`);
@@ -176,7 +184,9 @@ async function main(): Promise<void> {
   // Writes: SQLite's data_version moves when another connection commits; PostgreSQL's row
   // counters (flushed by the server's connections within a second or so) and the rows' updatedAt.
   const writeMark = async (ticketId: number): Promise<string> => {
-    const [rows] = await query<{ t: string; m: string }>(`select (select "updatedAt" from tickets where id = ${ticketId}) as t, (select max("updatedAt") from messages where "ticketId" = ${ticketId}) as m`);
+    const [rows] = await query<{ t: string; m: string }>(
+      `select (select "updatedAt" from tickets where id = ${ticketId}) as t, (select max("updatedAt") from messages where "ticketId" = ${ticketId}) as m`,
+    );
     if (raw) return `data_version ${String(raw.pragma('data_version', { simple: true }))}, ticket ${rows?.t}, messages ${rows?.m}`;
     await new Promise((r) => setTimeout(r, 2500));
     // Only the tables a read could write: startup writes elsewhere (migrations, connection state) flush late.
@@ -253,7 +263,28 @@ async function main(): Promise<void> {
   }
 
   // Searches never asked before (nothing memoised): one at a time, each a new first name.
-  const terms = ['joao', 'jose', 'ana', 'antonio', 'francisco', 'conceicao', 'luis', 'paulo', 'carlos', 'marcia', 'fatima', 'sebastiao', 'julia', 'lucia', 'raimundo', 'tania', 'monica', 'claudia', 'sergio', 'estevao'];
+  const terms = [
+    'joao',
+    'jose',
+    'ana',
+    'antonio',
+    'francisco',
+    'conceicao',
+    'luis',
+    'paulo',
+    'carlos',
+    'marcia',
+    'fatima',
+    'sebastiao',
+    'julia',
+    'lucia',
+    'raimundo',
+    'tania',
+    'monica',
+    'claudia',
+    'sergio',
+    'estevao',
+  ];
   const firstTimes: number[] = [];
   for (const [i, term] of terms.entries()) {
     const user = i % 2 ? admin : agent;

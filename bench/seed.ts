@@ -51,8 +51,70 @@ function prng(seed: number): () => number {
   };
 }
 
-const FIRST = ['João', 'Maria', 'José', 'Ana', 'Antônio', 'Francisco', 'Conceição', 'Luís', 'Paulo', 'Carlos', 'Márcia', 'Fátima', 'Sebastião', 'Júlia', 'Lúcia', 'Raimundo', 'Tânia', 'Mônica', 'Cláudia', 'Sérgio', 'Estêvão', 'Inês', 'Gonçalo', 'Vitória', 'Patrícia', 'Rafael', 'Letícia', 'Caio', 'Bárbara', 'Célia', 'Marcelo', 'Mariana', 'Thiago', 'Beatriz', 'André', 'Luíza'];
-const LAST = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Lima', 'Pereira', 'Ferreira', 'Gonçalves', 'Araújo', 'da Conceição', 'Magalhães', 'Simões', 'Ribeiro', 'Assunção', 'Brandão', 'Falcão', 'Fontes', 'Guimarães', 'Leão', 'Nóbrega', 'Gomes', 'Carvalho', 'Rocha', 'Almeida'];
+const FIRST = [
+  'João',
+  'Maria',
+  'José',
+  'Ana',
+  'Antônio',
+  'Francisco',
+  'Conceição',
+  'Luís',
+  'Paulo',
+  'Carlos',
+  'Márcia',
+  'Fátima',
+  'Sebastião',
+  'Júlia',
+  'Lúcia',
+  'Raimundo',
+  'Tânia',
+  'Mônica',
+  'Cláudia',
+  'Sérgio',
+  'Estêvão',
+  'Inês',
+  'Gonçalo',
+  'Vitória',
+  'Patrícia',
+  'Rafael',
+  'Letícia',
+  'Caio',
+  'Bárbara',
+  'Célia',
+  'Marcelo',
+  'Mariana',
+  'Thiago',
+  'Beatriz',
+  'André',
+  'Luíza',
+];
+const LAST = [
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Lima',
+  'Pereira',
+  'Ferreira',
+  'Gonçalves',
+  'Araújo',
+  'da Conceição',
+  'Magalhães',
+  'Simões',
+  'Ribeiro',
+  'Assunção',
+  'Brandão',
+  'Falcão',
+  'Fontes',
+  'Guimarães',
+  'Leão',
+  'Nóbrega',
+  'Gomes',
+  'Carvalho',
+  'Rocha',
+  'Almeida',
+];
 const CITIES = ['São Paulo', 'Belém', 'Goiânia', 'Florianópolis', 'Maceió', 'João Pessoa', 'Ribeirão Preto', 'Vitória', 'Cuiabá', 'Niterói'];
 const CONTACT_TEXTS = [
   'Olá, bom dia! Gostaria de saber o horário de atendimento.',
@@ -92,7 +154,10 @@ function pick<T>(rand: () => number, list: readonly T[]): T {
 }
 
 function fill(rand: () => number, template: string, first: string): string {
-  return template.replace('{first}', first).replace('{city}', pick(rand, CITIES)).replace('{n}', String(100000000 + Math.floor(rand() * 899999999)));
+  return template
+    .replace('{first}', first)
+    .replace('{city}', pick(rand, CITIES))
+    .replace('{n}', String(100000000 + Math.floor(rand() * 899999999)));
 }
 
 // ---------- bulk writers ----------
@@ -157,9 +222,21 @@ async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
 
   // Queues, one connection serving them, 20 agents in one or two queues each, an admin.
   const colors = ['#1e88e5', '#43a047', '#fb8c00'];
-  await w.insert('queues', ['id', 'name', 'color', 'greetingMessage', 'createdAt', 'updatedAt'], SEED.queues.map((name, i) => [i + 1, name, colors[i] ?? '#000000', '', created, created]));
-  await w.insert('whatsapps', ['id', 'name', 'channel', 'status', 'qrcode', 'retries', 'isDefault', 'greetingMessage', 'farewellMessage', 'createdAt', 'updatedAt'], [[1, 'Principal', 'simulator', 'DISCONNECTED', '', 0, 1, '', '', created, created]]);
-  await w.insert('whatsappQueues', ['whatsappId', 'queueId'], SEED.queues.map((_, i) => [1, i + 1]));
+  await w.insert(
+    'queues',
+    ['id', 'name', 'color', 'greetingMessage', 'createdAt', 'updatedAt'],
+    SEED.queues.map((name, i) => [i + 1, name, colors[i] ?? '#000000', '', created, created]),
+  );
+  await w.insert(
+    'whatsapps',
+    ['id', 'name', 'channel', 'status', 'qrcode', 'retries', 'isDefault', 'greetingMessage', 'farewellMessage', 'createdAt', 'updatedAt'],
+    [[1, 'Principal', 'simulator', 'DISCONNECTED', '', 0, 1, '', '', created, created]],
+  );
+  await w.insert(
+    'whatsappQueues',
+    ['whatsappId', 'queueId'],
+    SEED.queues.map((_, i) => [1, i + 1]),
+  );
   const passwordHash = await hashPassword(SEED.password);
   const users: Row[] = [[1, 'Administrador', SEED.adminEmail, passwordHash, 'admin', null, foldText(`Administrador ${SEED.adminEmail}`), created, created]];
   const userQueues: Row[] = SEED.queues.map((_, q) => [1, q + 1]);
@@ -218,7 +295,24 @@ async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
   const shortTickets = total - longCounts.size;
   let remaining = SEED.messages - longSum;
 
-  const messageColumns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'searchText', 'createdAt', 'updatedAt'];
+  const messageColumns = [
+    'id',
+    'ticketId',
+    'whatsappId',
+    'providerId',
+    'contactId',
+    'body',
+    'fromMe',
+    'read',
+    'ack',
+    'mediaType',
+    'mediaPath',
+    'quotedMsgId',
+    'isDeleted',
+    'searchText',
+    'createdAt',
+    'updatedAt',
+  ];
   const ticketColumns = ['id', 'status', 'contactId', 'whatsappId', 'userId', 'queueId', 'lastMessage', 'unreadMessages', 'isGroup', 'createdAt', 'updatedAt'];
   let tickets: Row[] = [];
   let messages: Row[] = [];

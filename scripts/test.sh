@@ -14,9 +14,10 @@ else
   echo "API suite: SQLite only (set TEST_DATABASE_URL=postgres://... to run it on PostgreSQL too)"
 fi
 
-echo "== build and type check"
+echo "== build, type check and lint"
 npm run build --silent || fail "build failed"
 npm run typecheck --silent || fail "type check failed"
+npm run lint --silent || fail "lint failed (npm run format fixes the formatting)"
 
 echo "== API tests"
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/api.json

@@ -62,11 +62,15 @@ describe('API documentation', () => {
   it('serves an OpenAPI document listing every route of the API', async () => {
     const res = await t.request({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const doc = res.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
     expect(doc.openapi).toMatch(/^3\./);
     const listed = Object.entries(doc.paths)
       .filter(([path]) => !path.startsWith('/api/docs'))
-      .flatMap(([path, methods]) => Object.keys(methods).filter((m) => m !== 'head').map((m) => `${m.toUpperCase()} ${path}`));
+      .flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((m) => m !== 'head')
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
     expect(listed).toEqual(expect.arrayContaining(ROUTES));
     // Every documented route lives under /api and says what it answers.
     for (const [path, methods] of Object.entries(doc.paths)) {
@@ -171,12 +175,13 @@ describe('error bodies', () => {
     const seen = new Set<string>();
     for (const options of failing) {
       const res = await t.request(options);
-      const body = res.json() as { error: unknown; message: unknown };
-      expect(res.headers['content-type'], `${options.method} ${options.url}`).toMatch(/^application\/json/);
-      expect(isErrorCode(body.error), `${options.method} ${options.url}: ${res.body}`).toBe(true);
-      expect(typeof body.message === 'string' && body.message.length > 0, `${options.method} ${options.url}: ${res.body}`).toBe(true);
+      const where = `${options.method ?? 'GET'} ${typeof options.url === 'string' ? options.url : JSON.stringify(options.url)}`;
+      const body = res.json<{ error: unknown; message: unknown }>();
+      expect(res.headers['content-type'], where).toMatch(/^application\/json/);
+      expect(isErrorCode(body.error), `${where}: ${res.body}`).toBe(true);
+      expect(typeof body.message === 'string' && body.message.length > 0, `${where}: ${res.body}`).toBe(true);
       if (isErrorCode(body.error)) {
-        expect(res.statusCode, `${options.method} ${options.url}: ${res.body}`).toBe(ERROR_STATUS[body.error]);
+        expect(res.statusCode, `${where}: ${res.body}`).toBe(ERROR_STATUS[body.error]);
         seen.add(body.error);
       }
     }

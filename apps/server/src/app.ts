@@ -133,7 +133,11 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   });
   // The API docs page sets its own policy, with the hashes of its inline start-up script; the
   // viewer sets inline styles, and a LAN install serves it over plain HTTP.
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '').replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'") });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '').replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
+  });
 
   app.get('/api/health', { schema: { tags: ['health'], response: { 200: ZHealthSchema } } }, () => ({
     status: 'ok' as const,

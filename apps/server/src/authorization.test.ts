@@ -56,7 +56,12 @@ async function acceptedTicket(role: Role): Promise<TTicket> {
 
 async function mediaMessage(token: string): Promise<TMessage> {
   const from = `55119${String(Date.now()).slice(-7)}${(n += 1) % 10}`;
-  const sent = await t.request({ method: 'POST', url: `/api/simulator/${connectionId}/inbound`, token: t.adminToken, payload: { from, body: '', media: { base64: Buffer.from('%PDF-1.4 test').toString('base64'), mimetype: 'application/pdf', filename: 'boleto.pdf' } } });
+  const sent = await t.request({
+    method: 'POST',
+    url: `/api/simulator/${connectionId}/inbound`,
+    token: t.adminToken,
+    payload: { from, body: '', media: { base64: Buffer.from('%PDF-1.4 test').toString('base64'), mimetype: 'application/pdf', filename: 'boleto.pdf' } },
+  });
   expect(sent.statusCode).toBe(200);
   const found = (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${from}`, token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets[0] as TTicket;
   const chat = (await t.request({ method: 'GET', url: `/api/messages/${found.id}`, token })).json<{ messages: TMessage[] }>().messages;
@@ -80,7 +85,8 @@ const table: Record<string, Row> = {
     anon: 401,
     user: ok,
     admin: ok,
-    call: async (role) => (role === 'anon' ? {} : { headers: { cookie: (await t.login(role === 'admin' ? 'admin@test.local' : plain.email, role === 'admin' ? 'admin-pass' : plain.password)).cookie } }),
+    call: async (role) =>
+      role === 'anon' ? {} : { headers: { cookie: (await t.login(role === 'admin' ? 'admin@test.local' : plain.email, role === 'admin' ? 'admin-pass' : plain.password)).cookie } },
   },
   // A throwaway account of the role: logging out ends that account's sessions.
   'DELETE /api/auth/logout': { anon: 401, user: 204, admin: 204, call: async (role) => (role === 'anon' ? {} : { token: (await t.createUser({ profile: role })).token }) },
@@ -90,20 +96,35 @@ const table: Record<string, Row> = {
   // Another agent's account is for admins; one's own is readable.
   'GET /api/users/{id}': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/users/${other.id}` }) },
   // Someone else's account: name, e-mail, profile and queues are for admins.
-  'PUT /api/users/{id}': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/users/${other.id}`, payload: { name: 'Renamed', email: `other${(n += 1)}@test.local`, profile: 'user', queueIds: [] } }) },
+  'PUT /api/users/{id}': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: () => ({ url: `/api/users/${other.id}`, payload: { name: 'Renamed', email: `other${(n += 1)}@test.local`, profile: 'user', queueIds: [] } }),
+  },
   'DELETE /api/users/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/users/${(await t.createUser()).user.id}` }) },
 
   'GET /api/queue': { anon: 401, user: ok, admin: ok },
   'POST /api/queue': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Fila ${(n += 1)}`, color: '#123456', greetingMessage: '' } }) },
   'GET /api/queue/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/queue/${queueId}` }) },
-  'PUT /api/queue/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}`, payload: { name: `Fila ${(n += 1)}`, color: '#654321', greetingMessage: '' } }) },
+  'PUT /api/queue/{id}': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}`, payload: { name: `Fila ${(n += 1)}`, color: '#654321', greetingMessage: '' } }),
+  },
   'DELETE /api/queue/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}` }) },
 
   // Quick answers are the team's: any user manages them.
   'GET /api/quickAnswers': { anon: 401, user: ok, admin: ok },
   'POST /api/quickAnswers': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { shortcut: `oi${(n += 1)}`, message: 'Olá, tudo bem?' } }) },
   'GET /api/quickAnswers/{id}': { anon: 401, user: ok, admin: ok, call: async () => ({ url: `/api/quickAnswers/${await quickAnswer()}` }) },
-  'PUT /api/quickAnswers/{id}': { anon: 401, user: ok, admin: ok, call: async () => ({ url: `/api/quickAnswers/${await quickAnswer()}`, payload: { shortcut: `tchau${(n += 1)}`, message: 'Até logo, obrigado!' } }) },
+  'PUT /api/quickAnswers/{id}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async () => ({ url: `/api/quickAnswers/${await quickAnswer()}`, payload: { shortcut: `tchau${(n += 1)}`, message: 'Até logo, obrigado!' } }),
+  },
   'DELETE /api/quickAnswers/{id}': { anon: 401, user: 204, admin: 204, call: async () => ({ url: `/api/quickAnswers/${await quickAnswer()}` }) },
 
   'GET /api/contacts': { anon: 401, user: ok, admin: ok },
@@ -111,10 +132,20 @@ const table: Record<string, Row> = {
   'GET /api/contacts/export': { anon: 401, user: ok, admin: ok },
   'GET /api/contacts/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}` }) },
   // A contact of a ticket the user sees, its number unchanged.
-  'PUT /api/contacts/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}`, payload: { name: `Cliente ${(n += 1)}`, number: ticket.contact.number, email: '' } }) },
+  'PUT /api/contacts/{id}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: () => ({ url: `/api/contacts/${ticket.contactId}`, payload: { name: `Cliente ${(n += 1)}`, number: ticket.contact.number, email: '' } }),
+  },
   'DELETE /api/contacts/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/contacts/${(await t.createContact()).id}` }) },
   'POST /api/contact': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { name: 'Outro', number: `5511944${String((n += 1)).padStart(6, '0')}` } }) },
-  'POST /api/contacts/import': { anon: 401, user: ok, admin: ok, call: () => multipart('file', 'contatos.csv', 'text/csv', `name;number;email\nImportado;5511933${String((n += 1)).padStart(6, '0')};\n`) },
+  'POST /api/contacts/import': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: () => multipart('file', 'contatos.csv', 'text/csv', `name;number;email\nImportado;5511933${String((n += 1)).padStart(6, '0')};\n`),
+  },
 
   'GET /api/settings': { anon: 401, user: 403, admin: ok },
   'PUT /api/settings/{key}': { anon: 401, user: 403, admin: ok, call: () => ({ url: '/api/settings/timeCreateNewTicket', payload: { value: '3600' } }) },
@@ -130,7 +161,12 @@ const table: Record<string, Row> = {
   'POST /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
   'PUT /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
   'DELETE /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
-  'POST /api/whatsappsession/{id}/pairing-code': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection(false)}/pairing-code`, payload: { phoneNumber: '5511999990000' } }) },
+  'POST /api/whatsappsession/{id}/pairing-code': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: async () => ({ url: `/api/whatsappsession/${await spareConnection(false)}/pairing-code`, payload: { phoneNumber: '5511999990000' } }),
+  },
 
   'GET /api/tickets': { anon: 401, user: ok, admin: ok },
   'POST /api/tickets': {
@@ -168,10 +204,25 @@ const table: Record<string, Row> = {
 
   // The simulated phone stands for the customers' side: only admins drive it.
   'POST /api/simulator/{connectionId}/scan': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/simulator/${await spareConnection(false)}/scan` }) },
-  'POST /api/simulator/{connectionId}/inbound': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/inbound`, payload: { from: `5511922${String((n += 1)).padStart(6, '0')}`, body: 'oi' } }) },
-  'POST /api/simulator/{connectionId}/history': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/history`, payload: { from: ticket.contact.number, messages: [{ body: 'antiga' }] } }) },
+  'POST /api/simulator/{connectionId}/inbound': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: () => ({ url: `/api/simulator/${connectionId}/inbound`, payload: { from: `5511922${String((n += 1)).padStart(6, '0')}`, body: 'oi' } }),
+  },
+  'POST /api/simulator/{connectionId}/history': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: () => ({ url: `/api/simulator/${connectionId}/history`, payload: { from: ticket.contact.number, messages: [{ body: 'antiga' }] } }),
+  },
   'POST /api/simulator/{connectionId}/edit': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/edit`, payload: { id: 'SOME-ID', body: 'editada' } }) },
-  'POST /api/simulator/{connectionId}/contact': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/contact`, payload: { from: ticket.contact.number, name: 'Nome novo' } }) },
+  'POST /api/simulator/{connectionId}/contact': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: () => ({ url: `/api/simulator/${connectionId}/contact`, payload: { from: ticket.contact.number, name: 'Nome novo' } }),
+  },
   'GET /api/simulator/{connectionId}/outbox': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/outbox` }) },
   'POST /api/simulator/{connectionId}/disconnect': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/simulator/${await spareConnection()}/disconnect` }) },
 };
@@ -222,7 +273,7 @@ describe('authorization table', () => {
         const call: Call = { url: path, ...(await row.call?.(role)) };
         const token = call.token !== undefined ? call.token : role === 'admin' ? t.adminToken : role === 'user' ? plain.token : null;
         const res = await t.request({
-          method: method as 'GET',
+          method: method,
           url: call.url,
           ...(token ? { token } : {}),
           ...(call.headers ? { headers: call.headers } : {}),

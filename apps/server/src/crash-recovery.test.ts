@@ -154,14 +154,19 @@ async function expectConsistent(handle: DbHandle, place: Place): Promise<void> {
     .having((eb) => eb.fn.countAll(), '>', 1)
     .execute();
   expect(duplicateActive).toEqual([]);
-  const duplicateIds = await db.selectFrom('messages').select(['whatsappId', 'providerId']).groupBy(['whatsappId', 'providerId']).having((eb) => eb.fn.countAll(), '>', 1).execute();
+  const duplicateIds = await db
+    .selectFrom('messages')
+    .select(['whatsappId', 'providerId'])
+    .groupBy(['whatsappId', 'providerId'])
+    .having((eb) => eb.fn.countAll(), '>', 1)
+    .execute();
   expect(duplicateIds).toEqual([]);
   const orphans = await db.selectFrom('messages').leftJoin('tickets', 'tickets.id', 'messages.ticketId').select('messages.id').where('tickets.id', 'is', null).execute();
   expect(orphans).toEqual([]);
   const ticketsWithoutMessages = await db
     .selectFrom('tickets')
     .select('tickets.id')
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('messages').select('messages.id').whereRef('messages.ticketId', '=', 'tickets.id'))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.ticketId', '=', 'tickets.id'))))
     .execute();
   expect(ticketsWithoutMessages).toEqual([]);
   if (place.databaseUrl === undefined) {
@@ -212,7 +217,12 @@ describe('kill -9', () => {
     server = await startServer(place);
     const handle = openData(place);
     const stored = async (ids: string[]) => {
-      const rows = await handle.db.selectFrom('messages').select(['providerId', (eb) => eb.fn.countAll<number>().as('n')]).where('providerId', 'in', ids).groupBy('providerId').execute();
+      const rows = await handle.db
+        .selectFrom('messages')
+        .select(['providerId', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('providerId', 'in', ids)
+        .groupBy('providerId')
+        .execute();
       return new Map(rows.map((r) => [r.providerId, Number(r.n)]));
     };
     const afterCrash = await stored([...acknowledged]);
@@ -234,7 +244,10 @@ describe('kill -9', () => {
     );
     const all = await stored(messages.map((m) => m.id));
     expect(messages.filter((m) => all.get(m.id) !== 1)).toEqual([]);
-    const contacts = await handle.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const contacts = await handle.db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(contacts.n)).toBe(200);
     await expectConsistent(handle, place);
     await kill(server);
@@ -278,7 +291,16 @@ describe('kill -9', () => {
     const handle = openData(place);
     // What was stored before the crash goes out at start; nothing is left waiting.
     const waiting = await waitFor(
-      async () => Number((await handle.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['queued', 'sending']).executeTakeFirstOrThrow()).n),
+      async () =>
+        Number(
+          (
+            await handle.db
+              .selectFrom('outbox')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('status', 'in', ['queued', 'sending'])
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
       (n) => n === 0,
     );
     expect(waiting).toBe(0);

@@ -86,11 +86,12 @@ describe('fuzzing every route that takes a body', () => {
         for (const id of ['1', 'abc%00', '99999999999999999999']) {
           const url = route.replace(/\{[^}]+\}/g, id);
           for (const c of cases(schema)) {
-            const res = await t.request({ method: method.toUpperCase() as 'POST', url, token: t.adminToken, payload: c.payload, headers: { 'content-type': c.contentType } });
+            const res = await t.request({ method: method.toUpperCase(), url, token: t.adminToken, payload: c.payload, headers: { 'content-type': c.contentType } });
             requests += 1;
             const body = res.body.startsWith('{') ? (JSON.parse(res.body) as { error?: unknown }) : {};
             if (res.statusCode >= 500) failures.push(`${method.toUpperCase()} ${url} (${c.name}): ${res.statusCode} ${res.body.slice(0, 200)}`);
-            else if (res.statusCode >= 400 && !(typeof body.error === 'string' && body.error.startsWith('ERR_'))) failures.push(`${method.toUpperCase()} ${url} (${c.name}): ${res.statusCode} without an ERR_ code: ${res.body.slice(0, 200)}`);
+            else if (res.statusCode >= 400 && !(typeof body.error === 'string' && body.error.startsWith('ERR_')))
+              failures.push(`${method.toUpperCase()} ${url} (${c.name}): ${res.statusCode} without an ERR_ code: ${res.body.slice(0, 200)}`);
           }
         }
       }

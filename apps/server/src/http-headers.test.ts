@@ -15,7 +15,13 @@ let webDist: string;
 let connectionId: number;
 
 function directives(csp: string | undefined): Map<string, string> {
-  return new Map((csp ?? '').split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(' ')[0] ?? '', d.slice(d.indexOf(' ') + 1)]));
+  return new Map(
+    (csp ?? '')
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => [d.split(' ')[0] ?? '', d.slice(d.indexOf(' ') + 1)]),
+  );
 }
 
 beforeAll(async () => {
@@ -38,7 +44,7 @@ describe('security headers', () => {
   it('sends a policy the web app works under, on the API, the pages and errors alike', async () => {
     for (const url of ['/api/health', '/', '/tickets/12', '/assets/index-abc123.js', '/api/nowhere']) {
       const res = await t.request({ method: 'GET', url });
-      const csp = directives(res.headers['content-security-policy'] as string | undefined);
+      const csp = directives(res.headers['content-security-policy']);
       expect(csp.get('script-src'), url).toBe("'self'");
       expect(csp.get('default-src'), url).toBe("'self'");
       expect(csp.get('frame-ancestors'), url).toBe("'none'");
@@ -78,7 +84,12 @@ describe('security headers', () => {
       { from: '5511977770003', mimetype: 'application/pdf', data: Buffer.from('%PDF-1.4'), filename: 'boleto.pdf', disposition: /^attachment; filename=".+\.pdf"$/ },
     ];
     for (const file of files) {
-      const sent = await t.request({ method: 'POST', url: `/api/simulator/${connectionId}/inbound`, token: t.adminToken, payload: { from: file.from, media: { base64: file.data.toString('base64'), mimetype: file.mimetype, filename: file.filename } } });
+      const sent = await t.request({
+        method: 'POST',
+        url: `/api/simulator/${connectionId}/inbound`,
+        token: t.adminToken,
+        payload: { from: file.from, media: { base64: file.data.toString('base64'), mimetype: file.mimetype, filename: file.filename } },
+      });
       expect(sent.statusCode).toBe(200);
       const ticket = (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${file.from}`, token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets[0];
       const message = (await t.request({ method: 'GET', url: `/api/messages/${ticket?.id ?? 0}`, token: t.adminToken })).json<{ messages: TMessage[] }>().messages[0];

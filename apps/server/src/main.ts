@@ -12,13 +12,7 @@ async function main(): Promise<void> {
     : built.admin.fromEnvironment
       ? `Log in as ${built.admin.email} with the password given in ADMIN_PASSWORD`
       : `Log in as ${built.admin.email} (or any user) with the password you set`;
-  const lines = [
-    '',
-    `  ZapDesk is running at ${url}`,
-    `  ${login}`,
-    `  Database: ${built.ctx.dbKind}${built.ctx.dbKind === 'sqlite' ? ` (${config.dataDir})` : ''}   API docs: ${url}/api/docs`,
-    '',
-  ];
+  const lines = ['', `  ZapDesk is running at ${url}`, `  ${login}`, `  Database: ${built.ctx.dbKind}${built.ctx.dbKind === 'sqlite' ? ` (${config.dataDir})` : ''}   API docs: ${url}/api/docs`, ''];
   process.stdout.write(lines.join('\n') + '\n');
 
   const shutdown = async (signal: string) => {

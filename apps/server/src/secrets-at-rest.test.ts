@@ -113,7 +113,12 @@ describe('files readable by the owner only', () => {
     const created = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Phone', channel: 'simulator', isDefault: true } });
     const id = created.json<{ id: number }>().id;
     await t.request({ method: 'POST', url: `/api/simulator/${id}/scan`, token: t.adminToken });
-    const sent = await t.request({ method: 'POST', url: `/api/simulator/${id}/inbound`, token: t.adminToken, payload: { from: '5511988887777', media: { base64: Buffer.from('%PDF-1.4 x').toString('base64'), mimetype: 'application/pdf', filename: 'nota.pdf' } } });
+    const sent = await t.request({
+      method: 'POST',
+      url: `/api/simulator/${id}/inbound`,
+      token: t.adminToken,
+      payload: { from: '5511988887777', media: { base64: Buffer.from('%PDF-1.4 x').toString('base64'), mimetype: 'application/pdf', filename: 'nota.pdf' } },
+    });
     expect(sent.statusCode).toBe(200);
     const ticket = (await t.request({ method: 'GET', url: '/api/tickets?showAll=true&searchParam=5511988887777', token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets[0];
     const message = (await t.request({ method: 'GET', url: `/api/messages/${ticket?.id ?? 0}`, token: t.adminToken })).json<{ messages: TMessage[] }>().messages[0];

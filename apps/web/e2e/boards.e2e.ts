@@ -34,7 +34,10 @@ async function api(path: string, options: { method?: string; body?: unknown; tok
 async function loginToken(credentials: { email: string; password: string }): Promise<{ token: string; id: number }> {
   const response = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) });
   expect(response.status).toBe(200);
-  return z.object({ token: z.string(), user: ZIdSchema }).transform((body) => ({ token: body.token, id: body.user.id })).parse(await response.json());
+  return z
+    .object({ token: z.string(), user: ZIdSchema })
+    .transform((body) => ({ token: body.token, id: body.user.id }))
+    .parse(await response.json());
 }
 
 async function writeIn(contact: { from: string; name: string }, body: string): Promise<void> {
@@ -196,14 +199,14 @@ describe('kanban', () => {
     await drop(page);
     await expect.poll(() => column(page, 'status:closed').getAttribute('data-drop-state')).toBe('idle');
     await cardIn(page, 'status:pending', contact.name).waitFor();
-    await expect((await ticketById(ticketId)).status).toBe('pending');
+    expect((await ticketById(ticketId)).status).toBe('pending');
 
     // Waiting -> In service accepts it for the admin.
     await drag(page, cardIn(page, 'status:pending', contact.name), column(page, 'status:open'));
     const openCard = cardIn(page, 'status:open', contact.name);
     await openCard.waitFor();
     await expect.poll(async () => (await ticketById(ticketId)).status).toBe('open');
-    await expect((await ticketById(ticketId)).userId).toBe(adminId);
+    expect((await ticketById(ticketId)).userId).toBe(adminId);
     await expect.poll(() => openCard.getByTestId('kanban-card-owner').textContent()).toBeTruthy();
     await expect(cardIn(page, 'status:pending', contact.name).count()).resolves.toBe(0);
     await screenshot(page, '63-kanban-accepted');
@@ -295,7 +298,7 @@ describe('kanban', () => {
     await page.locator('.Toastify__toast--error').first().waitFor();
     await cardIn(page, 'status:closed', contact.name).waitFor();
     await expect(cardIn(page, 'status:open', contact.name).count()).resolves.toBe(0);
-    await expect((await ticketById(ticketId)).status).toBe('closed');
+    expect((await ticketById(ticketId)).status).toBe('closed');
     await screenshot(page, '66-kanban-refused-by-server');
     await context.close();
   });

@@ -103,12 +103,16 @@ describe('chat', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => input.inputValue()).toBe(`Claro, posso ajudar ${emoji}`);
     await input.press('Enter');
-    await messages(page).filter({ hasText: `Claro, posso ajudar ${emoji}` }).waitFor();
+    await messages(page)
+      .filter({ hasText: `Claro, posso ajudar ${emoji}` })
+      .waitFor();
     await expect.poll(async () => (await outbox()).some((item) => item.kind === 'text' && item.body === `Claro, posso ajudar ${emoji}`)).toBe(true);
 
     // An image.
     await page.getByTestId('message-file').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: PIXEL_PNG });
-    const sentImage = messages(page).filter({ has: page.getByTestId('message-image') }).last();
+    const sentImage = messages(page)
+      .filter({ has: page.getByTestId('message-image') })
+      .last();
     await sentImage.waitFor();
     await expect.poll(async () => (await outbox()).some((item) => item.kind === 'media' && item.mimetype === 'image/png')).toBe(true);
 
@@ -124,7 +128,14 @@ describe('chat', () => {
     await page.getByTestId('audio-record').waitFor();
     // The browser can read what it gets back: the stored voice note is a playable file.
     await expect
-      .poll(() => audioMessage.first().getByTestId('message-audio').evaluate((element) => (element instanceof HTMLAudioElement ? element.readyState : 0)), { timeout: 10_000 })
+      .poll(
+        () =>
+          audioMessage
+            .first()
+            .getByTestId('message-audio')
+            .evaluate((element) => (element instanceof HTMLAudioElement ? element.readyState : 0)),
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(0);
 
     // A recording stopped at once is under 10000 bytes: discarded with a message.
@@ -151,7 +162,9 @@ describe('chat', () => {
     await expect.poll(() => input.inputValue()).toBe(`Olá ${CONTACT.name}, aqui é ${adminName}!`);
     await expect(page.getByTestId('quick-answers').count()).resolves.toBe(0);
     await input.press('Enter');
-    await messages(page).filter({ hasText: `Olá ${CONTACT.name}, aqui é ${adminName}!` }).waitFor();
+    await messages(page)
+      .filter({ hasText: `Olá ${CONTACT.name}, aqui é ${adminName}!` })
+      .waitFor();
 
     // The contact drawer: the number as a tel: link.
     await page.getByTestId('ticket-contact-button').click();
@@ -170,7 +183,10 @@ describe('chat', () => {
     // The import form asks the phone's history for this contact; what is already here is not doubled.
     await page.getByTestId('panel-import-limit').fill('50');
     await page.getByTestId('panel-import-submit').click();
-    await page.locator('.Toastify__toast', { hasText: /^\d+ messages imported\.$/ }).first().waitFor();
+    await page
+      .locator('.Toastify__toast', { hasText: /^\d+ messages imported\.$/ })
+      .first()
+      .waitFor();
     await expect(messages(page).filter({ hasText: 'Bom dia, quero falar com alguém' }).count()).resolves.toBe(1);
     const downloading = page.waitForEvent('download');
     await page.getByTestId('panel-export-csv').click();
@@ -190,7 +206,12 @@ describe('chat', () => {
     await expect(speed.getAttribute('data-speed')).resolves.toBe('1');
     await speed.click();
     await expect(speed.getAttribute('data-speed')).resolves.toBe('1.5');
-    await expect(audioMessage.first().getByTestId('message-audio').evaluate((element) => (element instanceof HTMLAudioElement ? element.playbackRate : 0))).resolves.toBe(1.5);
+    await expect(
+      audioMessage
+        .first()
+        .getByTestId('message-audio')
+        .evaluate((element) => (element instanceof HTMLAudioElement ? element.playbackRate : 0)),
+    ).resolves.toBe(1.5);
     await page.reload();
     await audioMessage.first().waitFor();
     await expect(audioMessage.first().getByTestId('audio-speed').getAttribute('data-speed')).resolves.toBe('1.5');
@@ -252,7 +273,10 @@ describe('chat', () => {
       element.scrollTop = 0;
     });
     await expect.poll(() => pagesAsked.includes('2')).toBe(true);
-    await list.getByTestId('message-body').filter({ hasText: /^Linha 25$/ }).waitFor();
+    await list
+      .getByTestId('message-body')
+      .filter({ hasText: /^Linha 25$/ })
+      .waitFor();
     await screenshot(page, 'chat-47-older-loaded');
     await expect.poll(() => list.evaluate((element) => element.scrollTop)).toBeGreaterThan(200);
     // Not thrown to the end either: the rows the reader saw are still in view.
@@ -262,7 +286,10 @@ describe('chat', () => {
       element.scrollTop = 0;
     });
     await expect.poll(() => pagesAsked.includes('3')).toBe(true);
-    await list.getByTestId('message-body').filter({ hasText: /^Linha 1$/ }).waitFor();
+    await list
+      .getByTestId('message-body')
+      .filter({ hasText: /^Linha 1$/ })
+      .waitFor();
 
     // A new message brings the list back to the bottom.
     expect((await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { ...longChat, body: 'Chegou agora' } })).status).toBe(200);
@@ -286,7 +313,9 @@ describe('chat', () => {
     await messages(page).filter({ hasText: 'Preciso de um protocolo' }).waitFor();
     await page.getByTestId('message-input').fill('Segue um link: https://exemplo.com.br/pedido?id=7');
     await page.getByTestId('message-input').press('Enter');
-    await messages(page).filter({ has: page.getByTestId('message-link') }).waitFor();
+    await messages(page)
+      .filter({ has: page.getByTestId('message-link') })
+      .waitFor();
     await screenshot(page, 'chat-44-phone');
     await page.getByTestId('ticket-contact-button').click();
     await page.getByTestId('contact-drawer').waitFor();

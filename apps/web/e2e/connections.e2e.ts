@@ -48,7 +48,11 @@ beforeAll(async () => {
   const body: unknown = await session.json();
   adminToken = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
   expect(adminToken).not.toBe('');
-  const plain = await fetch(`${server.baseUrl}/api/users`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...PLAIN_USER, profile: 'user' }) });
+  const plain = await fetch(`${server.baseUrl}/api/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...PLAIN_USER, profile: 'user' }),
+  });
   expect(plain.status).toBe(201);
   for (const queue of [
     { name: 'Sales', color: '#1273DE' },

@@ -96,11 +96,17 @@ describe('inbox flow', () => {
 
     // An image and a voice note of about two seconds.
     await page.getByTestId('message-file').setInputFiles({ name: 'boleto.png', mimeType: 'image/png', buffer: PIXEL_PNG });
-    await messages.filter({ has: page.getByTestId('message-image') }).first().waitFor();
+    await messages
+      .filter({ has: page.getByTestId('message-image') })
+      .first()
+      .waitFor();
     await page.getByTestId('audio-record').click();
     await expect.poll(() => page.getByTestId('audio-timer').textContent(), { timeout: 6000 }).toBe('00:02');
     await page.getByTestId('audio-send').click();
-    await messages.filter({ has: page.getByTestId('message-audio') }).first().waitFor();
+    await messages
+      .filter({ has: page.getByTestId('message-audio') })
+      .first()
+      .waitFor();
     await expect
       .poll(async () => {
         const sent = await outbox();

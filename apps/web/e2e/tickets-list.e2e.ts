@@ -384,7 +384,9 @@ describe('tickets list', () => {
     );
     const sorted = [...result.frames].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-    console.log(`virtual list: ${result.loaded} tickets in ${Math.round(result.ms)} ms, ${result.frames.length} frames, median frame ${median.toFixed(1)} ms, at most ${result.maxRows} rows in the page`);
+    console.log(
+      `virtual list: ${result.loaded} tickets in ${Math.round(result.ms)} ms, ${result.frames.length} frames, median frame ${median.toFixed(1)} ms, at most ${result.maxRows} rows in the page`,
+    );
     expect(result.loaded).toBe(count);
     // Never more than a screenful and its margins in the page, however many are loaded.
     expect(result.maxRows).toBeLessThan(40);
@@ -404,9 +406,7 @@ function seedClosedTickets(total: number): void {
   const db = new SQLite(path.join(server.dataDir, 'zapdesk.sqlite'));
   db.pragma('busy_timeout = 5000');
   const base = Date.parse('2025-01-01T08:00:00Z');
-  const insertContact = db.prepare(
-    "INSERT INTO contacts (name, number, email, profilePicUrl, isGroup, searchText, createdAt, updatedAt) VALUES (?, ?, '', '', 0, ?, ?, ?)",
-  );
+  const insertContact = db.prepare("INSERT INTO contacts (name, number, email, profilePicUrl, isGroup, searchText, createdAt, updatedAt) VALUES (?, ?, '', '', 0, ?, ?, ?)");
   const insertTicket = db.prepare(
     "INSERT INTO tickets (status, contactId, whatsappId, userId, queueId, lastMessage, unreadMessages, isGroup, createdAt, updatedAt) VALUES ('closed', ?, ?, NULL, NULL, ?, 0, 0, ?, ?)",
   );

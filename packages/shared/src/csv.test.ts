@@ -16,6 +16,11 @@ describe('CSV cells', () => {
   });
 
   it('writes a file with a byte-order mark and CRLF lines', () => {
-    expect(csvFile([['nome', 'número'], ['Ana', '=1+1']])).toBe('\uFEFF"nome";"número"\r\n"Ana";"\'=1+1"\r\n');
+    expect(
+      csvFile([
+        ['nome', 'número'],
+        ['Ana', '=1+1'],
+      ]),
+    ).toBe('\uFEFF"nome";"número"\r\n"Ana";"\'=1+1"\r\n');
   });
 });

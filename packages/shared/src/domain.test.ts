@@ -61,8 +61,25 @@ describe('settings and limits', () => {
   it("lists exactly the spec's setting keys", () => {
     expect([...SETTING_KEYS].sort()).toEqual(
       [
-        'userCreation', 'groups', 'typebot', 'typebotUrl', 'typebotName', 'typebotRestart', 'typebotOff', 'typebotTime', 'emailUser', 'emailPass',
-        'emailFrom', 'emailTo', 'vonageApiKey', 'vonageApiSecret', 'vonageApiId', 'timeCreateNewTicket', 'call', 'CheckMsgIsGroup', 'userApiToken',
+        'userCreation',
+        'groups',
+        'typebot',
+        'typebotUrl',
+        'typebotName',
+        'typebotRestart',
+        'typebotOff',
+        'typebotTime',
+        'emailUser',
+        'emailPass',
+        'emailFrom',
+        'emailTo',
+        'vonageApiKey',
+        'vonageApiSecret',
+        'vonageApiId',
+        'timeCreateNewTicket',
+        'call',
+        'CheckMsgIsGroup',
+        'userApiToken',
       ].sort(),
     );
     for (const key of SETTING_KEYS) {

@@ -17,7 +17,10 @@ export const ZWhatsappInputSchema = z.object({
 export type TWhatsappInput = z.input<typeof ZWhatsappInputSchema>;
 
 export const ZPairingCodeRequestSchema = z.object({
-  phoneNumber: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  phoneNumber: z
+    .string(required)
+    .trim()
+    .regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
 });
 
 // ---------- tickets ----------
@@ -100,7 +103,10 @@ const ZHistoryConnectionId = z.coerce.number('INVALID').int('INVALID').positive(
 const ZHistoryLimit = z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(HISTORY_IMPORT_MAX, 'INVALID');
 /** POST /zdgSyncMessageUser: the past messages of one contact's chat on a connection. */
 export const ZSyncMessageUserSchema = z.object({
-  user: z.coerce.string('REQUIRED').trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  user: z.coerce
+    .string('REQUIRED')
+    .trim()
+    .regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
   limit: ZHistoryLimit,
   ticketwhatsappId: ZHistoryConnectionId,
 });
@@ -139,7 +145,11 @@ export const ZMessagePageQuerySchema = z.object({
 /** The text fields sent with files (multipart): the caption may be empty, else as a text message's body. */
 export const ZSendMediaFieldsSchema = z.object({ body: ZLongText, quotedMsgId: z.coerce.number('INVALID').pipe(ZIdValue).optional() });
 export const ZSendTextSchema = z.object({
-  body: z.string(required).max(30000, 'TOO_LONG').refine(noNul, 'INVALID').refine((v) => v.trim().length > 0, 'REQUIRED'),
+  body: z
+    .string(required)
+    .max(30000, 'TOO_LONG')
+    .refine(noNul, 'INVALID')
+    .refine((v) => v.trim().length > 0, 'REQUIRED'),
   quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),
   read: z.boolean().optional(),
   fromMe: z.boolean().optional(),
@@ -149,7 +159,10 @@ export const ZSendTextSchema = z.object({
 // ---------- simulator ----------
 export const ZSimulatorInboundSchema = z.object({
   id: z.string('INVALID').min(1, 'REQUIRED').max(200, 'TOO_LONG').optional(),
-  from: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  from: z
+    .string(required)
+    .trim()
+    .regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
   name: z.string('INVALID').max(100, 'TOO_LONG').refine(noNul, 'INVALID').optional(),
   body: ZLongText.optional().default(''),
   media: z
@@ -176,7 +189,10 @@ export type TSimulatorEdit = z.input<typeof ZSimulatorEditSchema>;
 
 /** POST /simulator/{id}/contact: a contact changes their name, or sets (pictureUrl) or removes (null) their picture. */
 export const ZSimulatorContactSchema = z.object({
-  from: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  from: z
+    .string(required)
+    .trim()
+    .regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
   name: z.string('INVALID').trim().min(1, 'REQUIRED').max(100, 'TOO_LONG').refine(noNul, 'INVALID').optional(),
   pictureUrl: z.url('INVALID').max(500, 'TOO_LONG').nullable().optional(),
 });
@@ -197,7 +213,10 @@ export type TSimulatorOutboxItem = z.infer<typeof ZSimulatorOutboxItemSchema>;
 
 /** POST /simulator/{id}/history: old messages the simulated phone holds for a number, without delivering them. */
 export const ZSimulatorHistorySchema = z.object({
-  from: z.string(required).trim().regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  from: z
+    .string(required)
+    .trim()
+    .regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
   name: z.string('INVALID').max(100, 'TOO_LONG').refine(noNul, 'INVALID').optional(),
   messages: z
     .array(

@@ -8,9 +8,7 @@ export type CrudAction = 'create' | 'update' | 'delete';
 export type ServerToClientEvents = {
   user: (payload: { action: 'create' | 'update'; user: TUser } | { action: 'delete'; userId: number }) => void;
   queue: (payload: { action: 'create' | 'update'; queue: TQueue } | { action: 'delete'; queueId: number }) => void;
-  quickAnswer: (
-    payload: { action: 'create' | 'update'; quickAnswer: TQuickAnswer } | { action: 'delete'; quickAnswerId: number },
-  ) => void;
+  quickAnswer: (payload: { action: 'create' | 'update'; quickAnswer: TQuickAnswer } | { action: 'delete'; quickAnswerId: number }) => void;
   contact: (payload: { action: 'create' | 'update'; contact: TContact } | { action: 'delete'; contactId: number }) => void;
   settings: (payload: { action: 'update'; setting: TSetting }) => void;
   whatsapp: (payload: { action: 'update'; whatsapp: TWhatsapp } | { action: 'delete'; whatsappId: number }) => void;

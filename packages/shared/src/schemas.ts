@@ -30,7 +30,6 @@ function freeText(error: string | typeof required = 'INVALID') {
   return z.string(error).refine(hasNoNul, 'INVALID');
 }
 
-
 /** A required text: empty reads as 'Required', short as 'Too Short!'. */
 export function requiredText(min: number, max: number) {
   return z

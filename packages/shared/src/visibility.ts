@@ -12,11 +12,7 @@ export type Viewer = { id: number; admin: boolean; queueIds: readonly number[] }
 export type TicketShape = { userId: number | null; queueId: number | null };
 
 /** One way to be allowed: every field it names must match. */
-export type VisibilityClause =
-  | { kind: 'everything' }
-  | { kind: 'assignedTo'; userId: number }
-  | { kind: 'unassignedIn'; queueIds: readonly number[] }
-  | { kind: 'unassignedWithoutQueue' };
+export type VisibilityClause = { kind: 'everything' } | { kind: 'assignedTo'; userId: number } | { kind: 'unassignedIn'; queueIds: readonly number[] } | { kind: 'unassignedWithoutQueue' };
 
 /** The clauses, any one of which lets `viewer` see a ticket; `all` is an admin's 'All' switch. */
 export function visibilityClauses(viewer: Viewer, options: { all: boolean }): VisibilityClause[] {

@@ -32,7 +32,9 @@ async function marker(): Promise<string | null> {
 /** Messages that reached the phone while nothing was stored: in its history, never in the product. */
 function missed(bodies: string[], sessions?: SessionManager): void {
   const base = Date.now();
-  phone(sessions).seedHistory(bodies.map((body, i) => ({ providerId: `MISSED-${body}`, chat: { kind: 'person', number }, sender: { number }, fromMe: false, body, timestamp: new Date(base + (i + 1) * 1000) })));
+  phone(sessions).seedHistory(
+    bodies.map((body, i) => ({ providerId: `MISSED-${body}`, chat: { kind: 'person', number }, sender: { number }, fromMe: false, body, timestamp: new Date(base + (i + 1) * 1000) })),
+  );
 }
 
 beforeAll(async () => {

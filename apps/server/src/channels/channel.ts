@@ -34,9 +34,7 @@ export type InboundMessage = {
 };
 
 export type OutboundContent =
-  | { kind: 'text'; body: string }
-  | { kind: 'media'; mediaType: MediaType; data: Buffer; mimetype: string; filename: string; caption?: string }
-  | { kind: 'voice'; data: Buffer; mimetype: string };
+  { kind: 'text'; body: string } | { kind: 'media'; mediaType: MediaType; data: Buffer; mimetype: string; filename: string; caption?: string } | { kind: 'voice'; data: Buffer; mimetype: string };
 
 export type SendResult = { providerId: string; timestamp: Date };
 

@@ -224,7 +224,11 @@ export class SessionManager {
         const batch = queue.splice(0, INBOUND_BATCH_MAX);
         const handler = this.#handler;
         try {
-          if (handler) await handler.messages(whatsappId, batch.map((p) => p.message));
+          if (handler)
+            await handler.messages(
+              whatsappId,
+              batch.map((p) => p.message),
+            );
           for (const p of batch) p.stored();
         } catch (error) {
           this.ctx.events.publish('channel.error', { whatsappId, error });

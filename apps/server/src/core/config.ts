@@ -19,7 +19,10 @@ export function parseTrustProxy(value: string): TrustProxy {
   if (v === '' || v === 'off' || v === 'false' || v === '0') return false;
   if (v === 'on' || v === 'true') return 1;
   if (/^\d+$/.test(v)) return Number(v);
-  const entries = v.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = v
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address = '', bits, extra] = entry.split('/');
     const kind = net.isIP(address);

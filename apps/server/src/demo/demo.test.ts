@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 it('links a simulated phone and lets customers write in, so the inbox is alive without a phone', async () => {
-  const connections = (await t.request({ method: 'GET', url: '/api/whatsapp', token: t.adminToken })).json() as TWhatsapp[];
+  const connections = (await t.request({ method: 'GET', url: '/api/whatsapp', token: t.adminToken })).json<TWhatsapp[]>();
   expect(connections).toHaveLength(1);
   expect(connections[0]).toMatchObject({ name: 'Demo phone', channel: 'simulator', status: 'CONNECTED', isDefault: true });
   expect(connections[0]?.queues.map((q) => q.name)).toEqual(['Suporte', 'Vendas']);

@@ -70,13 +70,13 @@ export async function startDemo(ctx: AppContext, sessions: SessionManager): Prom
     const customer = pick(CUSTOMERS);
     void current
       .deliver({
-      providerId: `DEMO${randomBytes(8).toString('hex').toUpperCase()}`,
-      chat: { kind: 'person', number: customer.number },
-      sender: customer,
-      fromMe: false,
-      body: pick(LINES),
-      timestamp: new Date(),
-    })
+        providerId: `DEMO${randomBytes(8).toString('hex').toUpperCase()}`,
+        chat: { kind: 'person', number: customer.number },
+        sender: customer,
+        fromMe: false,
+        body: pick(LINES),
+        timestamp: new Date(),
+      })
       .catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: id, error }));
   }, ctx.config.demoIntervalSeconds * 1000);
   timer.unref();

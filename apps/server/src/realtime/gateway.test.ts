@@ -195,7 +195,12 @@ describe('sessions and rights follow the user', () => {
     const [c, d] = await Promise.all([connect(changed.token), connect(deleted.token)]);
     const cGone = disconnected(c);
     const dGone = disconnected(d);
-    const put = await t.request({ method: 'PUT', url: `/api/users/${changed.user.id}`, token: t.adminToken, payload: { name: changed.user.name, email: changed.user.email, password: 'another-pass' } });
+    const put = await t.request({
+      method: 'PUT',
+      url: `/api/users/${changed.user.id}`,
+      token: t.adminToken,
+      payload: { name: changed.user.name, email: changed.user.email, password: 'another-pass' },
+    });
     expect(put.statusCode).toBe(200);
     expect(await cGone).toBe('io server disconnect');
     expect((await t.request({ method: 'DELETE', url: `/api/users/${deleted.user.id}`, token: t.adminToken })).statusCode).toBe(204);

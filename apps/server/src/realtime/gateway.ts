@@ -102,7 +102,7 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
     void socket.join(audienceRooms(user, socket.data.queueIds));
     const joinTopic = (topic: string) => socket.join(topicRooms([topic], roomsOf(socket).audience));
     const answer = (ack: unknown, result: JoinResult) => {
-      if (typeof ack === 'function') ack(result);
+      if (typeof ack === 'function') (ack as (answer: JoinResult) => void)(result);
     };
 
     socket.on('joinNotification', (ack) => {
@@ -139,7 +139,10 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
     // A changed profile or queue list changes what this user's open sockets may hear: their
     // audience rooms are rebuilt, and their topics joined again for the new audience.
     // The user hears of the change once the rooms are rebuilt.
-    const audience = audienceRooms(user, user.queues.map((q) => q.id));
+    const audience = audienceRooms(
+      user,
+      user.queues.map((q) => q.id),
+    );
     void io
       .in(ROOMS.user(user.id))
       .fetchSockets()
@@ -158,9 +161,7 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
   events.subscribe('queue.saved', ({ queue, created }) => io.to(ROOMS.everyone).emit('queue', { action: created ? 'create' : 'update', queue }));
   events.subscribe('queue.deleted', ({ queueId }) => io.to(ROOMS.everyone).emit('queue', { action: 'delete', queueId }));
 
-  events.subscribe('quickAnswer.saved', ({ quickAnswer, created }) =>
-    io.to(ROOMS.everyone).emit('quickAnswer', { action: created ? 'create' : 'update', quickAnswer }),
-  );
+  events.subscribe('quickAnswer.saved', ({ quickAnswer, created }) => io.to(ROOMS.everyone).emit('quickAnswer', { action: created ? 'create' : 'update', quickAnswer }));
   events.subscribe('quickAnswer.deleted', ({ quickAnswerId }) => io.to(ROOMS.everyone).emit('quickAnswer', { action: 'delete', quickAnswerId }));
 
   // A contact without a conversation is the team's; one with tickets, for those who may see one of them.
@@ -177,12 +178,16 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
 
   events.subscribe('whatsapp.saved', ({ whatsapp }) => {
     io.to(ROOMS.admins).emit('whatsapp', { action: 'update', whatsapp });
-    io.to(ROOMS.everyone).except(ROOMS.admins).emit('whatsapp', { action: 'update', whatsapp: { ...whatsapp, qrcode: '' } });
+    io.to(ROOMS.everyone)
+      .except(ROOMS.admins)
+      .emit('whatsapp', { action: 'update', whatsapp: { ...whatsapp, qrcode: '' } });
   });
   events.subscribe('whatsapp.deleted', ({ whatsappId }) => io.to(ROOMS.everyone).emit('whatsapp', { action: 'delete', whatsappId }));
   events.subscribe('whatsapp.session', (session) => {
     io.to(ROOMS.admins).emit('whatsappSession', { action: 'update', session });
-    io.to(ROOMS.everyone).except(ROOMS.admins).emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });
+    io.to(ROOMS.everyone)
+      .except(ROOMS.admins)
+      .emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });
   });
 
   // A ticket change goes to its status lists, the notification room and its chat. Whoever could

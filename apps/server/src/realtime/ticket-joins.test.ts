@@ -65,7 +65,12 @@ async function joinLikeTheWebApp(client: Client): Promise<void> {
 
 /** Everyone, as the web app connects. */
 async function cast(): Promise<Record<'admin' | 'owner' | 'colleague' | 'outsider', Client>> {
-  const clients = { admin: await connect('admin', t.adminToken), owner: await connect('owner', owner.token), colleague: await connect('colleague', colleague.token), outsider: await connect('outsider', outsider.token) };
+  const clients = {
+    admin: await connect('admin', t.adminToken),
+    owner: await connect('owner', owner.token),
+    colleague: await connect('colleague', colleague.token),
+    outsider: await connect('outsider', outsider.token),
+  };
   for (const c of Object.values(clients)) await joinLikeTheWebApp(c);
   return clients;
 }
@@ -76,7 +81,7 @@ async function cast(): Promise<Record<'admin' | 'owner' | 'colleague' | 'outside
  */
 async function fence(clients: Client[]): Promise<void> {
   const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: t.adminToken, payload: { shortcut: `f${Math.random()}`.slice(0, 20), message: `fence ${Math.random()}` } });
-  const { id } = res.json() as { id: number };
+  const { id } = res.json<{ id: number }>();
   await vi.waitFor(
     () => {
       for (const c of clients) expect(c.received.some((r) => r.event === 'quickAnswer' && JSON.stringify(r.payload).includes(`"id":${id}`))).toBe(true);
@@ -94,7 +99,10 @@ async function recipients(clients: Client[], event: string, marker: string): Pro
   const got = (c: Client) => c.received.some((r) => r.event === event && JSON.stringify(r.payload).includes(marker));
   await vi.waitFor(() => expect(clients.some(got)).toBe(true), { timeout: 4000, interval: 20 });
   await fence(clients);
-  return clients.filter((c) => c.received.some((r) => r.event === event && JSON.stringify(r.payload).includes(marker))).map((c) => c.name).sort();
+  return clients
+    .filter((c) => c.received.some((r) => r.event === event && JSON.stringify(r.payload).includes(marker)))
+    .map((c) => c.name)
+    .sort();
 }
 
 async function contactWrites(body: string): Promise<TTicket> {
@@ -104,7 +112,9 @@ async function contactWrites(body: string): Promise<TTicket> {
   let ticket: TTicket | undefined;
   await vi.waitFor(
     async () => {
-      ticket = ((await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[]).find((x) => x.contact.number === from && x.queueId === sales.id);
+      ticket = ((await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[]).find(
+        (x) => x.contact.number === from && x.queueId === sales.id,
+      );
       expect(ticket).toBeDefined();
     },
     { timeout: 5000, interval: 25 },
@@ -116,7 +126,7 @@ async function contactWrites(body: string): Promise<TTicket> {
 const reply = (ticketId: number, body: string, token: string) => t.request({ method: 'POST', url: `/api/messages/${ticketId}`, token, payload: { body } });
 
 describe('joins', () => {
-  it("admits joinChatBox only for a ticket the user may see, and refuses bad statuses and ids", async () => {
+  it('admits joinChatBox only for a ticket the user may see, and refuses bad statuses and ids', async () => {
     const ticket = await contactWrites('join check');
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: owner.token, payload: { status: 'open' } });
     const clients = await cast();
@@ -157,7 +167,12 @@ describe('joins', () => {
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: colleague.token, payload: { status: 'open' } });
     await fence(all);
     const updates = (c: Client) => c.received.filter((r) => r.event === 'ticket' && JSON.stringify(r.payload).includes(`"status":"open"`) && JSON.stringify(r.payload).includes(`"id":${ticket.id},`));
-    expect(all.filter((c) => updates(c).length > 0).map((c) => c.name).sort()).toEqual(['chat', 'notifications', 'open list', 'pending list']);
+    expect(
+      all
+        .filter((c) => updates(c).length > 0)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['chat', 'notifications', 'open list', 'pending list']);
     expect(nothing.received.filter((r) => r.event === 'ticket' || r.event === 'appMessage')).toEqual([]);
 
     // Leaving the chat ends its events for that socket.
@@ -182,8 +197,14 @@ describe('recipients after the web app joins', () => {
     const res = await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: owner.token, payload: { status: 'open' } });
     expect(res.json()).toMatchObject({ userId: owner.id });
     await fence(all);
-    const accepted = (c: Client) => c.received.some((r) => r.event === 'ticket' && JSON.stringify(r.payload).includes(`"userId":${owner.id}`) && JSON.stringify(r.payload).includes(`"id":${ticket.id},`));
-    expect(all.filter(accepted).map((c) => c.name).sort()).toEqual(['admin', 'colleague', 'owner']);
+    const accepted = (c: Client) =>
+      c.received.some((r) => r.event === 'ticket' && JSON.stringify(r.payload).includes(`"userId":${owner.id}`) && JSON.stringify(r.payload).includes(`"id":${ticket.id},`));
+    expect(
+      all
+        .filter(accepted)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['admin', 'colleague', 'owner']);
 
     await reply(ticket.id, 'owner speaking', owner.token);
     expect(await recipients(all, 'appMessage', 'owner speaking')).toEqual(['admin', 'owner']);
@@ -200,9 +221,15 @@ describe('recipients after the web app joins', () => {
     expect(await clients.owner.socket.emitWithAck('joinChatBox', ticket.id)).toEqual({ ok: true });
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: owner.token, payload: { queueId: support.id, userId: null } });
     await fence(all);
-    const moved = (c: Client) => c.received.some((r) => r.event === 'ticket' && JSON.stringify(r.payload).includes(`"queueId":${support.id}`) && JSON.stringify(r.payload).includes(`"id":${ticket.id},`));
+    const moved = (c: Client) =>
+      c.received.some((r) => r.event === 'ticket' && JSON.stringify(r.payload).includes(`"queueId":${support.id}`) && JSON.stringify(r.payload).includes(`"id":${ticket.id},`));
     // The former audience (admins, owner) and the new one (admins, Support) hear the transfer.
-    expect(all.filter(moved).map((c) => c.name).sort()).toEqual(['admin', 'outsider', 'owner']);
+    expect(
+      all
+        .filter(moved)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['admin', 'outsider', 'owner']);
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: ticket.contact.number, body: 'now in support' } });
     expect(await recipients(all, 'appMessage', 'now in support')).toEqual(['admin', 'outsider']);
   });
@@ -221,8 +248,9 @@ describe('recipients after the web app joins', () => {
   it("re-evaluates a user's sockets when their queues change", async () => {
     const clients = await cast();
     const all = Object.values(clients);
-    const { name, email } = (await t.request({ method: 'GET', url: `/api/users/${outsider.id}`, token: t.adminToken })).json() as { name: string; email: string };
-    const setQueues = async (queueIds: number[]) => expect((await t.request({ method: 'PUT', url: `/api/users/${outsider.id}`, token: t.adminToken, payload: { name, email, queueIds } })).statusCode).toBe(200);
+    const { name, email } = (await t.request({ method: 'GET', url: `/api/users/${outsider.id}`, token: t.adminToken })).json<{ name: string; email: string }>();
+    const setQueues = async (queueIds: number[]) =>
+      expect((await t.request({ method: 'PUT', url: `/api/users/${outsider.id}`, token: t.adminToken, payload: { name, email, queueIds } })).statusCode).toBe(200);
     await setQueues([support.id, sales.id]);
     // The user event comes once the sockets' rooms are rebuilt.
     await vi.waitFor(() => expect(clients.outsider.received.filter((r) => r.event === 'user')).toHaveLength(1));

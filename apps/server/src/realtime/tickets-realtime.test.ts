@@ -60,11 +60,10 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-const ticketEventsFor = (c: Client, number: string) =>
-  c.events.filter((e) => (e.event === 'ticket' || e.event === 'appMessage') && JSON.stringify(e.payload).includes(number));
+const ticketEventsFor = (c: Client, number: string) => c.events.filter((e) => (e.event === 'ticket' || e.event === 'appMessage') && JSON.stringify(e.payload).includes(number));
 
 async function simulator(body: Record<string, unknown>): Promise<TWhatsapp> {
-  const w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { channel: 'simulator', ...body } })).json() as TWhatsapp;
+  const w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { channel: 'simulator', ...body } })).json<TWhatsapp>();
   await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
   return w;
 }

@@ -91,14 +91,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const built = await buildApp(config);
   let url: string | undefined;
 
-  const request: TestApp['request'] = ({ token, headers, ...rest }) =>
-    built.app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const request: TestApp['request'] = ({ token, headers, ...rest }) => built.app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
 
   const login: TestApp['login'] = async (email, password) => {
     const res = await request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
     const cookie = res.cookies.find((c) => c.name === 'jrt');
-    return { ...(res.json() as { token: string; user: TUser }), cookie: cookie ? `jrt=${cookie.value}` : '' };
+    return { ...res.json<{ token: string; user: TUser }>(), cookie: cookie ? `jrt=${cookie.value}` : '' };
   };
 
   const { token: adminToken } = await login(ADMIN.email, ADMIN.password);
@@ -126,7 +125,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         },
       });
       if (res.statusCode !== 201) throw new Error(`createUser failed: ${res.statusCode} ${res.body}`);
-      const user = res.json() as TUser;
+      const user = res.json<TUser>();
       const { token } = await login(user.email, password);
       return { user, token, password };
     },
@@ -138,7 +137,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         payload: { name: options.name ?? `Queue ${unique()}`, color: options.color ?? `#${randomBytes(3).toString('hex')}`, greetingMessage: options.greetingMessage ?? '' },
       });
       if (res.statusCode !== 201) throw new Error(`createQueue failed: ${res.statusCode} ${res.body}`);
-      return res.json() as TQueue;
+      return res.json<TQueue>();
     },
     async createContact(options = {}) {
       const res = await request({
@@ -148,7 +147,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         payload: { name: options.name ?? `Contact ${unique()}`, number: options.number ?? `55${String(Date.now()).slice(-9)}${(counter += 1)}`, email: options.email ?? '' },
       });
       if (res.statusCode !== 201) throw new Error(`createContact failed: ${res.statusCode} ${res.body}`);
-      return res.json() as TContact;
+      return res.json<TContact>();
     },
     async inboundTicket(connectionId, body = 'oi') {
       inboundCounter += 1;
@@ -169,7 +168,19 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       const name = options.name ?? `Connection ${unique()}`;
       const row = await built.ctx.db
         .insertInto('whatsapps')
-        .values({ name, channel: 'whatsapp', status: 'DISCONNECTED', qrcode: '', isDefault: options.isDefault ? 1 : 0, greetingMessage: '', farewellMessage: '', leaseOwner: null, leaseUntil: null, createdAt: now, updatedAt: now })
+        .values({
+          name,
+          channel: 'whatsapp',
+          status: 'DISCONNECTED',
+          qrcode: '',
+          isDefault: options.isDefault ? 1 : 0,
+          greetingMessage: '',
+          farewellMessage: '',
+          leaseOwner: null,
+          leaseUntil: null,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return { id: row.id, name };

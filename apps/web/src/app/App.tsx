@@ -41,14 +41,7 @@ export function App() {
         </AuthProvider>
       </QueryClientProvider>
       {/* Bottom right: toasts never hide the title bar or a page's main buttons. */}
-      <ToastContainer
-        position="bottom-right"
-        autoClose={LIMITS.toastMs}
-        newestOnTop
-        closeOnClick
-        pauseOnFocusLoss={false}
-        theme="light"
-      />
+      <ToastContainer position="bottom-right" autoClose={LIMITS.toastMs} newestOnTop closeOnClick pauseOnFocusLoss={false} theme="light" />
     </ThemeProvider>
   );
 }

@@ -85,7 +85,10 @@ export async function loadWhatsappAuthState(store: ChannelAuthStore, logger?: So
   // Written by saveCreds() from an AuthenticationCreds; the reviver restores its Buffers.
   const creds = json === undefined ? initAuthCreds() : (decode(json) as AuthenticationCreds);
   let active = true;
-  const keys = makeCacheableSignalKeyStore(makeDbSignalKeyStore(store, () => active), logger);
+  const keys = makeCacheableSignalKeyStore(
+    makeDbSignalKeyStore(store, () => active),
+    logger,
+  );
   // Saves run one after the other, each writing the creds as they are when it runs, so an
   // older document never lands after a newer one.
   let saving: Promise<void> = Promise.resolve();

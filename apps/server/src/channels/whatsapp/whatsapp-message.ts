@@ -148,7 +148,7 @@ export function isRevokeUpdate(update: Partial<WAMessage>): boolean {
  * DELIVERY_ACK 3 -> 2, READ 4 -> 3, PLAYED 5 -> 4. ERROR has no ack: undefined.
  */
 export function ackOfStatus(status: number): number | undefined {
-  if (status === WAMessageStatus.ERROR) return undefined;
+  if (status === Number(WAMessageStatus.ERROR)) return undefined;
   return Math.min(4, Math.max(0, status - 1));
 }
 

@@ -50,7 +50,10 @@ class FakeSocket implements WASocketLike {
   readonly user = { id: '5511000000001:7@s.whatsapp.net' };
   readonly pnByLid = new Map<string, string>();
   readonly signalRepository = { lidMapping: { getPNForLID: vi.fn(async (lid: string) => this.pnByLid.get(lid) ?? null) } };
-  readonly sendMessage = vi.fn<WASocketLike['sendMessage']>(async (jid, _content, options) => ({ key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? 'NO-ID' }, messageTimestamp: TS + 60 }));
+  readonly sendMessage = vi.fn<WASocketLike['sendMessage']>(async (jid, _content, options) => ({
+    key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? 'NO-ID' },
+    messageTimestamp: TS + 60,
+  }));
   readonly readMessages = vi.fn<WASocketLike['readMessages']>(async () => undefined);
   readonly logout = vi.fn<WASocketLike['logout']>(async () => undefined);
   readonly end = vi.fn<WASocketLike['end']>(async () => undefined);
@@ -128,7 +131,17 @@ async function authRows(whatsappId: number): Promise<{ type: string; keyId: stri
   return t.ctx.db.selectFrom('channelAuth').select(['type', 'keyId']).where('whatsappId', '=', whatsappId).orderBy('type').orderBy('keyId').execute();
 }
 
-function msg(options: { id: string; remoteJid?: string; fromMe?: boolean; participant?: string; remoteJidAlt?: string; participantAlt?: string; pushName?: string; message?: proto.IMessage | null; messageStubType?: number }): WAMessage {
+function msg(options: {
+  id: string;
+  remoteJid?: string;
+  fromMe?: boolean;
+  participant?: string;
+  remoteJidAlt?: string;
+  participantAlt?: string;
+  pushName?: string;
+  message?: proto.IMessage | null;
+  messageStubType?: number;
+}): WAMessage {
   const key: WAMessageKey = {
     remoteJid: options.remoteJid ?? CUSTOMER_JID,
     fromMe: options.fromMe ?? false,
@@ -441,7 +454,9 @@ describe('WhatsApp driver: connection', () => {
     expect(s.seen.message).toEqual([]);
     expect(s.seen.status.at(-1)).toEqual(['CONNECTED', { retries: 0 }]);
     expect(await authRows(s.id)).toEqual([{ type: 'creds', keyId: 'creds' }]);
-    await expect(s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'hi' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    await expect(s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'hi' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({
+      code: 'ERR_WAPP_NOT_INITIALIZED',
+    });
   });
 
   it('logout() unlinks the device and forgets the credentials', async () => {
@@ -506,7 +521,11 @@ describe('WhatsApp driver: inbound messages', () => {
     const s = await connected();
     const received = await receive(
       s,
-      msg({ id: 'TXT2', pushName: 'Maria', message: { extendedTextMessage: { text: 'About this one', contextInfo: { stanzaId: 'QUOTED1', participant: CUSTOMER_JID, quotedMessage: { conversation: 'older' } } } } }),
+      msg({
+        id: 'TXT2',
+        pushName: 'Maria',
+        message: { extendedTextMessage: { text: 'About this one', contextInfo: { stanzaId: 'QUOTED1', participant: CUSTOMER_JID, quotedMessage: { conversation: 'older' } } } },
+      }),
     );
     expect(received).toEqual([fromCustomer({ providerId: 'TXT2', body: 'About this one', quotedProviderId: 'QUOTED1' })]);
   });
@@ -521,7 +540,9 @@ describe('WhatsApp driver: inbound messages', () => {
     const s = await connected({ download: async () => Buffer.from('jpeg-bytes') });
     const message = msg({ id: 'IMG1', pushName: 'Maria', message: { imageMessage: { caption: 'My receipt', mimetype: 'image/jpeg', contextInfo: { stanzaId: 'Q9' } } } });
     const [received] = await receive(s, message);
-    expect(received).toEqual(fromCustomer({ providerId: 'IMG1', body: 'My receipt', quotedProviderId: 'Q9', media: { mediaType: 'image', mimetype: 'image/jpeg', filename: 'image.jpg', load: expect.any(Function) } }));
+    expect(received).toEqual(
+      fromCustomer({ providerId: 'IMG1', body: 'My receipt', quotedProviderId: 'Q9', media: { mediaType: 'image', mimetype: 'image/jpeg', filename: 'image.jpg', load: expect.any(Function) } }),
+    );
     expect(s.download).not.toHaveBeenCalled();
     expect((await received?.media?.load())?.toString()).toBe('jpeg-bytes');
     expect(s.download).toHaveBeenCalledTimes(1);
@@ -542,7 +563,10 @@ describe('WhatsApp driver: inbound messages', () => {
   it('hands on voice notes, audio, video, documents and stickers as media', async () => {
     const s = await connected();
     const cases: [proto.IMessage, Partial<InboundMessage>][] = [
-      [{ audioMessage: { ptt: true, mimetype: 'audio/ogg; codecs=opus', seconds: 4 } }, { body: '', media: { mediaType: 'audio', mimetype: 'audio/ogg; codecs=opus', filename: 'voice.ogg', load: expect.any(Function) } }],
+      [
+        { audioMessage: { ptt: true, mimetype: 'audio/ogg; codecs=opus', seconds: 4 } },
+        { body: '', media: { mediaType: 'audio', mimetype: 'audio/ogg; codecs=opus', filename: 'voice.ogg', load: expect.any(Function) } },
+      ],
       [{ audioMessage: { ptt: false, mimetype: 'audio/mpeg' } }, { body: '', media: { mediaType: 'audio', mimetype: 'audio/mpeg', filename: 'audio.mp3', load: expect.any(Function) } }],
       [{ videoMessage: { caption: 'Look', mimetype: 'video/mp4' } }, { body: 'Look', media: { mediaType: 'video', mimetype: 'video/mp4', filename: 'video.mp4', load: expect.any(Function) } }],
       [
@@ -562,7 +586,10 @@ describe('WhatsApp driver: inbound messages', () => {
 
   it('hands on a location with its name and address', async () => {
     const s = await connected();
-    const received = await receive(s, msg({ id: 'LOC1', pushName: 'Maria', message: { locationMessage: { degreesLatitude: -23.5505, degreesLongitude: -46.6333, name: 'Shop', address: 'Av. Paulista, 1000' } } }));
+    const received = await receive(
+      s,
+      msg({ id: 'LOC1', pushName: 'Maria', message: { locationMessage: { degreesLatitude: -23.5505, degreesLongitude: -46.6333, name: 'Shop', address: 'Av. Paulista, 1000' } } }),
+    );
     expect(received).toEqual([fromCustomer({ providerId: 'LOC1', location: { latitude: -23.5505, longitude: -46.6333, description: 'Shop - Av. Paulista, 1000' } })]);
     const bare = await receive(s, msg({ id: 'LOC2', pushName: 'Maria', message: { locationMessage: { degreesLatitude: 1.5, degreesLongitude: 2.5 } } }));
     expect(bare).toEqual([fromCustomer({ providerId: 'LOC2', location: { latitude: 1.5, longitude: 2.5 } })]);
@@ -572,7 +599,9 @@ describe('WhatsApp driver: inbound messages', () => {
     const s = await connected();
     const card = 'BEGIN:VCARD\nVERSION:3.0\nFN:João\nTEL;type=CELL;waid=5511977776666:+55 11 97777-6666\nEND:VCARD';
     const other = 'BEGIN:VCARD\nVERSION:3.0\nFN:Ana\nEND:VCARD';
-    expect(await receive(s, msg({ id: 'VC1', pushName: 'Maria', message: { contactMessage: { displayName: 'João', vcard: card } } }))).toEqual([fromCustomer({ providerId: 'VC1', body: 'João', vcard: card })]);
+    expect(await receive(s, msg({ id: 'VC1', pushName: 'Maria', message: { contactMessage: { displayName: 'João', vcard: card } } }))).toEqual([
+      fromCustomer({ providerId: 'VC1', body: 'João', vcard: card }),
+    ]);
     expect(await receive(s, msg({ id: 'VC2', pushName: 'Maria', message: { contactsArrayMessage: { displayName: '2 contacts', contacts: [{ vcard: card }, { vcard: other }] } } }))).toEqual([
       fromCustomer({ providerId: 'VC2', body: '2 contacts', vcard: `${card}\n${other}` }),
     ]);
@@ -588,12 +617,28 @@ describe('WhatsApp driver: inbound messages', () => {
     const s = await connected();
     const first = await receive(s, msg({ id: 'GRP1', remoteJid: GROUP_JID, participant: '5511977776666@s.whatsapp.net', pushName: 'João', message: { conversation: 'Hi all' } }));
     expect(first).toEqual([
-      { providerId: 'GRP1', chat: { kind: 'group', groupId: '120363025246125888' }, sender: { number: '5511977776666', name: 'João' }, fromMe: false, body: 'Hi all', group: { subject: 'Support group' }, timestamp: new Date(TS * 1000) },
+      {
+        providerId: 'GRP1',
+        chat: { kind: 'group', groupId: '120363025246125888' },
+        sender: { number: '5511977776666', name: 'João' },
+        fromMe: false,
+        body: 'Hi all',
+        group: { subject: 'Support group' },
+        timestamp: new Date(TS * 1000),
+      },
     ]);
     s.sock().ev.emit('groups.update', [{ id: GROUP_JID, subject: 'Renamed group' }]);
     const second = await receive(s, msg({ id: 'GRP2', remoteJid: GROUP_JID, participant: '98765432109876@lid', participantAlt: '5511955554444@s.whatsapp.net', message: { conversation: 'Me too' } }));
     expect(second).toEqual([
-      { providerId: 'GRP2', chat: { kind: 'group', groupId: '120363025246125888' }, sender: { number: '5511955554444' }, fromMe: false, body: 'Me too', group: { subject: 'Renamed group' }, timestamp: new Date(TS * 1000) },
+      {
+        providerId: 'GRP2',
+        chat: { kind: 'group', groupId: '120363025246125888' },
+        sender: { number: '5511955554444' },
+        fromMe: false,
+        body: 'Me too',
+        group: { subject: 'Renamed group' },
+        timestamp: new Date(TS * 1000),
+      },
     ]);
     expect(s.sock().groupMetadata).toHaveBeenCalledTimes(1);
     expect(s.sock().groupMetadata).toHaveBeenCalledWith(GROUP_JID);
@@ -628,7 +673,9 @@ describe('WhatsApp driver: inbound messages', () => {
   it('falls back to the LID digits when no phone number is known, and replies go to the LID', async () => {
     const s = await connected();
     const received = await receive(s, msg({ id: 'LID3', remoteJid: '11122233344455@lid', pushName: 'Ghost', message: { conversation: 'who am I' } }));
-    expect(received).toEqual([{ providerId: 'LID3', chat: { kind: 'person', number: '11122233344455' }, sender: { number: '11122233344455', name: 'Ghost' }, fromMe: false, body: 'who am I', timestamp: new Date(TS * 1000) }]);
+    expect(received).toEqual([
+      { providerId: 'LID3', chat: { kind: 'person', number: '11122233344455' }, sender: { number: '11122233344455', name: 'Ghost' }, fromMe: false, body: 'who am I', timestamp: new Date(TS * 1000) },
+    ]);
     expect(await s.auth.getOne('zapdesk-lid-only', '11122233344455')).toBe('1');
 
     await s.driver.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'Hello' }, { providerId: s.driver.newMessageId() });
@@ -742,7 +789,12 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
       { key: { remoteJid: CUSTOMER_JID, fromMe: false, id: 'ED3' }, update: { message: edited({ imageMessage: { caption: 'new caption' } }) } },
       { key: { remoteJid: CUSTOMER_JID, fromMe: false, id: 'ED4' }, update: { message: edited({ imageMessage: {} }) } },
     ]);
-    s.sock().upsert([msg({ id: 'EDPROTO', message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT, key: { remoteJid: CUSTOMER_JID, id: 'ED1' }, editedMessage: { conversation: 'fixed typo' } } } })]);
+    s.sock().upsert([
+      msg({
+        id: 'EDPROTO',
+        message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT, key: { remoteJid: CUSTOMER_JID, id: 'ED1' }, editedMessage: { conversation: 'fixed typo' } } },
+      }),
+    ]);
     await s.driver.idle();
     expect(s.seen.edit).toEqual([[{ providerId: 'ED1', body: 'fixed typo' }], [{ providerId: 'ED2', body: 'own edit' }], [{ providerId: 'ED3', body: 'new caption' }]]);
     expect(s.seen.message).toEqual([]);
@@ -840,9 +892,13 @@ describe('WhatsApp driver: outbound', () => {
     const s = await connected();
     s.sock().sendMessage.mockRejectedValueOnce(new Error('timed out'));
     await expect(s.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'x' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_SENDING_WAPP_MSG' });
-    await expect(s.driver.send({ kind: 'person', number: 'not-a-number' }, { kind: 'text', body: 'x' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_WAPP_INVALID_CONTACT' });
+    await expect(s.driver.send({ kind: 'person', number: 'not-a-number' }, { kind: 'text', body: 'x' }, { providerId: s.driver.newMessageId() })).rejects.toMatchObject({
+      code: 'ERR_WAPP_INVALID_CONTACT',
+    });
     const waiting = await setup();
-    await expect(waiting.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'x' }, { providerId: waiting.driver.newMessageId() })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    await expect(waiting.driver.send({ kind: 'person', number: CUSTOMER }, { kind: 'text', body: 'x' }, { providerId: waiting.driver.newMessageId() })).rejects.toMatchObject({
+      code: 'ERR_WAPP_NOT_INITIALIZED',
+    });
     expect(waiting.sock().sendMessage).not.toHaveBeenCalled();
   });
 

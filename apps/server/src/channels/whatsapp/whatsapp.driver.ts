@@ -35,11 +35,14 @@ import { silentBaileysLogger, type BaileysLogger } from './whatsapp-logger.js';
 import { ackOfReceipt, ackOfStatus, editedTextOf, isRevokeUpdate, readContent, revokedIdOf, timestampOf } from './whatsapp-message.js';
 
 /** The part of Baileys' socket the driver uses: tests hand in a fake with this shape. */
-export type WASocketLike = Pick<WASocket, 'sendMessage' | 'readMessages' | 'logout' | 'end' | 'onWhatsApp' | 'requestPairingCode' | 'profilePictureUrl' | 'groupMetadata' | 'updateMediaMessage' | 'user'> &
+export type WASocketLike = Pick<
+  WASocket,
+  'sendMessage' | 'readMessages' | 'logout' | 'end' | 'onWhatsApp' | 'requestPairingCode' | 'profilePictureUrl' | 'groupMetadata' | 'updateMediaMessage' | 'user'
+> &
   Partial<Pick<WASocket, 'fetchMessageHistory'>> & {
-  ev: Pick<WASocket['ev'], 'on'>;
-  signalRepository: { lidMapping: Pick<WASocket['signalRepository']['lidMapping'], 'getPNForLID'> };
-};
+    ev: Pick<WASocket['ev'], 'on'>;
+    signalRepository: { lidMapping: Pick<WASocket['signalRepository']['lidMapping'], 'getPNForLID'> };
+  };
 
 export type MediaDownloader = (message: WAMessage, context: { reuploadRequest: (message: WAMessage) => Promise<WAMessage>; logger: BaileysLogger }) => Promise<Buffer>;
 

@@ -16,12 +16,17 @@ let computed = 0;
 const countQueues = () =>
   memoUntilWrite(handle.db, 'queues.count', async () => {
     computed += 1;
-    const row = await handle.db.selectFrom('queues').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await handle.db
+      .selectFrom('queues')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { n: Number(row.n), names: [] as string[] };
   });
 
 async function addQueue(name: string): Promise<void> {
-  await sql`insert into queues (name, color, "greetingMessage", "createdAt", "updatedAt") values (${name}, ${'#000000'}, '', ${new Date().toISOString()}, ${new Date().toISOString()})`.execute(handle.db);
+  await sql`insert into queues (name, color, "greetingMessage", "createdAt", "updatedAt") values (${name}, ${'#000000'}, '', ${new Date().toISOString()}, ${new Date().toISOString()})`.execute(
+    handle.db,
+  );
 }
 
 beforeEach(async () => {
@@ -70,7 +75,16 @@ describe('memoUntilWrite', () => {
     await expect(
       handle.db.transaction().execute(async (trx) => {
         await sql`insert into queues (name, color, "greetingMessage", "createdAt", "updatedAt") values ('Desfeita', '#222222', '', 'x', 'x')`.execute(trx);
-        const inside = await memoUntilWrite(trx, 'queues.count', async () => Number((await trx.selectFrom('queues').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n));
+        const inside = await memoUntilWrite(trx, 'queues.count', async () =>
+          Number(
+            (
+              await trx
+                .selectFrom('queues')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          ),
+        );
         expect(inside).toBe(1);
         throw new Error('roll back');
       }),

@@ -12,7 +12,12 @@ function asValidationCode(message: string): ValidationCode {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      const body: ErrorBody = { error: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}), ...(error.messageId === undefined ? {} : { messageId: error.messageId }) };
+      const body: ErrorBody = {
+        error: error.code,
+        message: error.message,
+        ...(error.fields ? { fields: error.fields } : {}),
+        ...(error.messageId === undefined ? {} : { messageId: error.messageId }),
+      };
       return reply.code(error.statusCode).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -399,7 +399,7 @@ describe('access tokens', () => {
     expect(res.json()).toMatchObject({ error: 'ERR_INVALID_TOKEN' });
   });
 
-  it("refuses the token and the refresh cookie of a deleted user with 401", async () => {
+  it('refuses the token and the refresh cookie of a deleted user with 401', async () => {
     const { user, password } = await t.createUser();
     const session = await t.login(user.email, password);
     expect((await t.request({ method: 'DELETE', url: `/api/users/${user.id}`, token: t.adminToken })).statusCode).toBe(204);

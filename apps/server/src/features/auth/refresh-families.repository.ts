@@ -4,7 +4,10 @@ import type { Db } from '../../core/db/database.js';
 export type RefreshFamily = { id: string; userId: number; currentJti: string; previousJti: string | null; rotatedAt: string | null; revokedAt: string | null };
 
 export async function createFamily(db: Db, family: { id: string; userId: number; jti: string; expiresAt: string }, now: string): Promise<void> {
-  await db.insertInto('refreshFamilies').values({ id: family.id, userId: family.userId, currentJti: family.jti, previousJti: null, rotatedAt: null, expiresAt: family.expiresAt, revokedAt: null, createdAt: now }).execute();
+  await db
+    .insertInto('refreshFamilies')
+    .values({ id: family.id, userId: family.userId, currentJti: family.jti, previousJti: null, rotatedAt: null, expiresAt: family.expiresAt, revokedAt: null, createdAt: now })
+    .execute();
 }
 
 export async function findFamily(db: Db, id: string): Promise<RefreshFamily | undefined> {

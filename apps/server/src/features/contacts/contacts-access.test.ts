@@ -85,7 +85,12 @@ describe('contacts a plain user may see', () => {
   });
 
   it("lets the ticket's agent rename the contact but keeps its number for admins", async () => {
-    const renamed = await t.request({ method: 'PUT', url: `/api/contacts/${ticket.contactId}`, token: tokens.sales, payload: { name: 'Cliente Fiel', number: ticket.contact.number, email: 'fiel@example.com' } });
+    const renamed = await t.request({
+      method: 'PUT',
+      url: `/api/contacts/${ticket.contactId}`,
+      token: tokens.sales,
+      payload: { name: 'Cliente Fiel', number: ticket.contact.number, email: 'fiel@example.com' },
+    });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'Cliente Fiel', email: 'fiel@example.com' });
     const moved = await t.request({ method: 'PUT', url: `/api/contacts/${ticket.contactId}`, token: tokens.sales, payload: { name: 'Cliente Fiel', number: '5511900008888', email: '' } });

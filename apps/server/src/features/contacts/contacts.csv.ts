@@ -9,9 +9,18 @@ import type { ContactWrite } from './contacts.repository.js';
 export const MAX_IMPORT_ROWS = 50000;
 
 const HEADER_ALIASES: Record<string, keyof ContactWrite> = {
-  name: 'name', nome: 'name', nombre: 'name',
-  number: 'number', numero: 'number', phone: 'number', telefone: 'number', telefono: 'number', whatsapp: 'number',
-  email: 'email', 'e-mail': 'email', correo: 'email',
+  name: 'name',
+  nome: 'name',
+  nombre: 'name',
+  number: 'number',
+  numero: 'number',
+  phone: 'number',
+  telefone: 'number',
+  telefono: 'number',
+  whatsapp: 'number',
+  email: 'email',
+  'e-mail': 'email',
+  correo: 'email',
 };
 
 export type ParsedImport = { rows: { line: number; data: ContactWrite }[]; invalid: TContactImportResult['skipped'] };

@@ -14,12 +14,19 @@ export function contactSearchText(data: ContactWrite): string {
   return foldText(`${data.name} ${data.number} ${data.email}`);
 }
 
-async function withExtraInfo(db: Db, rows: { id: number; name: string; number: string; email: string; profilePicUrl: string; isGroup: number; createdAt: string; updatedAt: string }[]): Promise<TContact[]> {
+async function withExtraInfo(
+  db: Db,
+  rows: { id: number; name: string; number: string; email: string; profilePicUrl: string; isGroup: number; createdAt: string; updatedAt: string }[],
+): Promise<TContact[]> {
   if (rows.length === 0) return [];
   const extra = await db
     .selectFrom('contactExtraInfo')
     .select(['id', 'contactId', 'name', 'value'])
-    .where('contactId', 'in', rows.map((r) => r.id))
+    .where(
+      'contactId',
+      'in',
+      rows.map((r) => r.id),
+    )
     .orderBy('id')
     .execute();
   return rows.map((r) => ({
@@ -40,7 +47,9 @@ export async function listContacts(db: Db, options: { searchParam: string; pageN
   const { limit, offset } = pageWindow(options.pageNumber);
   // Counting a search over every contact is read again only after a write (see memoUntilWrite).
   const [count, rows] = await Promise.all([
-    memoUntilWrite(db, `contacts.count:${options.visible ? `u${options.visible.viewer}` : 'all'}:${term}`, async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)),
+    memoUntilWrite(db, `contacts.count:${options.visible ? `u${options.visible.viewer}` : 'all'}:${term}`, async () =>
+      Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+    ),
     base.select(columns).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
   ]);
   return { contacts: await withExtraInfo(db, rows), count, hasMore: count > offset + rows.length };
@@ -68,7 +77,11 @@ export async function findContactIdByNumber(db: Db, number: string): Promise<num
 export async function existingNumbers(db: Db, numbers: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < numbers.length; i += 500) {
-    const rows = await db.selectFrom('contacts').select('number').where('number', 'in', numbers.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('contacts')
+      .select('number')
+      .where('number', 'in', numbers.slice(i, i + 500))
+      .execute();
     for (const r of rows) found.add(r.number);
   }
   return found;
@@ -117,7 +130,10 @@ export async function setProfilePicture(db: Db, id: number, url: string, now: st
 export async function replaceExtraInfo(db: Db, contactId: number, extraInfo: ExtraInfoWrite[]): Promise<void> {
   await db.deleteFrom('contactExtraInfo').where('contactId', '=', contactId).execute();
   if (extraInfo.length > 0) {
-    await db.insertInto('contactExtraInfo').values(extraInfo.map((e) => ({ contactId, name: e.name, value: e.value }))).execute();
+    await db
+      .insertInto('contactExtraInfo')
+      .values(extraInfo.map((e) => ({ contactId, name: e.name, value: e.value })))
+      .execute();
   }
 }
 

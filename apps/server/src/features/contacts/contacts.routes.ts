@@ -12,26 +12,20 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   const tags = ['contacts'];
   const onRequest = authenticate(ctx);
 
-  app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) =>
-    service.listContacts(ctx, currentUser(req), req.query),
-  );
+  app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) => service.listContacts(ctx, currentUser(req), req.query));
 
   app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest }, async (req, reply) => {
     const csv = await service.exportContactsCsv(ctx, currentUser(req));
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
 
-  app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
-    service.getVisibleContact(ctx, currentUser(req), req.params.id),
-  );
+  app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, onRequest }, (req) => service.getVisibleContact(ctx, currentUser(req), req.params.id));
 
   app.post('/contacts', { schema: { tags, body: ZContactInputSchema, response: { 201: ZContactSchema } }, onRequest }, async (req, reply) =>
     reply.code(201).send(await service.createContact(ctx, req.body)),
   );
 
-  app.post('/contact', { schema: { tags, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
-    service.findOrCreateContact(ctx, currentUser(req), req.body),
-  );
+  app.post('/contact', { schema: { tags, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) => service.findOrCreateContact(ctx, currentUser(req), req.body));
 
   app.put('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) =>
     service.updateContact(ctx, currentUser(req), req.params.id, req.body),

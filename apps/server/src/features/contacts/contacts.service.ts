@@ -117,7 +117,10 @@ export async function deleteContact(ctx: AppContext, id: number): Promise<void> 
  */
 export async function importContacts(ctx: AppContext, rows: { line: number; data: repo.ContactWrite }[], invalid: TContactImportResult['skipped']): Promise<TContactImportResult> {
   const skipped = [...invalid];
-  const existing = await repo.existingNumbers(ctx.db, rows.map((r) => r.data.number));
+  const existing = await repo.existingNumbers(
+    ctx.db,
+    rows.map((r) => r.data.number),
+  );
   const seen = new Set<string>();
   const fresh: typeof rows = [];
   for (const row of rows) {

@@ -81,7 +81,16 @@ describe('contacts CRUD', () => {
   });
 
   it('updates a contact: fields change, extra info is replaced when sent and kept when left out', async () => {
-    const created = (await postContact({ name: 'Pedro Lima', number: '5511987650002', extraInfo: [{ name: 'Old', value: '1' }, { name: 'Older', value: '2' }] })).json();
+    const created = (
+      await postContact({
+        name: 'Pedro Lima',
+        number: '5511987650002',
+        extraInfo: [
+          { name: 'Old', value: '1' },
+          { name: 'Older', value: '2' },
+        ],
+      })
+    ).json();
 
     const res = await t.request({
       method: 'PUT',
@@ -414,7 +423,10 @@ describe('GET /api/contacts/export', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="zdg.csv"');
     // A byte-order mark first, so spreadsheet programs read the accents as UTF-8.
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('"name";"number";"email"');
     expect(lines).toContain('"Export; Me";"5581900000001";"export@example.com"');
     expect(lines).toHaveLength((await contactCount()) + 1);

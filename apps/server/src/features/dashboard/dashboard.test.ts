@@ -21,7 +21,18 @@ it("counts the tickets of the user's queues by status, and today's new tickets p
     const contact = await t.createContact();
     await t.ctx.db
       .insertInto('tickets')
-      .values({ status, contactId: contact.id, whatsappId: w.id, userId: null, queueId, lastMessage: '', unreadMessages: 0, isGroup: 0, createdAt: createdAt.toISOString(), updatedAt: createdAt.toISOString() })
+      .values({
+        status,
+        contactId: contact.id,
+        whatsappId: w.id,
+        userId: null,
+        queueId,
+        lastMessage: '',
+        unreadMessages: 0,
+        isGroup: 0,
+        createdAt: createdAt.toISOString(),
+        updatedAt: createdAt.toISOString(),
+      })
       .execute();
   };
   await make('open', mine.id, today10);

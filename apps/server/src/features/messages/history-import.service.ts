@@ -38,7 +38,11 @@ async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: 
   const anchor = await oldestChatMessage(ctx.db, ticket.whatsappId, ticket.contactId);
   let history: InboundMessage[];
   try {
-    history = await driver.fetchHistory({ chat: chatOf(ticket), limit, ...(anchor ? { before: { providerId: anchor.providerId, fromMe: anchor.fromMe, timestamp: new Date(anchor.createdAt) } } : {}) });
+    history = await driver.fetchHistory({
+      chat: chatOf(ticket),
+      limit,
+      ...(anchor ? { before: { providerId: anchor.providerId, fromMe: anchor.fromMe, timestamp: new Date(anchor.createdAt) } } : {}),
+    });
   } catch (error) {
     if (error instanceof AppError && (error.code === 'ERR_WAPP_NOT_INITIALIZED' || error.code === 'ERR_FETCH_WAPP_MSG')) throw error;
     throw new AppError('ERR_FETCH_WAPP_MSG');

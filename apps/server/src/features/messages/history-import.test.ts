@@ -15,12 +15,14 @@ const saved: DomainEvents['message.saved'][] = [];
 
 const nextNumber = () => `55119444${String((n += 1)).padStart(5, '0')}`;
 const inbound = (from: string, body: string) => t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from, name: `Cliente ${from.slice(-3)}`, body } });
-const seed = (from: string, messages: { body: string; fromMe?: boolean; id?: string }[]) => t.request({ method: 'POST', url: `/api/simulator/${w.id}/history`, token: t.adminToken, payload: { from, messages } });
+const seed = (from: string, messages: { body: string; fromMe?: boolean; id?: string }[]) =>
+  t.request({ method: 'POST', url: `/api/simulator/${w.id}/history`, token: t.adminToken, payload: { from, messages } });
 const importUser = (payload: Record<string, unknown>, token = agent.token) => t.request({ method: 'POST', url: '/api/zdgSyncMessageUser', token, payload });
 const outbox = async (): Promise<TSimulatorOutboxItem[]> => (await t.request({ method: 'GET', url: `/api/simulator/${w.id}/outbox`, token: t.adminToken })).json();
 const ticketOf = async (number: string): Promise<TTicket | undefined> =>
   ((await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets as TTicket[]).find((x) => x.contact.number === number);
-const bodies = async (ticketId: number): Promise<string[]> => ((await t.request({ method: 'GET', url: `/api/messages/${ticketId}`, token: t.adminToken })).json().messages as TMessage[]).map((m) => m.body);
+const bodies = async (ticketId: number): Promise<string[]> =>
+  ((await t.request({ method: 'GET', url: `/api/messages/${ticketId}`, token: t.adminToken })).json().messages as TMessage[]).map((m) => m.body);
 
 const GREETING = 'Bem-vindo às Vendas';
 
@@ -173,7 +175,9 @@ describe('POST /api/syncMessage', () => {
     expect(res.json().imported).toBeGreaterThanOrEqual(2);
     expect(await bodies(ta.id)).toEqual(['A2', 'A3', 'agora A', GREETING]);
     expect(await bodies(tb.id)).not.toContain('B1');
-    expect((await t.request({ method: 'POST', url: '/api/syncMessage', token: t.adminToken, payload: { limit: 5, ticketwhatsappId: w.id, token: 'ignored' } })).json().imported).toBeGreaterThanOrEqual(2);
+    expect((await t.request({ method: 'POST', url: '/api/syncMessage', token: t.adminToken, payload: { limit: 5, ticketwhatsappId: w.id, token: 'ignored' } })).json().imported).toBeGreaterThanOrEqual(
+      2,
+    );
     expect((await bodies(tb.id))[0]).toBe('B1');
     expect(await bodies(ta.id)).toEqual(['A1', 'A2', 'A3', 'agora A', GREETING]);
   });

@@ -21,7 +21,15 @@ export async function oldestChatMessage(db: Db, whatsappId: number, contactId: n
 /** The open and pending tickets of a connection, most recently active first. */
 export async function activeTicketIdsOfConnection(db: Db, whatsappId: number, limit: number): Promise<number[]> {
   const statuses: TicketStatus[] = ['open', 'pending'];
-  const rows = await db.selectFrom('tickets').select('id').where('whatsappId', '=', whatsappId).where('status', 'in', statuses).orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  const rows = await db
+    .selectFrom('tickets')
+    .select('id')
+    .where('whatsappId', '=', whatsappId)
+    .where('status', 'in', statuses)
+    .orderBy('updatedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }
 

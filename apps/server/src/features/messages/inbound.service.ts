@@ -79,7 +79,7 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
             ctx.events.publish('channel.error', { whatsappId, error });
           });
         }
-        if (failure !== undefined) throw failure;
+        if (failure !== undefined) throw failure instanceof Error ? failure : new Error('an inbound message could not be written', { cause: failure });
         return;
       }
       await publishOutbox(ctx, sessions, whatsappId, outbox, pictureCheckedAt);

@@ -10,9 +10,19 @@ import type { AppContext } from '../../core/context.js';
 export const MEDIA_URL_TTL_SECONDS = 60 * 60;
 
 const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
-  'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/webm': 'webm', 'audio/wav': 'wav',
-  'video/mp4': 'mp4', 'video/webm': 'webm', 'application/pdf': 'pdf', 'text/vcard': 'vcf',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/webm': 'webm',
+  'audio/wav': 'wav',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'application/pdf': 'pdf',
+  'text/vcard': 'vcf',
 };
 
 function extensionFor(mimetype: string, filename: string): string {

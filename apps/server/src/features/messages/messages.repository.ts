@@ -26,7 +26,26 @@ export type MessageRow = {
   updatedAt: string;
 };
 
-const columns = ['id', 'ticketId', 'whatsappId', 'providerId', 'contactId', 'body', 'fromMe', 'read', 'ack', 'mediaType', 'mediaPath', 'quotedMsgId', 'isDeleted', 'isEdited', 'sendStatus', 'sendError', 'createdAt', 'updatedAt'] as const;
+const columns = [
+  'id',
+  'ticketId',
+  'whatsappId',
+  'providerId',
+  'contactId',
+  'body',
+  'fromMe',
+  'read',
+  'ack',
+  'mediaType',
+  'mediaPath',
+  'quotedMsgId',
+  'isDeleted',
+  'isEdited',
+  'sendStatus',
+  'sendError',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 /** A stored row as selected, before booleans and media type are read back. */
 type StoredMessage = Pick<Selectable<MessagesTable>, (typeof columns)[number]>;
@@ -96,7 +115,13 @@ export async function updateMessage(db: Db, id: number, patch: Partial<{ ack: nu
   const { isDeleted, read, ...rest } = patch;
   await db
     .updateTable('messages')
-    .set({ ...rest, ...(rest.body === undefined ? {} : { searchText: foldText(rest.body) }), ...(isDeleted === undefined ? {} : { isDeleted: isDeleted ? 1 : 0 }), ...(read === undefined ? {} : { read: read ? 1 : 0 }), updatedAt: now })
+    .set({
+      ...rest,
+      ...(rest.body === undefined ? {} : { searchText: foldText(rest.body) }),
+      ...(isDeleted === undefined ? {} : { isDeleted: isDeleted ? 1 : 0 }),
+      ...(read === undefined ? {} : { read: read ? 1 : 0 }),
+      updatedAt: now,
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -155,7 +180,11 @@ export async function setSendStatus(db: Db, id: number, result: { status: SendSt
 export async function listTicketMessages(db: Db, ticketId: number, options: { limit: number; offset: number }): Promise<{ rows: MessageRow[]; count: number }> {
   const page = await memoUntilWrite(db, `messages.page:${ticketId}:${options.limit}:${options.offset}`, async () => {
     const [countRow, rows] = await Promise.all([
-      db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('ticketId', '=', ticketId).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('ticketId', '=', ticketId)
+        .executeTakeFirstOrThrow(),
       db.selectFrom('messages').select(columns).where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
     ]);
     return { rows: rows.map(toRow), count: Number(countRow.n) };

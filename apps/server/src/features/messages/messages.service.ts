@@ -22,7 +22,13 @@ import { webmOpusToOgg } from './webm-to-ogg.js';
  * ticket only for its agent: a pending ticket opened without accepting it ('Spy'), or another
  * agent's ticket opened by an admin, stays unread for whoever works on it.
  */
-export async function listMessages(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticketId: number, pageNumber: number): Promise<{ messages: TMessage[]; count: number; hasMore: boolean; ticket: TTicket }> {
+export async function listMessages(
+  ctx: AppContext,
+  sessions: SessionManager,
+  actor: AuthUser,
+  ticketId: number,
+  pageNumber: number,
+): Promise<{ messages: TMessage[]; count: number; hasMore: boolean; ticket: TTicket }> {
   let ticket = await getVisibleTicket(ctx, actor, ticketId);
   const { limit, offset } = pageWindow(pageNumber, LIMITS.messagesPageSize);
   const { rows, count } = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset });
@@ -53,7 +59,13 @@ function voiceNote(media: UploadedMedia): OutboundContent {
   return ogg ? { kind: 'voice', data: ogg, mimetype: 'audio/ogg; codecs=opus' } : { kind: 'voice', data: media.data, mimetype: media.mimetype };
 }
 
-export async function sendMessage(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticketId: number, input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[] }): Promise<TMessage[]> {
+export async function sendMessage(
+  ctx: AppContext,
+  sessions: SessionManager,
+  actor: AuthUser,
+  ticketId: number,
+  input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[] },
+): Promise<TMessage[]> {
   const ticket = await getVisibleTicket(ctx, actor, ticketId);
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
   const contents: OutboundContent[] = input.medias?.length

@@ -29,7 +29,12 @@ async function chat(ticketId: number): Promise<TMessage[]> {
 }
 
 async function storedRow(body: string) {
-  return t.ctx.db.selectFrom('messages').innerJoin('outbox', 'outbox.messageId', 'messages.id').select(['messages.id', 'messages.providerId', 'messages.sendStatus', 'messages.ack', 'outbox.status as jobStatus', 'outbox.providerId as jobProviderId']).where('messages.body', '=', body).executeTakeFirstOrThrow();
+  return t.ctx.db
+    .selectFrom('messages')
+    .innerJoin('outbox', 'outbox.messageId', 'messages.id')
+    .select(['messages.id', 'messages.providerId', 'messages.sendStatus', 'messages.ack', 'outbox.status as jobStatus', 'outbox.providerId as jobProviderId'])
+    .where('messages.body', '=', body)
+    .executeTakeFirstOrThrow();
 }
 
 beforeAll(async () => {
@@ -90,7 +95,7 @@ describe('outbound queue', () => {
     expect(twice.json()).toMatchObject({ error: 'ERR_MESSAGE_NOT_FAILED' });
   });
 
-  it('refuses a retry of a message that is not one\'s own failed reply, or of a ticket the caller may not see', async () => {
+  it("refuses a retry of a message that is not one's own failed reply, or of a ticket the caller may not see", async () => {
     const ticket = await openTicketFrom('5511960000002');
     const incoming = (await chat(ticket.id)).find((m) => !m.fromMe);
     if (!incoming) throw new Error('no incoming message');

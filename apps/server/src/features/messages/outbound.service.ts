@@ -170,7 +170,12 @@ async function record(ctx: AppContext, job: outbox.OutboxJob, outcome: SendOutco
       await outbox.finishJob(trx, job.id, { status: 'sent' }, now);
       if (job.messageId) await setSendStatus(trx, job.messageId, { status: 'sent', ack: 1 }, now);
     } else if (outcome.status === 'queued') {
-      await outbox.finishJob(trx, job.id, { status: 'queued', error: code ?? 'ERR_SENDING_WAPP_MSG', dueAt: new Date(Date.now() + retryDelayMs(job, code ?? 'ERR_SENDING_WAPP_MSG')).toISOString() }, now);
+      await outbox.finishJob(
+        trx,
+        job.id,
+        { status: 'queued', error: code ?? 'ERR_SENDING_WAPP_MSG', dueAt: new Date(Date.now() + retryDelayMs(job, code ?? 'ERR_SENDING_WAPP_MSG')).toISOString() },
+        now,
+      );
     } else {
       await outbox.finishJob(trx, job.id, { status: 'failed', error: outcome.error }, now);
       if (job.messageId) await setSendStatus(trx, job.messageId, { status: 'failed', error: outcome.error }, now);

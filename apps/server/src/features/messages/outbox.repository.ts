@@ -29,7 +29,18 @@ export type OutboxJob = {
   createdAt: string;
 };
 
-type Row = { id: number; whatsappId: number; providerId: string; messageId: number | null; chat: string; content: string; quotedProviderId: string | null; status: string; attempts: number; createdAt: string };
+type Row = {
+  id: number;
+  whatsappId: number;
+  providerId: string;
+  messageId: number | null;
+  chat: string;
+  content: string;
+  quotedProviderId: string | null;
+  status: string;
+  attempts: number;
+  createdAt: string;
+};
 
 const columns = ['id', 'whatsappId', 'providerId', 'messageId', 'chat', 'content', 'quotedProviderId', 'status', 'attempts', 'createdAt'] as const;
 
@@ -105,6 +116,11 @@ export async function requeueInterrupted(db: Db, now: string): Promise<number> {
 
 /** A failed job tried again on request, to `chat`: queued, due now, with a fresh count of tries. */
 export async function requeueFailed(db: Db, id: number, chat: ChatAddress, now: string): Promise<boolean> {
-  const result = await db.updateTable('outbox').set({ status: 'queued', chat: JSON.stringify(chat), attempts: 0, error: null, dueAt: now, updatedAt: now }).where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
+  const result = await db
+    .updateTable('outbox')
+    .set({ status: 'queued', chat: JSON.stringify(chat), attempts: 0, error: null, dueAt: now, updatedAt: now })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -60,13 +60,13 @@ describe('simulator connection', () => {
   it('shows a QR code, and turns CONNECTED when it is scanned', async () => {
     const w = await createConnection();
     const before = await waitFor(
-      async () => (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json() as TWhatsapp,
+      async () => (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json<TWhatsapp>(),
       (x) => x.status === 'qrcode',
     );
     expect(before.qrcode).toMatch(/^SIM-/);
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
     const after = await waitFor(
-      async () => (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json() as TWhatsapp,
+      async () => (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json<TWhatsapp>(),
       (x) => x.status === 'CONNECTED',
     );
     expect(after.qrcode).toBe('');
@@ -97,7 +97,10 @@ describe('inbound pipeline', () => {
     const w = await connected();
     const from = number();
     expect((await inbound(w.id, { from, name: 'Maria José', body: 'Olá, preciso de ajuda' })).statusCode).toBe(200);
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Olá, preciso de ajuda', whatsappId: w.id, contact: { name: 'Maria José', number: from } });
   });
 
@@ -108,7 +111,10 @@ describe('inbound pipeline', () => {
     driver.profilePictures.set(from, 'https://pps.example/avatar.jpg');
     const before = driver.profilePictureRequests;
     for (const body of ['one', 'two', 'three']) await inbound(w.id, { from, body });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.contact.profilePicUrl === 'https://pps.example/avatar.jpg' && x[0]?.lastMessage === 'three');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.contact.profilePicUrl === 'https://pps.example/avatar.jpg' && x[0]?.lastMessage === 'three',
+    );
     expect(ticket!.contact.profilePicUrl).toBe('https://pps.example/avatar.jpg');
     expect(driver.profilePictureRequests - before).toBe(1);
   });
@@ -118,7 +124,10 @@ describe('inbound pipeline', () => {
     const from = number();
     await inbound(w.id, { id: 'DUP-1', from, body: 'once' });
     await inbound(w.id, { id: 'DUP-1', from, body: 'once' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect((await messagesOf(ticket!.id)).filter((m) => m.body === 'once')).toHaveLength(1);
   });
@@ -127,9 +136,15 @@ describe('inbound pipeline', () => {
     const w = await connected();
     const from = number();
     await Promise.all(Array.from({ length: 12 }, (_, i) => inbound(w.id, { from, body: `burst ${i}` })));
-    const tickets = await waitFor(() => ticketsOf(from), (x) => x.length >= 1);
+    const tickets = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length >= 1,
+    );
     const ticket = tickets[0];
-    const all = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 12);
+    const all = await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.length === 12,
+    );
     expect(all).toHaveLength(12);
     expect(await ticketsOf(from)).toHaveLength(1);
   });
@@ -137,9 +152,7 @@ describe('inbound pipeline', () => {
   it('lets the database decide when ticket creations race, even around the per-chat order', async () => {
     const w = await connected();
     const contact = await t.createContact();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => findOrCreateTicket(t.ctx.db, { contactId: contact.id, whatsappId: w.id, isGroup: false, reopenWithinSeconds: 0 })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => findOrCreateTicket(t.ctx.db, { contactId: contact.id, whatsappId: w.id, isGroup: false, reopenWithinSeconds: 0 })));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
     const rows = await t.ctx.db.selectFrom('tickets').select('id').where('contactId', '=', contact.id).execute();
@@ -150,7 +163,14 @@ describe('inbound pipeline', () => {
     const w = await connected();
     const driver = t.sessions.driver(w.id) as SimulatorDriver;
     const [from, other] = [number(), number()];
-    const at = (providerId: string, sender: string, body: string) => ({ providerId, chat: { kind: 'person' as const, number: sender }, sender: { number: sender, name: 'Batch' }, fromMe: false, body, timestamp: new Date() });
+    const at = (providerId: string, sender: string, body: string) => ({
+      providerId,
+      chat: { kind: 'person' as const, number: sender },
+      sender: { number: sender, name: 'Batch' },
+      fromMe: false,
+      body,
+      timestamp: new Date(),
+    });
     const appMessages: string[] = [];
     const off = t.ctx.events.subscribe('message.saved', ({ message, created }) => created && appMessages.push(message.body));
     // Delivered in one turn of the event loop: the session manager hands them on as one batch.
@@ -161,7 +181,10 @@ describe('inbound pipeline', () => {
       driver.deliver(at('BATCH-1', from, 'first')),
       driver.deliver(at('BATCH-3', other, 'someone else')),
     ]);
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'second');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.lastMessage === 'second',
+    );
     off();
     expect(await ticketsOf(from)).toHaveLength(1);
     expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 2 });
@@ -175,29 +198,47 @@ describe('inbound pipeline', () => {
     const from = number();
     await inbound(w.id, { id: 'LINE-1', from, body: 'primeira' });
     await inbound(w.id, { id: 'LINE-2', from, body: 'segunda com erro' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'segunda com erro');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.lastMessage === 'segunda com erro',
+    );
     expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'LINE-1', body: 'primeira, editada' } })).statusCode).toBe(200);
-    await waitFor(() => messagesOf(ticket!.id), (m) => m.some((x) => x.body === 'primeira, editada'));
+    await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.some((x) => x.body === 'primeira, editada'),
+    );
     expect((await ticketsOf(from))[0]).toMatchObject({ lastMessage: 'segunda com erro', updatedAt: ticket!.updatedAt });
     expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'LINE-2', body: 'segunda, corrigida' } })).statusCode).toBe(200);
-    const [edited] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'segunda, corrigida');
+    const [edited] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.lastMessage === 'segunda, corrigida',
+    );
     // The ticket keeps its place in the lists.
     expect(edited?.updatedAt).toBe(ticket!.updatedAt);
   });
 
-  it('takes the author\'s edit of a message as its new text, marked edited, but leaves a deleted message deleted', async () => {
+  it("takes the author's edit of a message as its new text, marked edited, but leaves a deleted message deleted", async () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { id: 'EDIT-1', from, body: 'I need a refnud' });
     await inbound(w.id, { id: 'EDIT-2', from, body: 'gone' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.lastMessage === 'gone');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.lastMessage === 'gone',
+    );
     const updates: { body: string; isEdited: boolean }[] = [];
     const off = t.ctx.events.subscribe('message.saved', ({ message, created }) => !created && updates.push({ body: message.body, isEdited: message.isEdited }));
     const edited = await t.request({ method: 'POST', url: `/api/simulator/${w.id}/edit`, token: t.adminToken, payload: { id: 'EDIT-1', body: 'I need a refund' } });
     expect(edited.statusCode).toBe(200);
-    await waitFor(() => messagesOf(ticket!.id), (m) => m.some((x) => x.isEdited));
+    await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.some((x) => x.isEdited),
+    );
     // The live event follows the commit: wait for it too rather than race it.
-    await waitFor(async () => updates.length, (n) => n > 0);
+    await waitFor(
+      async () => updates.length,
+      (n) => n > 0,
+    );
     off();
     expect((await messagesOf(ticket!.id)).find((m) => m.body === 'I need a refund')).toMatchObject({ isEdited: true, isDeleted: false });
     expect(updates).toEqual([{ body: 'I need a refund', isEdited: true }]);
@@ -217,8 +258,14 @@ describe('inbound pipeline', () => {
     const [unnamed, named] = [number(), number()];
     await inbound(w.id, { from: unnamed, body: 'hi' });
     await inbound(w.id, { from: named, name: 'Push Name', body: 'hello' });
-    await waitFor(() => ticketsOf(named), (x) => x.length === 1);
-    const [first] = await waitFor(() => ticketsOf(unnamed), (x) => x.length === 1);
+    await waitFor(
+      () => ticketsOf(named),
+      (x) => x.length === 1,
+    );
+    const [first] = await waitFor(
+      () => ticketsOf(unnamed),
+      (x) => x.length === 1,
+    );
     expect(first!.contact.name).toBe(unnamed);
     const contactId = (await ticketsOf(named))[0]!.contact.id;
     expect((await t.request({ method: 'PUT', url: `/api/contacts/${contactId}`, token: t.adminToken, payload: { name: 'Typed by agent', number: named } })).statusCode).toBe(200);
@@ -226,12 +273,18 @@ describe('inbound pipeline', () => {
     const update = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: `/api/simulator/${w.id}/contact`, token: t.adminToken, payload });
     expect((await update({ from: unnamed, name: 'Ana Souza', pictureUrl: 'https://pps.example/ana.jpg' })).statusCode).toBe(200);
     expect((await update({ from: named, name: 'New Push Name' })).statusCode).toBe(200);
-    const [renamed] = await waitFor(() => ticketsOf(unnamed), (x) => x[0]?.contact.profilePicUrl === 'https://pps.example/ana.jpg');
+    const [renamed] = await waitFor(
+      () => ticketsOf(unnamed),
+      (x) => x[0]?.contact.profilePicUrl === 'https://pps.example/ana.jpg',
+    );
     expect(renamed!.contact.name).toBe('Ana Souza');
     expect((await ticketsOf(named))[0]!.contact.name).toBe('Typed by agent');
 
     await update({ from: unnamed, pictureUrl: null });
-    await waitFor(() => ticketsOf(unnamed), (x) => x[0]?.contact.profilePicUrl === '');
+    await waitFor(
+      () => ticketsOf(unnamed),
+      (x) => x[0]?.contact.profilePicUrl === '',
+    );
     // People the inbox has not met are not added by the network's contact sync.
     const stranger = number();
     await update({ from: stranger, name: 'Stranger' });
@@ -244,16 +297,29 @@ describe('inbound pipeline', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'first' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } })).statusCode).toBe(200);
     await inbound(w.id, { from, body: 'again' });
-    const reopened = await waitFor(() => ticketsOf(from), (x) => x[0]?.status === 'pending' && x[0]?.lastMessage === 'again');
+    const reopened = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.status === 'pending' && x[0]?.lastMessage === 'again',
+    );
     expect(reopened.map((x) => x.id)).toEqual([ticket!.id]);
 
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } });
-    await t.ctx.db.updateTable('tickets').set({ updatedAt: new Date(Date.now() - 2 * 3600 * 1000).toISOString() }).where('id', '=', ticket!.id).execute();
+    await t.ctx.db
+      .updateTable('tickets')
+      .set({ updatedAt: new Date(Date.now() - 2 * 3600 * 1000).toISOString() })
+      .where('id', '=', ticket!.id)
+      .execute();
     await inbound(w.id, { from, body: 'much later' });
-    const both = await waitFor(() => ticketsOf(from), (x) => x.length === 2 && x.every((y) => y.lastMessage !== ''));
+    const both = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 2 && x.every((y) => y.lastMessage !== ''),
+    );
     expect(both.find((x) => x.id !== ticket!.id)).toMatchObject({ status: 'pending', lastMessage: 'much later' });
   });
 
@@ -262,8 +328,14 @@ describe('inbound pipeline', () => {
     const from = number();
     const bytes = Buffer.from('fake-png-bytes-for-the-test');
     await inbound(w.id, { from, body: 'photo', media: { base64: bytes.toString('base64'), mimetype: 'image/png', filename: 'photo.png' } });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
-    const [message] = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 1);
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
+    const [message] = await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.length === 1,
+    );
     expect(message).toMatchObject({ mediaType: 'image', body: 'photo' });
     expect(message!.mediaUrl).toMatch(/^\/api\/media\/\d+\?expires=\d+&signature=/);
     const file = await t.request({ method: 'GET', url: message!.mediaUrl ?? '' });
@@ -278,8 +350,14 @@ describe('inbound pipeline', () => {
     const from = number();
     await inbound(w.id, { from, location: { latitude: -23.5, longitude: -46.6, description: 'Av. Paulista' } });
     await inbound(w.id, { from, vcard: 'BEGIN:VCARD\nFN:Ana\nTEL:5511988887777\nEND:VCARD' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
-    const messages = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 2);
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
+    const messages = await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.length === 2,
+    );
     const location = messages.find((m) => m.mediaType === 'location');
     expect(location?.body.split('|')).toHaveLength(3);
     expect(location?.body.split('|')[2]).toBe('Av. Paulista');
@@ -290,7 +368,10 @@ describe('inbound pipeline', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'sent from my phone', fromMe: true });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     expect(ticket!.unreadMessages).toBe(0);
     expect((await messagesOf(ticket!.id))[0]).toMatchObject({ fromMe: true, body: 'sent from my phone' });
   });
@@ -300,8 +381,14 @@ describe('inbound pipeline', () => {
     const from = number();
     await inbound(w.id, { id: 'Q-ORIG', from, body: 'original' });
     await inbound(w.id, { from, body: 'reply', quotedId: 'Q-ORIG' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
-    const messages = await waitFor(() => messagesOf(ticket!.id), (m) => m.length === 2);
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
+    const messages = await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.length === 2,
+    );
     expect(messages.find((m) => m.body === 'reply')?.quotedMsg).toMatchObject({ body: 'original', fromMe: false });
   });
 
@@ -314,7 +401,10 @@ describe('inbound pipeline', () => {
 
     await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'disabled' } });
     await inbound(w.id, { from, name: 'Tia', body: 'now it counts', group: { id: 'grp-taken', subject: 'Vendas' } });
-    const [ticket] = await waitFor(() => ticketsOf('grp-taken'), (x) => x.length === 1);
+    const [ticket] = await waitFor(
+      () => ticketsOf('grp-taken'),
+      (x) => x.length === 1,
+    );
     expect(ticket).toMatchObject({ isGroup: true, contact: { name: 'Vendas', isGroup: true } });
     expect((await messagesOf(ticket!.id))[0]?.contact?.name).toBe('Tia');
     await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'enabled' } });
@@ -327,9 +417,15 @@ describe('queues and greetings', () => {
     const w = await connected({ queueIds: [queue.id] });
     const from = number();
     await inbound(w.id, { from, name: 'Joana', body: 'hi' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.queueId === queue.id);
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.queueId === queue.id,
+    );
     expect(ticket!.queue).toMatchObject({ id: queue.id });
-    const sent = await waitFor(() => outbox(w.id), (o) => o.some((m) => m.to === from));
+    const sent = await waitFor(
+      () => outbox(w.id),
+      (o) => o.some((m) => m.to === from),
+    );
     expect(sent.find((m) => m.to === from)?.body).toBe(`Welcome to ${queue.name}, Joana!`);
   });
 
@@ -339,12 +435,21 @@ describe('queues and greetings', () => {
     const w = await connected({ queueIds: [sales.id, support.id], greetingMessage: '{{ms}}! Choose:' });
     const from = number();
     await inbound(w.id, { from, name: 'Rui', body: 'hello' });
-    const menu = await waitFor(() => outbox(w.id), (o) => o.some((m) => m.to === from));
+    const menu = await waitFor(
+      () => outbox(w.id),
+      (o) => o.some((m) => m.to === from),
+    );
     expect(menu[0]?.body).toMatch(/^(Bom dia|Boa tarde|Boa noite)! Choose:\n\n\*1\* - A Sales\n\*2\* - B Support$/);
     await inbound(w.id, { from, body: '2' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.queueId === support.id);
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.queueId === support.id,
+    );
     expect(ticket!.queueId).toBe(support.id);
-    const after = await waitFor(() => outbox(w.id), (o) => o.filter((m) => m.to === from).length === 2);
+    const after = await waitFor(
+      () => outbox(w.id),
+      (o) => o.filter((m) => m.to === from).length === 2,
+    );
     expect(after[1]?.body).toBe('Support here, Rui');
   });
 });
@@ -354,7 +459,10 @@ describe('messages API', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'question' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     const refused = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'too early' } });
     expect(refused.statusCode).toBe(400);
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
@@ -364,7 +472,10 @@ describe('messages API', () => {
     const res = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'answer' } });
     expect(res.statusCode).toBe(201);
     expect((await outbox(w.id)).some((m) => m.to === from && m.body === 'answer')).toBe(true);
-    const read = await waitFor(() => messagesOf(ticket!.id), (m) => m.find((x) => x.body === 'answer')?.ack === 3);
+    const read = await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.find((x) => x.body === 'answer')?.ack === 3,
+    );
     expect(read.find((x) => x.body === 'answer')).toMatchObject({ fromMe: true, ack: 3 });
   });
 
@@ -372,7 +483,10 @@ describe('messages API', () => {
     const w = await connected();
     const from = number();
     const { id } = (await inbound(w.id, { from, body: 'unread one' })).json();
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x[0]?.unreadMessages === 1);
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x[0]?.unreadMessages === 1,
+    );
     // Looking into a pending ticket ('Spy') leaves it unread for whoever takes it.
     await messagesOf(ticket!.id);
     expect((await ticketsOf(from))[0]?.unreadMessages).toBe(1);
@@ -400,9 +514,12 @@ describe('messages API', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'theirs' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
-    const [mine] = (await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'oops' } })).json() as TMessage[];
+    const [mine] = (await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'oops' } })).json<TMessage[]>();
     const theirs = (await messagesOf(ticket!.id)).find((m) => m.body === 'theirs');
     const refused = await t.request({ method: 'DELETE', url: `/api/messages/${theirs!.id}`, token: t.adminToken });
     expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
@@ -415,7 +532,10 @@ describe('messages API', () => {
     const w = await connected();
     const from = number();
     await inbound(w.id, { from, body: 'hi' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/disconnect`, token: t.adminToken });
     const res = await t.request({ method: 'POST', url: `/api/messages/${ticket!.id}`, token: t.adminToken, payload: { body: 'anyone?' } });
@@ -426,7 +546,10 @@ describe('messages API', () => {
     const w = await connected({ farewellMessage: 'Bye {{name}}, ticket {{ticket_id}}' });
     const from = number();
     await inbound(w.id, { from, name: 'Leo', body: 'thanks' });
-    const [ticket] = await waitFor(() => ticketsOf(from), (x) => x.length === 1 && x[0]?.lastMessage !== '');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } });
     expect((await outbox(w.id)).find((m) => m.to === from)?.body).toBe(`Bye Leo, ticket ${ticket!.id}`);

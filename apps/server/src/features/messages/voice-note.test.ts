@@ -45,9 +45,9 @@ describe('voice notes from the browser', () => {
     const data = Buffer.alloc(12000, 7);
     const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, ...multipartAudio(filename, mimetype, data) });
     expect(res.statusCode).toBe(201);
-    const [message] = res.json() as TMessage[];
+    const [message] = res.json<TMessage[]>();
     expect(message).toMatchObject({ mediaType: 'audio', fromMe: true });
-    const outbox = (await t.request({ method: 'GET', url: `/api/simulator/${connection.id}/outbox`, token: t.adminToken })).json() as TSimulatorOutboxItem[];
+    const outbox = (await t.request({ method: 'GET', url: `/api/simulator/${connection.id}/outbox`, token: t.adminToken })).json<TSimulatorOutboxItem[]>();
     expect(outbox.filter((item) => item.kind === 'voice').length).toBeGreaterThan(0);
     const mediaUrl = new URL(message?.mediaUrl ?? '', 'http://localhost');
     const media = await t.request({ method: 'GET', url: `${mediaUrl.pathname}${mediaUrl.search}` });
@@ -60,8 +60,8 @@ describe('voice notes from the browser', () => {
     const recording = readFileSync(new URL('./fixtures/voice-chromium.webm', import.meta.url));
     const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, ...multipartAudio('audio-record-3.webm', 'audio/webm;codecs=opus', recording) });
     expect(res.statusCode).toBe(201);
-    const [message] = res.json() as TMessage[];
-    const outbox = (await t.request({ method: 'GET', url: `/api/simulator/${connection.id}/outbox`, token: t.adminToken })).json() as TSimulatorOutboxItem[];
+    const [message] = res.json<TMessage[]>();
+    const outbox = (await t.request({ method: 'GET', url: `/api/simulator/${connection.id}/outbox`, token: t.adminToken })).json<TSimulatorOutboxItem[]>();
     expect(outbox.at(-1)).toMatchObject({ kind: 'voice', mimetype: 'audio/ogg; codecs=opus' });
     const mediaUrl = new URL(message?.mediaUrl ?? '', 'http://localhost');
     const media = await t.request({ method: 'GET', url: `${mediaUrl.pathname}${mediaUrl.search}` });

@@ -33,7 +33,7 @@ function readVint(data: Buffer, at: number, keepMarker: boolean): Vint | null {
   const length = Math.clz32(first) - 23;
   if (length > 8 || at + length > data.length) return null;
   let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === (0xff >> length);
+  let allOnes = value === 0xff >> length;
   for (let i = 1; i < length; i += 1) {
     const byte = data[at + i] ?? 0;
     value = value * 256 + byte;

@@ -28,11 +28,20 @@ export async function colorTaken(db: Db, color: string, exceptId?: number): Prom
 export type QueueWrite = { name: string; color: string; greetingMessage: string };
 
 export async function insertQueue(db: Db, data: QueueWrite, now: string): Promise<TQueue> {
-  return db.insertInto('queues').values({ ...data, createdAt: now, updatedAt: now }).returning(columns).executeTakeFirstOrThrow();
+  return db
+    .insertInto('queues')
+    .values({ ...data, createdAt: now, updatedAt: now })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateQueue(db: Db, id: number, data: QueueWrite, now: string): Promise<TQueue | undefined> {
-  return db.updateTable('queues').set({ ...data, updatedAt: now }).where('id', '=', id).returning(columns).executeTakeFirst();
+  return db
+    .updateTable('queues')
+    .set({ ...data, updatedAt: now })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
 }
 
 export async function deleteQueue(db: Db, id: number): Promise<boolean> {

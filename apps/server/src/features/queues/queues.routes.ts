@@ -10,9 +10,7 @@ export const queuesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
 
   app.get('/queue', { schema: { tags, response: { 200: z.array(ZQueueSchema) } }, onRequest: authenticate(ctx) }, () => service.listQueues(ctx));
 
-  app.get('/queue/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZQueueSchema } }, onRequest: authenticate(ctx) }, (req) =>
-    service.getQueue(ctx, req.params.id),
-  );
+  app.get('/queue/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZQueueSchema } }, onRequest: authenticate(ctx) }, (req) => service.getQueue(ctx, req.params.id));
 
   app.post('/queue', { schema: { tags, body: ZQueueInputSchema, response: { 201: ZQueueSchema } }, onRequest: requireAdmin(ctx) }, async (req, reply) =>
     reply.code(201).send(await service.createQueue(ctx, req.body)),

@@ -22,7 +22,7 @@ async function createQuickAnswer(shortcut: string, message: string): Promise<TQu
 async function search(term: string, pageNumber = 1) {
   const res = await t.request({ method: 'GET', url: `/api/quickAnswers?searchParam=${encodeURIComponent(term)}&pageNumber=${pageNumber}`, token });
   expect(res.statusCode).toBe(200);
-  return res.json() as { quickAnswers: TQuickAnswer[]; count: number; hasMore: boolean };
+  return res.json<{ quickAnswers: TQuickAnswer[]; count: number; hasMore: boolean }>();
 }
 
 describe('quick answers CRUD, for any logged-in user', () => {

@@ -43,5 +43,9 @@ export async function upsertSetting(db: Db, key: SettingKey, value: string, now:
 /** Inserts the keys that are missing; existing values are never touched. */
 export async function insertMissingSettings(db: Db, values: Record<SettingKey, string>, now: string): Promise<void> {
   const rows = Object.entries(values).map(([key, value]) => ({ key, value, updatedAt: now }));
-  await db.insertInto('settings').values(rows).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('settings')
+    .values(rows)
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
 }

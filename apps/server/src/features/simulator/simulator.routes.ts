@@ -65,22 +65,26 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   });
 
   // Old messages the phone already holds for a number (for history import): kept, not delivered.
-  app.post('/simulator/:connectionId/history', { schema: { tags, params: ZParams, body: ZSimulatorHistorySchema, response: { 200: z.object({ ids: z.array(z.string()) }) } }, onRequest }, async (req) => {
-    const driver = await simulator(req.params.connectionId);
-    const { from, name, messages } = req.body;
-    const start = Date.now() - (messages.length + 60) * 60_000;
-    const seeded: InboundMessage[] = messages.map((m, i) => ({
-      providerId: m.id ?? `SIMOLD${randomBytes(8).toString('hex').toUpperCase()}`,
-      chat: { kind: 'person', number: from },
-      ...(m.fromMe ? {} : { sender: { number: from, ...(name ? { name } : {}) } }),
-      fromMe: m.fromMe,
-      body: m.body,
-      // Without a time: one minute apart, in the order given, the last an hour ago.
-      timestamp: m.timestamp ? new Date(m.timestamp) : new Date(start + i * 60_000),
-    }));
-    driver.seedHistory(seeded);
-    return { ids: seeded.map((m) => m.providerId) };
-  });
+  app.post(
+    '/simulator/:connectionId/history',
+    { schema: { tags, params: ZParams, body: ZSimulatorHistorySchema, response: { 200: z.object({ ids: z.array(z.string()) }) } }, onRequest },
+    async (req) => {
+      const driver = await simulator(req.params.connectionId);
+      const { from, name, messages } = req.body;
+      const start = Date.now() - (messages.length + 60) * 60_000;
+      const seeded: InboundMessage[] = messages.map((m, i) => ({
+        providerId: m.id ?? `SIMOLD${randomBytes(8).toString('hex').toUpperCase()}`,
+        chat: { kind: 'person', number: from },
+        ...(m.fromMe ? {} : { sender: { number: from, ...(name ? { name } : {}) } }),
+        fromMe: m.fromMe,
+        body: m.body,
+        // Without a time: one minute apart, in the order given, the last an hour ago.
+        timestamp: m.timestamp ? new Date(m.timestamp) : new Date(start + i * 60_000),
+      }));
+      driver.seedHistory(seeded);
+      return { ids: seeded.map((m) => m.providerId) };
+    },
+  );
 
   app.post('/simulator/:connectionId/edit', { schema: { tags, params: ZParams, body: ZSimulatorEditSchema, response: { 200: z.object({ id: z.string() }) } }, onRequest }, async (req) => {
     (await simulator(req.params.connectionId)).edit(req.body.id, req.body.body);

@@ -85,7 +85,10 @@ beforeAll(async () => {
   ids.A = (await t.createQueue({ name: 'Vendas' })).id;
   ids.B = (await t.createQueue({ name: 'Suporte' })).id;
   ids.other = (await t.createUser({ name: 'Outra Agente', queueIds: [ids.A, ids.B] })).user.id;
-  for (const [key, queueIds] of [['W1', [ids.A]], ['W2', []]] as const) {
+  for (const [key, queueIds] of [
+    ['W1', [ids.A]],
+    ['W2', []],
+  ] as const) {
     const created = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: key, channel: 'simulator', isDefault: key === 'W1', queueIds } });
     ids[key] = created.json<{ id: number }>().id;
     await t.request({ method: 'POST', url: `/api/simulator/${ids[key]}/scan`, token: t.adminToken });

@@ -57,7 +57,7 @@ describe('ticket visibility', () => {
     expect(salesList.map((x) => x.id)).toContain(ticket.id);
   });
 
-  it("hides a ticket another agent accepted, even from the same queue, unless one is admin", async () => {
+  it('hides a ticket another agent accepted, even from the same queue, unless one is admin', async () => {
     const other = (await t.createUser({ queueIds: [sales.id] })).token;
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: '5511955551111', body: 'oi' } });
     const mine = await waitForTicket('5511955551111', (x) => x.queueId !== null);
@@ -106,7 +106,6 @@ describe('ticket visibility', () => {
     // Back to the sales queue's waiting list for the tests that follow.
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'pending' } });
   });
-
 });
 
 describe('connection of a ticket', () => {
@@ -134,7 +133,7 @@ describe('bad input', () => {
       ['POST', `/api/whatsappsession/${w.id}/pairing-code`, { phoneNumber: 'abc' }, 400, 'ERR_VALIDATION'],
     ];
     for (const [method, url, payload, status, error] of cases) {
-      const res = await t.request({ method: method as 'GET', url, token: t.adminToken, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+      const res = await t.request({ method: method, url, token: t.adminToken, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
       expect(res.statusCode, `${method} ${url}`).toBe(status);
       expect(res.json(), `${method} ${url}`).toMatchObject({ error });
     }
@@ -181,7 +180,10 @@ describe('bad input', () => {
         headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
         payload: `--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\n${caption}\r\n--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--${boundary}--\r\n`,
       });
-    for (const [caption, code] of [['x'.repeat(30001), 'TOO_LONG'], ['nul \u0000 inside', 'INVALID']] as const) {
+    for (const [caption, code] of [
+      ['x'.repeat(30001), 'TOO_LONG'],
+      ['nul \u0000 inside', 'INVALID'],
+    ] as const) {
       const res = await send(caption);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { body: code } });
@@ -192,13 +194,15 @@ describe('bad input', () => {
     const boundary = 'zapdeskboundary';
     const file = Buffer.from('%PDF-1.4 tiny');
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\nthe invoice\r\n--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="invoice.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\nthe invoice\r\n--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="invoice.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       file,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const res = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
     expect(res.statusCode).toBe(201);
-    const [message] = res.json() as TMessage[];
+    const [message] = res.json<TMessage[]>();
     expect(message).toMatchObject({ mediaType: 'other', body: 'the invoice', fromMe: true });
     const served = await t.request({ method: 'GET', url: message?.mediaUrl ?? '' });
     expect(served.statusCode).toBe(200);

@@ -28,7 +28,9 @@ beforeAll(async () => {
   agent = { id: a.user.id, token: a.token };
   outsider = { id: b.user.id, token: b.token };
   colleague = { id: c.user.id, token: c.token };
-  w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Main', channel: 'simulator', farewellMessage: 'Até logo, {{name}}!', queueIds: [sales.id] } })).json();
+  w = (
+    await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Main', channel: 'simulator', farewellMessage: 'Até logo, {{name}}!', queueIds: [sales.id] } })
+  ).json();
   await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
 });
 afterAll(async () => {
@@ -42,17 +44,14 @@ describe("'Protocolo'", () => {
     const before = new Date();
     const res = await protocol(ticket.id, agent.token);
     expect(res.statusCode).toBe(200);
-    const { protocol: number, ticket: closed } = res.json() as { protocol: string; ticket: TTicket };
+    const { protocol: number, ticket: closed } = res.json<{ protocol: string; ticket: TTicket }>();
     expect(closed).toMatchObject({ id: ticket.id, status: 'closed', userId: agent.id });
     // yyyyMMddHHmmss in the server's time zone, then the ticket id.
     expect(number).toMatch(new RegExp(`^\\d{14}${ticket.id}$`));
     const local = new Date(before.getTime() - before.getTimezoneOffset() * 60_000).toISOString().slice(0, 10).replaceAll('-', '');
     expect(number.slice(0, 8)).toBe(local);
     const sent = (await outbox()).filter((m) => m.to === ticket.contact.number).map((m) => m.body);
-    expect(sent.slice(-2)).toEqual([
-      `Seu atendimento foi encerrado. O número de protocolo do seu atendimento é *${number}*. Guarde-o para futuras consultas.`,
-      `Até logo, ${ticket.contact.name}!`,
-    ]);
+    expect(sent.slice(-2)).toEqual([`Seu atendimento foi encerrado. O número de protocolo do seu atendimento é *${number}*. Guarde-o para futuras consultas.`, `Até logo, ${ticket.contact.name}!`]);
     // Both are stored in the chat, as sent by the agent side.
     const messages = (await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: t.adminToken })).json().messages as { body: string; fromMe: boolean }[];
     expect(messages.filter((m) => m.fromMe).map((m) => m.body)).toContain(sent.at(-2));
@@ -104,7 +103,7 @@ describe("'Spy'", () => {
     expect((await put(ticket.id, { status: 'open' }, agent.token)).json()).toMatchObject({ status: 'open', userId: agent.id, unreadMessages: 0 });
   });
 
-  it("reads an open ticket only for its agent: an admin looking in leaves it unread", async () => {
+  it('reads an open ticket only for its agent: an admin looking in leaves it unread', async () => {
     const ticket = await inboundTicket('um');
     await put(ticket.id, { status: 'open' }, agent.token);
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: ticket.contact.number, body: 'dois' } });

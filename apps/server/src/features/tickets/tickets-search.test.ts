@@ -11,7 +11,7 @@ let supportAgent: string;
 const ids: Record<string, number> = {};
 
 async function connection(name: string, queueIds: number[]): Promise<TWhatsapp> {
-  const w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name, channel: 'simulator', queueIds } })).json() as TWhatsapp;
+  const w = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name, channel: 'simulator', queueIds } })).json<TWhatsapp>();
   await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
   return w;
 }
@@ -76,7 +76,11 @@ describe('search', () => {
   });
 
   it('leaves deleted messages out', async () => {
-    await t.ctx.db.updateTable('messages').set({ isDeleted: 1 }).where('ticketId', '=', ids['5511911110002'] ?? 0).execute();
+    await t.ctx.db
+      .updateTable('messages')
+      .set({ isDeleted: 1 })
+      .where('ticketId', '=', ids['5511911110002'] ?? 0)
+      .execute();
     expect(numbers(await list('searchParam=boleto'))).toEqual([]);
   });
 });

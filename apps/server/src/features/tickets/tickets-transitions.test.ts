@@ -40,7 +40,7 @@ describe('status table', () => {
     expect((await put(ticket.id, { status: 'closed' }, agent.token)).json()).toMatchObject({ status: 'closed', userId: agent.id });
     expect((await put(ticket.id, { status: 'open' })).json()).toMatchObject({ status: 'open', user: { name: 'Admin' } });
   });
-  it("refuses to reopen a ticket while the contact has another active one: ERR_OTHER_OPEN_TICKET, nothing changed", async () => {
+  it('refuses to reopen a ticket while the contact has another active one: ERR_OTHER_OPEN_TICKET, nothing changed', async () => {
     const ticket = await inboundTicket();
     await put(ticket.id, { status: 'open' }, agent.token);
     await put(ticket.id, { status: 'closed' }, agent.token);
@@ -67,9 +67,7 @@ describe('transfer', () => {
     const ticket = await inboundTicket();
     const res = await put(ticket.id, { queueId: sales.id, userId: agent.id });
     expect(res.json()).toMatchObject({ status: 'open', userId: agent.id, queueId: sales.id });
-    expect((await outbox()).filter((m) => m.to === ticket.contact.number).at(-1)?.body).toBe(
-      `Seu atendimento foi transferido para o setor *Vendas*. Quem vai te atender: *${agent.name}*.`,
-    );
+    expect((await outbox()).filter((m) => m.to === ticket.contact.number).at(-1)?.body).toBe(`Seu atendimento foi transferido para o setor *Vendas*. Quem vai te atender: *${agent.name}*.`);
   });
 
   it('to another connection: admins only', async () => {

@@ -77,13 +77,7 @@ export async function findTicketById(db: Db, id: number): Promise<TTicket | unde
 }
 
 export async function findActiveTicketId(db: Db, contactId: number, whatsappId: number): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('tickets')
-    .select('id')
-    .where('contactId', '=', contactId)
-    .where('whatsappId', '=', whatsappId)
-    .where('status', 'in', ['open', 'pending'])
-    .executeTakeFirst();
+  const row = await db.selectFrom('tickets').select('id').where('contactId', '=', contactId).where('whatsappId', '=', whatsappId).where('status', 'in', ['open', 'pending']).executeTakeFirst();
   return row?.id;
 }
 
@@ -96,13 +90,7 @@ const activeStatus = sql<SqlBool>`${sql.ref('status')} in (${sql.lit('open')}, $
 
 /** The open or pending ticket of a contact on a connection, with what decides its routing. */
 export async function findActiveTicket(db: Db, contactId: number, whatsappId: number): Promise<{ id: number; queueId: number | null; userId: number | null } | undefined> {
-  return db
-    .selectFrom('tickets')
-    .select(['id', 'queueId', 'userId'])
-    .where('contactId', '=', contactId)
-    .where('whatsappId', '=', whatsappId)
-    .where(activeStatus)
-    .executeTakeFirst();
+  return db.selectFrom('tickets').select(['id', 'queueId', 'userId']).where('contactId', '=', contactId).where('whatsappId', '=', whatsappId).where(activeStatus).executeTakeFirst();
 }
 
 export async function findLastClosedTicket(db: Db, contactId: number, whatsappId: number) {
@@ -119,7 +107,15 @@ export async function findLastClosedTicket(db: Db, contactId: number, whatsappId
 
 /** The most recent ticket of a contact on a connection, whatever its status. */
 export async function findLatestTicketId(db: Db, contactId: number, whatsappId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('tickets').select('id').where('contactId', '=', contactId).where('whatsappId', '=', whatsappId).orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('tickets')
+    .select('id')
+    .where('contactId', '=', contactId)
+    .where('whatsappId', '=', whatsappId)
+    .orderBy('updatedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row?.id;
 }
 
@@ -137,7 +133,11 @@ export async function insertTicket(db: Db, data: { contactId: number; whatsappId
  * unique index decides, without an error that would abort a PostgreSQL transaction). Returns
  * the new id, or undefined when another writer got there first.
  */
-export async function insertActiveTicketOnce(db: Db, data: { contactId: number; whatsappId: number; isGroup: boolean; status: 'open' | 'pending'; userId: number | null }, now: string): Promise<number | undefined> {
+export async function insertActiveTicketOnce(
+  db: Db,
+  data: { contactId: number; whatsappId: number; isGroup: boolean; status: 'open' | 'pending'; userId: number | null },
+  now: string,
+): Promise<number | undefined> {
   const row = await db
     .insertInto('tickets')
     .values({ ...data, isGroup: data.isGroup ? 1 : 0, queueId: null, lastMessage: '', unreadMessages: 0, createdAt: now, updatedAt: now })
@@ -150,7 +150,11 @@ export async function insertActiveTicketOnce(db: Db, data: { contactId: number; 
 export type TicketPatch = Partial<{ status: TicketStatus; userId: number | null; queueId: number | null; whatsappId: number; lastMessage: string; unreadMessages: number }>;
 
 export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: string): Promise<void> {
-  await db.updateTable('tickets').set({ ...patch, updatedAt: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('tickets')
+    .set({ ...patch, updatedAt: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The list line of a ticket after its latest message was edited: the ticket keeps its place (no updatedAt). */
@@ -283,7 +287,14 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
       eb
         .selectFrom('tickets as matched')
         .select('matched.id')
-        .where('matched.contactId', 'in', eb.selectFrom('contacts').select('contacts.id').where(containsLike(sql.ref('contacts.searchText'), folded)))
+        .where(
+          'matched.contactId',
+          'in',
+          eb
+            .selectFrom('contacts')
+            .select('contacts.id')
+            .where(containsLike(sql.ref('contacts.searchText'), folded)),
+        )
         .unionAll(ticketsWithMessageWords(db, kind, words)),
     );
   }

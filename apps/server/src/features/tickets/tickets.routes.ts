@@ -12,13 +12,9 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
   const tags = ['tickets'];
   const onRequest = authenticate(ctx);
 
-  app.get('/tickets', { schema: { tags, querystring: ZTicketListQuerySchema, response: { 200: ZTicketListSchema } }, onRequest }, (req) =>
-    service.listTickets(ctx, currentUser(req), req.query),
-  );
+  app.get('/tickets', { schema: { tags, querystring: ZTicketListQuerySchema, response: { 200: ZTicketListSchema } }, onRequest }, (req) => service.listTickets(ctx, currentUser(req), req.query));
 
-  app.get('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) =>
-    service.getVisibleTicket(ctx, currentUser(req), req.params.id),
-  );
+  app.get('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) => service.getVisibleTicket(ctx, currentUser(req), req.params.id));
 
   // A status change (accept, return, resolve, reopen), or a transfer to a user, queue and/or connection.
   app.put('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, body: ZTicketUpdateSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) =>
@@ -44,7 +40,10 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
   // The import/export panel shows which connection a ticket is on.
   app.post(
     '/zdgGetWppId',
-    { schema: { tags, body: z.object({ ticketid: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') }), response: { 200: z.object({ whatsappId: z.number() }) } }, onRequest },
+    {
+      schema: { tags, body: z.object({ ticketid: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') }), response: { 200: z.object({ whatsappId: z.number() }) } },
+      onRequest,
+    },
     async (req) => ({ whatsappId: (await service.getVisibleTicket(ctx, currentUser(req), req.body.ticketid)).whatsappId }),
   );
 };

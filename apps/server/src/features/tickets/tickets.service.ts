@@ -58,11 +58,12 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
     });
     // The agent taking the ticket is reading it now (spying did not).
     await readTicket(ctx, sessions, ticket);
-  }
-  else if (status === 'pending') await repo.updateTicket(ctx.db, id, { status, userId: null }, now);
+  } else if (status === 'pending') await repo.updateTicket(ctx.db, id, { status, userId: null }, now);
   else {
     const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
-    const farewell = connection ? renderVariables(connection.farewellMessage, { name: ticket.contact.name, user: actor.name, ticketId: ticket.id, connection: connection.name, queue: ticket.queue?.name ?? '' }) : '';
+    const farewell = connection
+      ? renderVariables(connection.farewellMessage, { name: ticket.contact.name, user: actor.name, ticketId: ticket.id, connection: connection.name, queue: ticket.queue?.name ?? '' })
+      : '';
     if (farewell.trim() && ticket.status !== 'closed' && sessions.driver(ticket.whatsappId)) {
       await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: farewell } }).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
     }
@@ -232,5 +233,3 @@ export async function closeAllTickets(ctx: AppContext, actor: AuthUser): Promise
   }
   return { closed: ids.length };
 }
-
-

@@ -63,7 +63,18 @@ beforeAll(async () => {
     const contact = await t.createContact({ name: `Contato ${name.replace(/[^a-zA-Z ]/g, '')}`, number: `55119300000${String((n += 1)).padStart(2, '0')}` });
     const row = await t.ctx.db
       .insertInto('tickets')
-      .values({ contactId: contact.id, whatsappId: whatsapp.id, status: userId === null ? 'pending' : 'open', userId, queueId, isGroup: 0, lastMessage: '', unreadMessages: 0, createdAt: now, updatedAt: now })
+      .values({
+        contactId: contact.id,
+        whatsappId: whatsapp.id,
+        status: userId === null ? 'pending' : 'open',
+        userId,
+        queueId,
+        isGroup: 0,
+        lastMessage: '',
+        unreadMessages: 0,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     tickets[name] = { id: row.id, userId, queueId };
@@ -85,7 +96,12 @@ describe('ticket visibility: SQL, predicate and socket audiences agree', () => {
         const rule = expected[viewerName];
         const wanted = all && rule?.allOn ? Object.keys(tickets) : (rule?.allOff ?? []);
         const ids = Object.values(tickets).map((x) => x.id);
-        const rows = await visibleTo(t.ctx.db.selectFrom('tickets').select('id').where('id', 'in', ids), { userId: viewer.id, admin: viewer.admin, showAll: all, queueIds: [...viewer.queueIds] }).execute();
+        const rows = await visibleTo(t.ctx.db.selectFrom('tickets').select('id').where('id', 'in', ids), {
+          userId: viewer.id,
+          admin: viewer.admin,
+          showAll: all,
+          queueIds: [...viewer.queueIds],
+        }).execute();
         const bySql = Object.keys(tickets).filter((name) => rows.some((r) => r.id === tickets[name]?.id));
         const byPredicate = Object.keys(tickets).filter((name) => canSeeTicket(viewer, tickets[name] as TicketShape, { all }));
         expect(bySql.sort()).toEqual([...wanted].sort());

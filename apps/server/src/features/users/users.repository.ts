@@ -32,12 +32,19 @@ export async function emailTaken(db: Db, email: string, exceptId?: number): Prom
 }
 
 export async function countAdmins(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('profile', '=', 'admin').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('profile', '=', 'admin')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -92,7 +99,10 @@ export async function listUsers(db: Db, options: { searchParam: string; pageNumb
     base.select('id').orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
   ]);
   const count = Number(countRow.n);
-  const users = await findUsersByIds(db, idRows.map((r) => r.id));
+  const users = await findUsersByIds(
+    db,
+    idRows.map((r) => r.id),
+  );
   return { users, count, hasMore: count > offset + users.length };
 }
 
@@ -143,7 +153,10 @@ export async function bumpTokenVersion(db: Db, id: number): Promise<number> {
 export async function setUserQueues(db: Db, userId: number, queueIds: number[]): Promise<void> {
   await db.deleteFrom('userQueues').where('userId', '=', userId).execute();
   if (queueIds.length > 0) {
-    await db.insertInto('userQueues').values([...new Set(queueIds)].map((queueId) => ({ userId, queueId }))).execute();
+    await db
+      .insertInto('userQueues')
+      .values([...new Set(queueIds)].map((queueId) => ({ userId, queueId })))
+      .execute();
   }
 }
 

@@ -9,13 +9,9 @@ import * as service from './users.service.js';
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['users'];
 
-  app.get('/users', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, onRequest: authenticate(ctx) }, (req) =>
-    service.listUsers(ctx, req.query),
-  );
+  app.get('/users', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, onRequest: authenticate(ctx) }, (req) => service.listUsers(ctx, req.query));
 
-  app.get('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZUserSchema } }, onRequest: authenticate(ctx) }, (req) =>
-    service.getUser(ctx, currentUser(req), req.params.id),
-  );
+  app.get('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZUserSchema } }, onRequest: authenticate(ctx) }, (req) => service.getUser(ctx, currentUser(req), req.params.id));
 
   app.post('/users', { schema: { tags, body: ZUserCreateSchema, response: { 201: ZUserSchema } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
     const user = await service.createUser(ctx, req.body);

@@ -69,7 +69,12 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
 
   if (!actorIsAdmin) {
     const profileChanged = input.profile !== undefined && input.profile !== current.profile;
-    const queuesChanged = input.queueIds !== undefined && !sameIds(input.queueIds, current.queues.map((q) => q.id));
+    const queuesChanged =
+      input.queueIds !== undefined &&
+      !sameIds(
+        input.queueIds,
+        current.queues.map((q) => q.id),
+      );
     const whatsappChanged = input.whatsappId !== undefined && input.whatsappId !== current.whatsappId;
     if (profileChanged || queuesChanged || whatsappChanged) throw new AppError('ERR_NO_PERMISSION');
   }

@@ -78,9 +78,7 @@ describe('GET /api/users', () => {
   it('pages 20 users at a time, sorted by name, with count and hasMore', async () => {
     const names = Array.from({ length: 21 }, (_, i) => `Pager ${String(i).padStart(2, '0')}`);
     // Created out of order: the list sorts them.
-    const created = await Promise.all(
-      [...names].reverse().map((name, i) => postUser({ name, email: `pager${i}@paging.example`, password: 'pass123' })),
-    );
+    const created = await Promise.all([...names].reverse().map((name, i) => postUser({ name, email: `pager${i}@paging.example`, password: 'pass123' })));
     expect(created.every((r) => r.statusCode === 201)).toBe(true);
 
     const page1 = (await t.request({ method: 'GET', url: '/api/users?searchParam=pager&pageNumber=1', token: agent.token })).json();

@@ -21,9 +21,9 @@ async function list(): Promise<TWhatsapp[]> {
 
 describe('connections API', () => {
   it('keeps exactly one default connection', async () => {
-    const first = (await create({ name: 'First' })).json() as TWhatsapp;
+    const first = (await create({ name: 'First' })).json<TWhatsapp>();
     expect(first.isDefault).toBe(true);
-    const second = (await create({ name: 'Second', isDefault: true })).json() as TWhatsapp;
+    const second = (await create({ name: 'Second', isDefault: true })).json<TWhatsapp>();
     expect(second.isDefault).toBe(true);
     expect((await list()).filter((w) => w.isDefault).map((w) => w.id)).toEqual([second.id]);
 
@@ -40,8 +40,13 @@ describe('connections API', () => {
     const res = await create({ name: 'Queues', greetingMessage: 'Hi {{name}}', farewellMessage: 'Bye', queueIds: [a.id, b.id] });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ greetingMessage: 'Hi {{name}}', farewellMessage: 'Bye' });
-    expect((res.json() as TWhatsapp).queues.map((q) => q.id).sort()).toEqual([a.id, b.id].sort());
-    const id = (res.json() as TWhatsapp).id;
+    expect(
+      res
+        .json<TWhatsapp>()
+        .queues.map((q) => q.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
+    const id = res.json<TWhatsapp>().id;
     const noGreeting = await t.request({ method: 'PUT', url: `/api/whatsapp/${id}`, token: t.adminToken, payload: { name: 'Queues', greetingMessage: '', queueIds: [a.id, b.id] } });
     expect(noGreeting.json()).toMatchObject({ error: 'ERR_WAPP_GREETING_REQUIRED' });
     const oneQueue = await t.request({ method: 'PUT', url: `/api/whatsapp/${id}`, token: t.adminToken, payload: { name: 'Queues', greetingMessage: '', queueIds: [a.id] } });
@@ -60,15 +65,29 @@ describe('connections API', () => {
   });
 
   it('answers ERR_NO_WAPP_FOUND for unknown connections', async () => {
-    for (const [method, url] of [['GET', '/api/whatsapp/999999'], ['DELETE', '/api/whatsapp/999999'], ['POST', '/api/whatsappsession/999999'], ['PUT', '/api/whatsappsession/999999'], ['DELETE', '/api/whatsappsession/999999']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/whatsapp/999999'],
+      ['DELETE', '/api/whatsapp/999999'],
+      ['POST', '/api/whatsappsession/999999'],
+      ['PUT', '/api/whatsappsession/999999'],
+      ['DELETE', '/api/whatsappsession/999999'],
+    ] as const) {
       const res = await t.request({ method, url, token: t.adminToken });
       expect(res.json(), `${method} ${url}`).toMatchObject({ error: 'ERR_NO_WAPP_FOUND' });
     }
   });
 
   it('lets only admins change connections and sessions, and hides the QR code from plain users', async () => {
-    const w = (await create({ name: 'Guarded' })).json() as TWhatsapp;
-    for (const [method, url] of [['POST', '/api/whatsapp'], ['PUT', `/api/whatsapp/${w.id}`], ['DELETE', `/api/whatsapp/${w.id}`], ['POST', `/api/whatsappsession/${w.id}`], ['PUT', `/api/whatsappsession/${w.id}`], ['DELETE', `/api/whatsappsession/${w.id}`], ['POST', `/api/simulator/${w.id}/scan`]] as const) {
+    const w = (await create({ name: 'Guarded' })).json<TWhatsapp>();
+    for (const [method, url] of [
+      ['POST', '/api/whatsapp'],
+      ['PUT', `/api/whatsapp/${w.id}`],
+      ['DELETE', `/api/whatsapp/${w.id}`],
+      ['POST', `/api/whatsappsession/${w.id}`],
+      ['PUT', `/api/whatsappsession/${w.id}`],
+      ['DELETE', `/api/whatsappsession/${w.id}`],
+      ['POST', `/api/simulator/${w.id}/scan`],
+    ] as const) {
       const res = await t.request({ method, url, token: userToken, payload: { name: 'Nope' } });
       expect(res.statusCode, `${method} ${url}`).toBe(403);
     }
@@ -76,7 +95,7 @@ describe('connections API', () => {
   });
 
   it('gives the QR code that links a phone to admins only, in the list and the single connection', async () => {
-    const w = (await create({ name: 'Waiting for a scan' })).json() as TWhatsapp;
+    const w = (await create({ name: 'Waiting for a scan' })).json<TWhatsapp>();
     await t.sessions.settled(w.id);
     const asAdmin = (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json<TWhatsapp>();
     expect(asAdmin).toMatchObject({ status: 'qrcode', qrcode: expect.stringMatching(/^SIM-/) });
@@ -90,29 +109,29 @@ describe('connections API', () => {
   });
 
   it('disconnects and logs out, then offers a new QR code', async () => {
-    const w = (await create({ name: 'Session' })).json() as TWhatsapp;
+    const w = (await create({ name: 'Session' })).json<TWhatsapp>();
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
     const logout = await t.request({ method: 'DELETE', url: `/api/whatsappsession/${w.id}`, token: t.adminToken });
     expect(logout.json()).toMatchObject({ status: 'DISCONNECTED', qrcode: '' });
     const fresh = await t.request({ method: 'PUT', url: `/api/whatsappsession/${w.id}`, token: t.adminToken });
     expect(fresh.json()).toMatchObject({ status: 'qrcode' });
-    expect((fresh.json() as TWhatsapp).qrcode).toMatch(/^SIM-/);
+    expect(fresh.json<TWhatsapp>().qrcode).toMatch(/^SIM-/);
   });
 
   it('restores a linked session when the server starts again', async () => {
-    const w = (await create({ name: 'Restored' })).json() as TWhatsapp;
+    const w = (await create({ name: 'Restored' })).json<TWhatsapp>();
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
     await t.sessions.stop(w.id);
     await t.sessions.restoreAll();
-    const after = (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json() as TWhatsapp;
+    const after = (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json<TWhatsapp>();
     expect(after.status).toBe('CONNECTED');
   });
 
   it('counts retries when the phone drops, and a retry reconnects', async () => {
-    const w = (await create({ name: 'Flaky' })).json() as TWhatsapp;
+    const w = (await create({ name: 'Flaky' })).json<TWhatsapp>();
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: t.adminToken });
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/disconnect`, token: t.adminToken });
-    const dropped = (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json() as TWhatsapp;
+    const dropped = (await t.request({ method: 'GET', url: `/api/whatsapp/${w.id}`, token: t.adminToken })).json<TWhatsapp>();
     expect(dropped).toMatchObject({ status: 'DISCONNECTED', retries: 1 });
     const retried = await t.request({ method: 'POST', url: `/api/whatsappsession/${w.id}`, token: t.adminToken });
     expect(retried.json()).toMatchObject({ status: 'CONNECTED' });

@@ -17,13 +17,32 @@ function asStatus(value: string): ConnectionStatus {
 
 const columns = ['id', 'name', 'channel', 'status', 'qrcode', 'retries', 'isDefault', 'greetingMessage', 'farewellMessage', 'createdAt', 'updatedAt'] as const;
 
-async function withQueues(db: Db, rows: { id: number; name: string; channel: string; status: string; qrcode: string; retries: number; isDefault: number; greetingMessage: string; farewellMessage: string; createdAt: string; updatedAt: string }[]): Promise<TWhatsapp[]> {
+async function withQueues(
+  db: Db,
+  rows: {
+    id: number;
+    name: string;
+    channel: string;
+    status: string;
+    qrcode: string;
+    retries: number;
+    isDefault: number;
+    greetingMessage: string;
+    farewellMessage: string;
+    createdAt: string;
+    updatedAt: string;
+  }[],
+): Promise<TWhatsapp[]> {
   const queues = rows.length
     ? await db
         .selectFrom('whatsappQueues')
         .innerJoin('queues', 'queues.id', 'whatsappQueues.queueId')
         .select(['whatsappQueues.whatsappId', 'queues.id', 'queues.name', 'queues.color', 'queues.greetingMessage'])
-        .where('whatsappQueues.whatsappId', 'in', rows.map((r) => r.id))
+        .where(
+          'whatsappQueues.whatsappId',
+          'in',
+          rows.map((r) => r.id),
+        )
         .orderBy('queues.name')
         .orderBy('queues.id')
         .execute()
@@ -59,7 +78,10 @@ export function listConnectionQueues(db: Db, whatsappId: number) {
 }
 
 export async function countWhatsapps(db: Db): Promise<number> {
-  const row = await db.selectFrom('whatsapps').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('whatsapps')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -91,7 +113,16 @@ export async function updateWhatsapp(db: Db, id: number, data: Omit<WhatsappWrit
 /** Makes `id` the only default connection. */
 export async function makeOnlyDefault(db: Db, id: number, now: string): Promise<number[]> {
   const others = await db.selectFrom('whatsapps').select('id').where('isDefault', '=', 1).where('id', '!=', id).execute();
-  if (others.length) await db.updateTable('whatsapps').set({ isDefault: 0, updatedAt: now }).where('id', 'in', others.map((o) => o.id)).execute();
+  if (others.length)
+    await db
+      .updateTable('whatsapps')
+      .set({ isDefault: 0, updatedAt: now })
+      .where(
+        'id',
+        'in',
+        others.map((o) => o.id),
+      )
+      .execute();
   await db.updateTable('whatsapps').set({ isDefault: 1 }).where('id', '=', id).execute();
   return others.map((o) => o.id);
 }
@@ -103,7 +134,11 @@ export async function firstOtherWhatsappId(db: Db, exceptId: number): Promise<nu
 
 export async function setWhatsappQueues(db: Db, whatsappId: number, queueIds: number[]): Promise<void> {
   await db.deleteFrom('whatsappQueues').where('whatsappId', '=', whatsappId).execute();
-  if (queueIds.length) await db.insertInto('whatsappQueues').values([...new Set(queueIds)].map((queueId) => ({ whatsappId, queueId }))).execute();
+  if (queueIds.length)
+    await db
+      .insertInto('whatsappQueues')
+      .values([...new Set(queueIds)].map((queueId) => ({ whatsappId, queueId })))
+      .execute();
 }
 
 export async function deleteWhatsapp(db: Db, id: number): Promise<void> {
@@ -111,7 +146,11 @@ export async function deleteWhatsapp(db: Db, id: number): Promise<void> {
 }
 
 export async function updateSessionState(db: Db, id: number, state: { status?: ConnectionStatus; qrcode?: string; retries?: number }, now: string): Promise<void> {
-  await db.updateTable('whatsapps').set({ ...state, updatedAt: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('whatsapps')
+    .set({ ...state, updatedAt: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

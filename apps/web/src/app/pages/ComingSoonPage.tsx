@@ -5,12 +5,5 @@ import { MessagePage } from './MessagePage';
 
 export function ComingSoonPage({ labelKey }: { labelKey: MenuLabelKey }) {
   const { t } = useTranslation();
-  return (
-    <MessagePage
-      testId="coming-soon"
-      icon={<RocketLaunchOutlined />}
-      title={t('comingSoon.title')}
-      body={t('comingSoon.body', { page: t(`menu.${labelKey}`) })}
-    />
-  );
+  return <MessagePage testId="coming-soon" icon={<RocketLaunchOutlined />} title={t('comingSoon.title')} body={t('comingSoon.body', { page: t(`menu.${labelKey}`) })} />;
 }

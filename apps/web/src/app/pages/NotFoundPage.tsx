@@ -4,13 +4,5 @@ import { MessagePage } from './MessagePage';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
-  return (
-    <MessagePage
-      testId="not-found"
-      icon={<ExploreOffOutlined />}
-      title={t('notFound.title')}
-      body={t('notFound.body')}
-      action={{ label: t('notFound.home'), to: '/' }}
-    />
-  );
+  return <MessagePage testId="not-found" icon={<ExploreOffOutlined />} title={t('notFound.title')} body={t('notFound.body')} action={{ label: t('notFound.home'), to: '/' }} />;
 }

@@ -103,7 +103,7 @@ export function refreshSession(): Promise<TLoginResponse | null> {
         endSessionLocally();
         return null;
       }
-      const session: TLoginResponse = await response.json();
+      const session = (await response.json()) as TLoginResponse;
       setToken(session.token);
       for (const listener of sessionListeners) listener.refreshed?.(session);
       return session;
@@ -138,8 +138,7 @@ export async function requestRaw(path: string, options: RequestOptions = {}): Pr
 /** A JSON request; `T` is the answer's shared type (`z.output<typeof ZSomethingSchema>`). */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const response = await requestRaw(path, options);
-  const answer: T = await response.json();
-  return answer;
+  return (await response.json()) as T;
 }
 
 /** A request whose answer has no body (204). */

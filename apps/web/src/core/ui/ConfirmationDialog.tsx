@@ -45,13 +45,7 @@ export function ConfirmationDialog({ open, title, children, onClose, onConfirm, 
         <Button onClick={onClose} color="inherit" data-testid="confirmation-cancel">
           {t('confirmation.cancel')}
         </Button>
-        <Button
-          onClick={() => void confirm()}
-          variant="contained"
-          color={danger ? 'error' : 'primary'}
-          disabled={busy}
-          data-testid="confirmation-confirm"
-        >
+        <Button onClick={() => void confirm()} variant="contained" color={danger ? 'error' : 'primary'} disabled={busy} data-testid="confirmation-confirm">
           {confirmLabel ?? t('confirmation.confirm')}
         </Button>
       </DialogActions>

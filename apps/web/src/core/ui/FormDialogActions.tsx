@@ -11,13 +11,7 @@ export function FormDialogActions({ onCancel, submitting, editing, testIdPrefix 
       <Button onClick={onCancel} color="inherit" disabled={submitting} data-testid={`${testIdPrefix}-cancel`}>
         {t('common.cancel')}
       </Button>
-      <Button
-        type="submit"
-        variant="contained"
-        disabled={submitting}
-        data-testid={`${testIdPrefix}-submit`}
-        startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : null}
-      >
+      <Button type="submit" variant="contained" disabled={submitting} data-testid={`${testIdPrefix}-submit`} startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : null}>
         {editing ? t('common.save') : t('common.add')}
       </Button>
     </DialogActions>

@@ -14,9 +14,7 @@ export function TableRowsSkeleton({ columns, rows = 3, avatar = false }: { colum
       {Array.from({ length: rows }, (_, row) => (
         <TableRow key={row} data-testid="skeleton-row">
           {Array.from({ length: columns }, (_, column) => (
-            <TableCell key={column}>
-              {avatar && column === 0 ? <Skeleton variant="circular" width={36} height={36} /> : <Skeleton variant="text" />}
-            </TableCell>
+            <TableCell key={column}>{avatar && column === 0 ? <Skeleton variant="circular" width={36} height={36} /> : <Skeleton variant="text" />}</TableCell>
           ))}
         </TableRow>
       ))}

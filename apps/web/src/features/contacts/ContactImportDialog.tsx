@@ -103,13 +103,7 @@ export function ContactImportDialog({ onClose }: { onClose: () => void }) {
         <Button onClick={onClose} color="inherit">
           {t('common.close')}
         </Button>
-        <Button
-          onClick={() => void submit()}
-          variant="contained"
-          disabled={!file || busy}
-          data-testid="contact-import-submit"
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : null}
-        >
+        <Button onClick={() => void submit()} variant="contained" disabled={!file || busy} data-testid="contact-import-submit" startIcon={busy ? <CircularProgress size={16} color="inherit" /> : null}>
           {t('contactImport.submit')}
         </Button>
       </DialogActions>

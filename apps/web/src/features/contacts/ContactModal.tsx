@@ -132,14 +132,7 @@ export function ContactModal({ contact, initialValues, onClose, onSaved }: Props
                 </Tooltip>
               </Stack>
             ))}
-            <Button
-              startIcon={<AddIcon />}
-              onClick={() => extraInfo.append({ name: '', value: '' })}
-              sx={{ alignSelf: 'flex-start' }}
-              variant="outlined"
-              size="small"
-              data-testid="contact-add-extra"
-            >
+            <Button startIcon={<AddIcon />} onClick={() => extraInfo.append({ name: '', value: '' })} sx={{ alignSelf: 'flex-start' }} variant="outlined" size="small" data-testid="contact-add-extra">
               {t('contactModal.addExtra')}
             </Button>
           </Stack>

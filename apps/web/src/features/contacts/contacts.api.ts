@@ -54,9 +54,7 @@ export async function downloadContactsCsv(): Promise<void> {
 
 function matchesSearch(contact: TContact, search: string): boolean {
   const needle = foldText(search.trim());
-  return (
-    needle === '' || foldText(contact.name).includes(needle) || contact.number.includes(needle) || foldText(contact.email).includes(needle)
-  );
+  return needle === '' || foldText(contact.name).includes(needle) || contact.number.includes(needle) || foldText(contact.email).includes(needle);
 }
 
 export function saveContactInCache(queryClient: QueryClient, contact: TContact): void {

@@ -54,7 +54,13 @@ function TodayChart({ today }: { today: TDashboard['today'] | undefined }) {
   const theme = useTheme();
   const total = today?.reduce((sum, hour) => sum + hour.count, 0);
   return (
-    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1.5, minHeight: 320, flex: 1 }} data-testid="dashboard-chart" data-total={total ?? ''} data-hours={today?.map((hour) => hour.hour).join(',') ?? ''}>
+    <Paper
+      variant="outlined"
+      sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1.5, minHeight: 320, flex: 1 }}
+      data-testid="dashboard-chart"
+      data-total={total ?? ''}
+      data-hours={today?.map((hour) => hour.hour).join(',') ?? ''}
+    >
       <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="h6" component="h2" fontWeight={700}>
           {t('dashboard.today')}

@@ -16,7 +16,6 @@ export const dashboardKey = ['dashboard'] as const;
 /** A burst of ticket events (a contact typing several messages) refreshes the counters once. */
 export const DASHBOARD_REFRESH_MS = 1500;
 
-
 export function fetchDashboard() {
   return request<TDashboard>('/dashboard');
 }

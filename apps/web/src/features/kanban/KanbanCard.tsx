@@ -45,7 +45,12 @@ export function KanbanCardView({ ticket, showStatus, overlay = false }: ViewProp
         '&:hover': { boxShadow: overlay ? 8 : 2 },
       }}
     >
-      <Box sx={{ position: 'absolute', left: 0, top: 0, bottom: 0, width: 5, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }} data-testid="kanban-card-queue" aria-label={queueName} title={queueName} />
+      <Box
+        sx={{ position: 'absolute', left: 0, top: 0, bottom: 0, width: 5, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }}
+        data-testid="kanban-card-queue"
+        aria-label={queueName}
+        title={queueName}
+      />
       <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ width: 40, height: 40 }}>
         {initials(ticket.contact.name)}
       </Avatar>
@@ -75,7 +80,14 @@ export function KanbanCardView({ ticket, showStatus, overlay = false }: ViewProp
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.75, flexWrap: 'wrap' }}>
           {showStatus ? (
-            <Chip label={t(`kanban.statuses.${ticket.status}`)} size="small" color={ticket.status === 'open' ? 'primary' : 'warning'} variant="outlined" sx={{ height: 20, fontSize: 11 }} data-testid="kanban-card-status" />
+            <Chip
+              label={t(`kanban.statuses.${ticket.status}`)}
+              size="small"
+              color={ticket.status === 'open' ? 'primary' : 'warning'}
+              variant="outlined"
+              sx={{ height: 20, fontSize: 11 }}
+              data-testid="kanban-card-status"
+            />
           ) : (
             <Chip
               label={queueName}
@@ -86,7 +98,13 @@ export function KanbanCardView({ ticket, showStatus, overlay = false }: ViewProp
             />
           )}
           {ticket.user ? (
-            <Chip icon={<PersonOutline />} label={ticket.user.name} size="small" sx={{ height: 20, fontSize: 11, maxWidth: 160, '& .MuiChip-icon': { fontSize: 14 } }} data-testid="kanban-card-owner" />
+            <Chip
+              icon={<PersonOutline />}
+              label={ticket.user.name}
+              size="small"
+              sx={{ height: 20, fontSize: 11, maxWidth: 160, '& .MuiChip-icon': { fontSize: 14 } }}
+              data-testid="kanban-card-owner"
+            />
           ) : null}
           <Typography variant="caption" color="text.disabled" sx={{ ml: 'auto' }}>
             #{ticket.id}

@@ -80,7 +80,10 @@ export function KanbanColumn({ target, title, color, tickets, count, loading, ha
         <Chip label={loading ? '…' : count} size="small" sx={{ height: 22, fontWeight: 700, bgcolor: 'background.paper' }} data-testid="kanban-column-count" data-count={loading ? '' : count} />
       </Box>
       {dropState === 'forbidden' ? (
-        <Box sx={{ mx: 1.5, mb: 1, px: 1, py: 0.5, borderRadius: 1, display: 'flex', alignItems: 'center', gap: 0.75, color: 'error.main', bgcolor: 'rgba(211, 47, 47, 0.08)' }} data-testid="kanban-not-allowed">
+        <Box
+          sx={{ mx: 1.5, mb: 1, px: 1, py: 0.5, borderRadius: 1, display: 'flex', alignItems: 'center', gap: 0.75, color: 'error.main', bgcolor: 'rgba(211, 47, 47, 0.08)' }}
+          data-testid="kanban-not-allowed"
+        >
           <BlockOutlined sx={{ fontSize: 16 }} />
           <Typography variant="caption" fontWeight={600}>
             {t('kanban.notAllowed')}

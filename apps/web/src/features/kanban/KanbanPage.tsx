@@ -23,7 +23,7 @@ import { useQueues } from '../queues/queues.api';
 import { uniqueTickets, useTicketsQuery } from '../tickets/ticketLists';
 import { KanbanCardView } from './KanbanCard';
 import { KanbanColumn, type ColumnSpec } from './KanbanColumn';
-import { canMove, isSameColumn, moveTicket, targetId, type KanbanTarget } from './kanban.api';
+import { canMove, isSameColumn, moveTicket, targetId } from './kanban.api';
 import { useJoinTicketLists } from './useJoinTicketLists';
 
 type View = 'status' | 'queue';
@@ -165,11 +165,7 @@ export default function KanbanPage() {
       }
     >
       <DndContext sensors={sensors} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={onDragCancel}>
-        <Box
-          sx={{ flex: 1, minHeight: 0, display: 'flex', gap: 1.5, overflowX: 'auto', pb: 1, scrollSnapType: { xs: 'x mandatory', sm: 'none' } }}
-          data-testid="kanban-board"
-          data-view={view}
-        >
+        <Box sx={{ flex: 1, minHeight: 0, display: 'flex', gap: 1.5, overflowX: 'auto', pb: 1, scrollSnapType: { xs: 'x mandatory', sm: 'none' } }} data-testid="kanban-board" data-view={view}>
           {columns.map((column) => (
             <KanbanColumn key={targetId(column.target)} {...column} dragged={dragged} showStatus={view === 'queue'} wasDragging={wasDragging} />
           ))}

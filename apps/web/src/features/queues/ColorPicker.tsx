@@ -48,13 +48,7 @@ export function ColorPicker({ value, onChange, error, label }: Props) {
           },
         }}
       />
-      <Popover
-        open={anchor !== null}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
-        slotProps={{ paper: { sx: { p: 1.5 } } }}
-      >
+      <Popover open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }} slotProps={{ paper: { sx: { p: 1.5 } } }}>
         <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mb: 1 }}>
           {t('queueModal.presets')}
         </Typography>

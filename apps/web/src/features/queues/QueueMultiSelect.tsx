@@ -34,9 +34,7 @@ export function QueueMultiSelect({ label, value, onChange, testId = 'queue-selec
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
             {selected.map((id) => {
               const queue = byId.get(id);
-              return queue ? (
-                <Chip key={id} size="small" label={queue.name} sx={{ bgcolor: queue.color, color: (theme) => theme.palette.getContrastText(queue.color) }} />
-              ) : null;
+              return queue ? <Chip key={id} size="small" label={queue.name} sx={{ bgcolor: queue.color, color: (theme) => theme.palette.getContrastText(queue.color) }} /> : null;
             })}
           </Box>
         )}

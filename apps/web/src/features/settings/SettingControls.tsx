@@ -186,13 +186,7 @@ export function ApiTokenControl({ value }: { value: string }) {
       <Button variant="outlined" startIcon={<Autorenew />} onClick={() => setConfirming(true)} data-testid="regenerate-api-token" sx={{ flexShrink: 0 }}>
         {t('settings.regenerate')}
       </Button>
-      <ConfirmationDialog
-        open={confirming}
-        title={t('settings.regenerateTitle')}
-        confirmLabel={t('settings.regenerate')}
-        onClose={() => setConfirming(false)}
-        onConfirm={regenerate}
-      >
+      <ConfirmationDialog open={confirming} title={t('settings.regenerateTitle')} confirmLabel={t('settings.regenerate')} onClose={() => setConfirming(false)} onConfirm={regenerate}>
         {t('settings.regenerateMessage')}
       </ConfirmationDialog>
     </Stack>

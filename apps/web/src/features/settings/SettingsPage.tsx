@@ -92,9 +92,7 @@ export default function SettingsPage() {
                             {t(`settings.keys.${key}.help`)}
                           </Typography>
                         </Box>
-                        <Box sx={{ flexShrink: 0, width: { xs: '100%', sm: 320 }, display: 'flex', justifyContent: { sm: 'flex-end' } }}>
-                          {renderControl(key, setting)}
-                        </Box>
+                        <Box sx={{ flexShrink: 0, width: { xs: '100%', sm: 320 }, display: 'flex', justifyContent: { sm: 'flex-end' } }}>{renderControl(key, setting)}</Box>
                       </Stack>
                     </Box>
                   );

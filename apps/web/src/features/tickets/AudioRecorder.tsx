@@ -61,14 +61,17 @@ export function AudioRecorder({ disabled, onStateChange, onSend }: Props) {
     clearInterval(timerRef.current);
     recorderRef.current?.stream.getTracks().forEach((track) => track.stop());
   };
-  useEffect(() => () => {
-    const recorder = recorderRef.current;
-    if (recorder && recorder.state !== 'inactive') {
-      recorder.onstop = null;
-      recorder.stop();
-    }
-    stopTracks();
-  }, []);
+  useEffect(
+    () => () => {
+      const recorder = recorderRef.current;
+      if (recorder && recorder.state !== 'inactive') {
+        recorder.onstop = null;
+        recorder.stop();
+      }
+      stopTracks();
+    },
+    [],
+  );
 
   const start = async () => {
     const type = pickRecordingType();
@@ -109,7 +112,8 @@ export function AudioRecorder({ disabled, onStateChange, onSend }: Props) {
   const finish = () => {
     const recorder = recorderRef.current;
     if (!recorder || recorder.state === 'inactive') return;
-    const type = RECORDING_TYPES.find((candidate) => candidate.mimeType === recorder.mimeType) ?? RECORDING_TYPES.find((candidate) => recorder.mimeType.startsWith(candidate.mimeType.split(';')[0] ?? ''));
+    const type =
+      RECORDING_TYPES.find((candidate) => candidate.mimeType === recorder.mimeType) ?? RECORDING_TYPES.find((candidate) => recorder.mimeType.startsWith(candidate.mimeType.split(';')[0] ?? ''));
     change('sending');
     recorder.onstop = () => {
       stopTracks();

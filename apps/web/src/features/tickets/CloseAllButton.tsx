@@ -28,16 +28,18 @@ export function CloseAllButton() {
 
   return (
     <>
-      <Button size="small" variant="outlined" color="inherit" startIcon={<DoneAllOutlined />} onClick={() => setConfirming(true)} sx={{ color: 'text.secondary', borderColor: 'divider' }} data-testid="tickets-close-all">
+      <Button
+        size="small"
+        variant="outlined"
+        color="inherit"
+        startIcon={<DoneAllOutlined />}
+        onClick={() => setConfirming(true)}
+        sx={{ color: 'text.secondary', borderColor: 'divider' }}
+        data-testid="tickets-close-all"
+      >
         {t('tickets.closeAll')}
       </Button>
-      <ConfirmationDialog
-        open={confirming}
-        title={t('tickets.closeAllTitle')}
-        confirmLabel={t('tickets.closeAllConfirm')}
-        onClose={() => setConfirming(false)}
-        onConfirm={closeAll}
-      >
+      <ConfirmationDialog open={confirming} title={t('tickets.closeAllTitle')} confirmLabel={t('tickets.closeAllConfirm')} onClose={() => setConfirming(false)} onConfirm={closeAll}>
         {t('tickets.closeAllBody')}
       </ConfirmationDialog>
     </>

@@ -77,7 +77,10 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
   };
 
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }} data-testid="import-export-panel">
+    <Box
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, px: 1.5, py: 1, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
+      data-testid="import-export-panel"
+    >
       <Typography variant="body2" data-testid="panel-connection-id">
         {t('chat.connectionId')}: <strong>{connection.isPending ? '…' : (connection.data ?? '—')}</strong>
       </Typography>
@@ -101,7 +104,14 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
           sx={{ width: 110 }}
           slotProps={{ htmlInput: { min: 1, max: HISTORY_IMPORT_MAX, 'data-testid': 'panel-import-limit' } }}
         />
-        <Button type="submit" variant="outlined" disabled={importing || !limitValid || !connectionValid} startIcon={importing ? <CircularProgress size={16} /> : null} sx={{ height: 40 }} data-testid="panel-import-submit">
+        <Button
+          type="submit"
+          variant="outlined"
+          disabled={importing || !limitValid || !connectionValid}
+          startIcon={importing ? <CircularProgress size={16} /> : null}
+          sx={{ height: 40 }}
+          data-testid="panel-import-submit"
+        >
           {t('chat.importHistory')}
         </Button>
       </Box>

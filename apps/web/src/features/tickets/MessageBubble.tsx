@@ -44,7 +44,12 @@ function SendState({ message, onRetry }: { message: TMessage; onRetry: (message:
   const { t } = useTranslation();
   if (message.sendStatus === 'failed') {
     return (
-      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }} data-testid="message-send-failed" title={t(`backendErrors.${message.sendError ?? 'ERR_SENDING_WAPP_MSG'}`, { defaultValue: message.sendError ?? '' })}>
+      <Box
+        component="span"
+        sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+        data-testid="message-send-failed"
+        title={t(`backendErrors.${message.sendError ?? 'ERR_SENDING_WAPP_MSG'}`, { defaultValue: message.sendError ?? '' })}
+      >
         <ErrorOutline sx={{ fontSize: 16 }} color="error" />
         <Typography variant="caption" color="error" sx={{ fontSize: 11 }}>
           {t('chat.acks.failed')}
@@ -55,7 +60,8 @@ function SendState({ message, onRetry }: { message: TMessage; onRetry: (message:
       </Box>
     );
   }
-  if (message.sendStatus === 'queued') return <AccessTime sx={{ fontSize: 16, verticalAlign: 'middle' }} color="action" titleAccess={t('chat.acks.queued')} data-testid="message-ack" data-ack={0} data-queued="true" />;
+  if (message.sendStatus === 'queued')
+    return <AccessTime sx={{ fontSize: 16, verticalAlign: 'middle' }} color="action" titleAccess={t('chat.acks.queued')} data-testid="message-ack" data-ack={0} data-queued="true" />;
   return <AckIcon ack={message.ack} />;
 }
 
@@ -177,7 +183,14 @@ function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad
   if (mediaType === 'image') {
     return (
       <Link href={mediaUrl} target="_blank" rel="noopener noreferrer" sx={{ display: 'block' }}>
-        <Box component="img" src={mediaUrl} alt={t('chat.image')} onLoad={onMediaLoad} sx={{ display: 'block', maxWidth: '100%', width: 280, maxHeight: 320, objectFit: 'cover', borderRadius: 1 }} data-testid="message-image" />
+        <Box
+          component="img"
+          src={mediaUrl}
+          alt={t('chat.image')}
+          onLoad={onMediaLoad}
+          sx={{ display: 'block', maxWidth: '100%', width: 280, maxHeight: 320, objectFit: 'cover', borderRadius: 1 }}
+          data-testid="message-image"
+        />
       </Link>
     );
   }
@@ -237,11 +250,18 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
           </Typography>
         ) : null}
         {message.quotedMsg ? (
-          <Box sx={{ borderLeft: 4, borderColor: message.quotedMsg.fromMe ? 'primary.main' : 'secondary.main', bgcolor: 'rgba(0,0,0,0.05)', borderRadius: 1, px: 1, py: 0.5, mb: 0.5, mr: 2 }} data-testid="message-quoted">
+          <Box
+            sx={{ borderLeft: 4, borderColor: message.quotedMsg.fromMe ? 'primary.main' : 'secondary.main', bgcolor: 'rgba(0,0,0,0.05)', borderRadius: 1, px: 1, py: 0.5, mb: 0.5, mr: 2 }}
+            data-testid="message-quoted"
+          >
             <Typography variant="caption" fontWeight={600} color={message.quotedMsg.fromMe ? 'primary' : 'secondary'} component="div">
               {message.quotedMsg.fromMe ? t('chat.you') : (message.quotedMsg.contact?.name ?? '')}
             </Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}
+            >
               {message.quotedMsg.body}
             </Typography>
           </Box>
@@ -278,7 +298,13 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
           {fromMe && !message.isDeleted ? <SendState message={message} onRetry={onRetry} /> : null}
         </Box>
       </Box>
-      <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Menu
+        anchorEl={menuAnchor}
+        open={menuAnchor !== null}
+        onClose={() => setMenuAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <MenuItem
           onClick={() => {
             setMenuAnchor(null);

@@ -164,7 +164,10 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     <Box sx={{ position: 'relative', borderTop: 1, borderColor: 'divider', bgcolor: '#F0F2F5', px: 1, py: 1 }} data-testid="message-input-bar">
       {quickSearch !== null && !recording ? <QuickAnswerSuggestions search={quickSearch} onPick={pickQuickAnswer} /> : null}
       {replyTo && enabled ? (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, px: 1, py: 0.5, borderLeft: 4, borderColor: 'primary.main', bgcolor: 'background.paper', borderRadius: 1 }} data-testid="reply-preview">
+        <Box
+          sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, px: 1, py: 0.5, borderLeft: 4, borderColor: 'primary.main', bgcolor: 'background.paper', borderRadius: 1 }}
+          data-testid="reply-preview"
+        >
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="caption" fontWeight={600} color="primary" component="div">
               {replyTo.fromMe ? t('chat.you') : (replyTo.contact?.name ?? ticket.contact.name)}
@@ -214,7 +217,14 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
       {enabled && !recording ? (
         <FormControlLabel
           sx={{ ml: 0.5, mt: 0.25, '& .MuiFormControlLabel-label': { fontSize: 13, color: 'text.secondary' } }}
-          control={<Switch size="small" checked={sign} onChange={(event) => toggleSign(event.target.checked)} slotProps={{ input: { 'aria-label': t('chat.sign'), 'data-testid': 'message-sign' } as object }} />}
+          control={
+            <Switch
+              size="small"
+              checked={sign}
+              onChange={(event) => toggleSign(event.target.checked)}
+              slotProps={{ input: { 'aria-label': t('chat.sign'), 'data-testid': 'message-sign' } as object }}
+            />
+          }
           label={t('chat.sign')}
         />
       ) : null}

@@ -159,13 +159,7 @@ export function NewTicketModal({ onClose, onCreated }: Props) {
           <Button onClick={onClose} color="inherit" disabled={submitting} data-testid="new-ticket-cancel">
             {t('common.cancel')}
           </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={submitting || !selected}
-            startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : null}
-            data-testid="new-ticket-submit"
-          >
+          <Button type="submit" variant="contained" disabled={submitting || !selected} startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : null} data-testid="new-ticket-submit">
             {t('newTicket.submit')}
           </Button>
         </DialogActions>

@@ -44,11 +44,7 @@ export function QuickAnswerSuggestions({ search, onPick }: { search: string; onP
               onClick={() => onPick(answer)}
               data-testid="quick-answer-option"
             >
-              <ListItemText
-                primary={`/${answer.shortcut}`}
-                secondary={answer.message}
-                slotProps={{ primary: { fontWeight: 600 }, secondary: { noWrap: true } }}
-              />
+              <ListItemText primary={`/${answer.shortcut}`} secondary={answer.message} slotProps={{ primary: { fontWeight: 600 }, secondary: { noWrap: true } }} />
             </ListItemButton>
           ))}
         </List>

@@ -162,7 +162,20 @@ export function Ticket({ ticketId }: { ticketId: number }) {
           component="button"
           type="button"
           onClick={() => setDrawerOpen((open) => !open)}
-          sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flex: 1, minWidth: 140, border: 0, bgcolor: 'transparent', p: 0, textAlign: 'left', cursor: 'pointer', font: 'inherit', color: 'inherit' }}
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1.5,
+            flex: 1,
+            minWidth: 140,
+            border: 0,
+            bgcolor: 'transparent',
+            p: 0,
+            textAlign: 'left',
+            cursor: 'pointer',
+            font: 'inherit',
+            color: 'inherit',
+          }}
           aria-label={t('chat.contactInfo')}
           data-testid="ticket-contact-button"
         >
@@ -171,7 +184,10 @@ export function Ticket({ ticketId }: { ticketId: number }) {
           </Avatar>
           <Box sx={{ minWidth: 0 }}>
             <Typography fontWeight={600} noWrap data-testid="ticket-title">
-              {ticket.contact.name} <Typography component="span" variant="body2" color="text.secondary">#{ticket.id}</Typography>
+              {ticket.contact.name}{' '}
+              <Typography component="span" variant="body2" color="text.secondary">
+                #{ticket.id}
+              </Typography>
             </Typography>
             <Typography variant="caption" color="text.secondary" noWrap component="div" data-testid="ticket-assignee">
               {ticket.user ? t('chat.assignedTo', { name: ticket.user.name }) : t('chat.unassigned')}
@@ -180,14 +196,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
         </Box>
         <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end', ml: 'auto' }}>
           {ACTIONS[ticket.status].map((action) => (
-            <Button
-              key={action.labelKey}
-              size="small"
-              variant={action.variant}
-              disabled={busy}
-              onClick={() => void changeStatus(action.status)}
-              data-testid={`ticket-${action.labelKey}`}
-            >
+            <Button key={action.labelKey} size="small" variant={action.variant} disabled={busy} onClick={() => void changeStatus(action.status)} data-testid={`ticket-${action.labelKey}`}>
               {t(`chat.${action.labelKey}`)}
             </Button>
           ))}
@@ -213,7 +222,14 @@ export function Ticket({ ticketId }: { ticketId: number }) {
             </Tooltip>
           ) : null}
           <Tooltip title={t('chat.importExport')}>
-            <IconButton size="small" color={panelOpen ? 'primary' : 'default'} onClick={() => setPanelOpen((open) => !open)} aria-label={t('chat.importExport')} aria-pressed={panelOpen} data-testid="ticket-panel-toggle">
+            <IconButton
+              size="small"
+              color={panelOpen ? 'primary' : 'default'}
+              onClick={() => setPanelOpen((open) => !open)}
+              aria-label={t('chat.importExport')}
+              aria-pressed={panelOpen}
+              data-testid="ticket-panel-toggle"
+            >
               <ImportExport />
             </IconButton>
           </Tooltip>

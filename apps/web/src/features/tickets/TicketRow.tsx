@@ -76,11 +76,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
       data-status={ticket.status}
     >
       <Tooltip title={queueName} placement="right">
-        <Box
-          sx={{ position: 'absolute', left: 0, top: 0, bottom: 0, width: 6, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }}
-          data-testid="ticket-queue-bar"
-          aria-label={queueName}
-        />
+        <Box sx={{ position: 'absolute', left: 0, top: 0, bottom: 0, width: 6, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }} data-testid="ticket-queue-bar" aria-label={queueName} />
       </Tooltip>
       <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} sx={{ width: 44, height: 44, mt: 0.25 }}>
         {ticket.isGroup ? <GroupsOutlined /> : initials(ticket.contact.name)}
@@ -99,9 +95,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
             {ticket.lastMessage || '\u00A0'}
           </Typography>
-          {unread > 0 ? (
-            <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} />
-          ) : null}
+          {unread > 0 ? <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} /> : null}
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5, minWidth: 0 }}>
           {ticket.user ? <Chip label={ticket.user.name} size="small" sx={{ height: 20, fontSize: 11, minWidth: 0 }} data-testid="ticket-user-tag" /> : null}

@@ -50,10 +50,7 @@ export function TicketsList({ filter, name, selectedId, enabled = true, onAccept
     if (atBottom && hasNextPage && !isFetching) void fetchNextPage();
   }, [atBottom, hasNextPage, isFetching, fetchNextPage]);
 
-  const itemContent = useCallback(
-    (_index: number, ticket: TTicket) => <TicketRow ticket={ticket} selected={ticket.id === selectedId} onAccepted={onAccepted} />,
-    [selectedId, onAccepted],
-  );
+  const itemContent = useCallback((_index: number, ticket: TTicket) => <TicketRow ticket={ticket} selected={ticket.id === selectedId} onAccepted={onAccepted} />, [selectedId, onAccepted]);
 
   return (
     <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} data-testid={`tickets-list-${name}`} data-loaded={tickets.length} data-count={query.data?.pages[0]?.count ?? 0}>

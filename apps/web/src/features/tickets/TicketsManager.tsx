@@ -85,7 +85,11 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
     return (
       <Tabs value={value} onChange={(_, next: ActiveStatus) => (group ? setGroupTab(next) : setInboxTab(next))} variant="fullWidth" sx={SUB_TAB_SX}>
         <Tab value="open" label={<CountLabel label={t('tickets.workingOn')} filter={active('open', group)} enabled={ready} testId={`count-${prefix}open`} />} data-testid={`tab-${prefix}open`} />
-        <Tab value="pending" label={<CountLabel label={t('tickets.queue')} filter={active('pending', group)} enabled={ready} testId={`count-${prefix}pending`} />} data-testid={`tab-${prefix}pending`} />
+        <Tab
+          value="pending"
+          label={<CountLabel label={t('tickets.queue')} filter={active('pending', group)} enabled={ready} testId={`count-${prefix}pending`} />}
+          data-testid={`tab-${prefix}pending`}
+        />
       </Tabs>
     );
   };

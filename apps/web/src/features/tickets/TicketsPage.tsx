@@ -41,10 +41,7 @@ export default function TicketsPage() {
       >
         <TicketsManager selectedId={selectedId} />
       </Paper>
-      <Paper
-        variant="outlined"
-        sx={{ flex: 1, minWidth: 0, display: { xs: selectedId === null ? 'none' : 'flex', md: 'flex' }, flexDirection: 'column', minHeight: 0, overflow: 'hidden' }}
-      >
+      <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, display: { xs: selectedId === null ? 'none' : 'flex', md: 'flex' }, flexDirection: 'column', minHeight: 0, overflow: 'hidden' }}>
         {selectedId === null ? (
           <Box sx={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 1, p: 3, textAlign: 'center' }} data-testid="ticket-placeholder">
             <ForumOutlined sx={{ fontSize: 64, color: 'primary.light' }} />

@@ -87,12 +87,15 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
                   label={t('chat.transferUser')}
                   helperText={t('chat.transferUserHelp')}
                   slotProps={{
-                    input: { ...params.InputProps, endAdornment: (
-                      <>
-                        {searching && users.isFetching ? <CircularProgress size={18} /> : null}
-                        {params.InputProps.endAdornment}
-                      </>
-                    ) },
+                    input: {
+                      ...params.InputProps,
+                      endAdornment: (
+                        <>
+                          {searching && users.isFetching ? <CircularProgress size={18} /> : null}
+                          {params.InputProps.endAdornment}
+                        </>
+                      ),
+                    },
                     htmlInput: { ...params.inputProps, 'data-testid': 'transfer-user' },
                   }}
                 />

@@ -151,9 +151,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
                     autoComplete="current-password"
                     fullWidth
                     error={Boolean(errors.currentPassword)}
-                    helperText={
-                      errors.currentPassword?.message === 'INVALID' ? t('userModal.currentPasswordWrong') : (fieldErrorText(errors.currentPassword) ?? t('userModal.currentPasswordHelp'))
-                    }
+                    helperText={errors.currentPassword?.message === 'INVALID' ? t('userModal.currentPasswordWrong') : (fieldErrorText(errors.currentPassword) ?? t('userModal.currentPasswordHelp'))}
                     slotProps={{ htmlInput: { 'data-testid': 'user-current-password' } }}
                   />
                 ) : null}
@@ -217,4 +215,3 @@ export default function UserModal({ open, userId, onClose }: Props) {
     </Dialog>
   );
 }
-

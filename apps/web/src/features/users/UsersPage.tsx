@@ -89,12 +89,7 @@ export default function UsersPage() {
                 </TableCell>
                 <TableCell sx={HIDE_ON_PHONE}>{user.email}</TableCell>
                 <TableCell>
-                  <Chip
-                    size="small"
-                    label={t(`users.profiles.${user.profile}`)}
-                    color={user.profile === 'admin' ? 'primary' : 'default'}
-                    variant={user.profile === 'admin' ? 'filled' : 'outlined'}
-                  />
+                  <Chip size="small" label={t(`users.profiles.${user.profile}`)} color={user.profile === 'admin' ? 'primary' : 'default'} variant={user.profile === 'admin' ? 'filled' : 'outlined'} />
                 </TableCell>
                 <TableCell sx={HIDE_ON_PHONE}>{user.whatsapp?.name ?? '—'}</TableCell>
                 <TableCell align="right">

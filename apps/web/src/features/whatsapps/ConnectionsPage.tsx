@@ -112,12 +112,7 @@ export default function ConnectionsPage() {
                 </TableCell>
                 {isAdmin ? (
                   <TableCell>
-                    <SessionActions
-                      whatsapp={whatsapp}
-                      onShowQr={() => setQrFor(whatsapp.id)}
-                      onNewQr={awaitQr}
-                      onDisconnect={() => setDisconnecting(whatsapp)}
-                    />
+                    <SessionActions whatsapp={whatsapp} onShowQr={() => setQrFor(whatsapp.id)} onNewQr={awaitQr} onDisconnect={() => setDisconnecting(whatsapp)} />
                   </TableCell>
                 ) : null}
                 <TableCell sx={{ ...HIDE_ON_PHONE, whiteSpace: 'nowrap' }} data-testid="connection-updated">
@@ -138,14 +133,7 @@ export default function ConnectionsPage() {
           </TableBody>
         </Table>
       </ScrollPaper>
-      {editing ? (
-        <WhatsappModal
-          whatsapp={editing.whatsapp}
-          isFirst={rows.length === 0}
-          onClose={() => setEditing(null)}
-          onCreated={awaitQr}
-        />
-      ) : null}
+      {editing ? <WhatsappModal whatsapp={editing.whatsapp} isFirst={rows.length === 0} onClose={() => setEditing(null)} onCreated={awaitQr} /> : null}
       {qrFor !== null ? <QrCodeDialog whatsappId={qrFor} onClose={closeQr} /> : null}
       <ConfirmationDialog
         open={deleting !== null}

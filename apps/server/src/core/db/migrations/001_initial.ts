@@ -6,9 +6,7 @@ export function initialMigration(kind: DbKind) {
   const ts = kind === 'postgres' ? 'timestamptz' : 'text';
 
   function withId<T extends string>(t: CreateTableBuilder<T, never>) {
-    return kind === 'postgres'
-      ? t.addColumn('id', 'serial', (c) => c.primaryKey())
-      : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    return kind === 'postgres' ? t.addColumn('id', 'serial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   }
   function withTimestamps<T extends string, C extends string>(t: CreateTableBuilder<T, C>) {
     return t.addColumn('createdAt', ts, (c) => c.notNull()).addColumn('updatedAt', ts, (c) => c.notNull());

@@ -8,7 +8,10 @@ import { foldText } from '@zapdesk/shared/domain';
 export function usersSearchTextMigration() {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('users').addColumn('searchText', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('searchText', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       const { rows } = await sql<{ id: number; name: string; email: string }>`select id, name, email from users`.execute(db);
       for (const row of rows) {
         await sql`update users set ${sql.ref('searchText')} = ${foldText(`${row.name} ${row.email}`)} where id = ${row.id}`.execute(db);

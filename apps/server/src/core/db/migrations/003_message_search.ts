@@ -10,7 +10,10 @@ import type { DbKind } from '../database.js';
 export function messageSearchMigration(kind: DbKind) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('messages').addColumn('searchText', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('messages')
+        .addColumn('searchText', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       const { rows } = await sql<{ id: number; body: string }>`select id, body from messages`.execute(db);
       for (const row of rows) {
         await sql`update messages set ${sql.ref('searchText')} = ${foldText(row.body)} where id = ${row.id}`.execute(db);

@@ -11,7 +11,10 @@ export function outboundQueueMigration(kind: DbKind) {
   const ts = kind === 'postgres' ? 'timestamptz' : 'text';
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('messages').addColumn('sendStatus', 'varchar(10)', (c) => c.notNull().defaultTo('sent')).execute();
+      await db.schema
+        .alterTable('messages')
+        .addColumn('sendStatus', 'varchar(10)', (c) => c.notNull().defaultTo('sent'))
+        .execute();
       await db.schema.alterTable('messages').addColumn('sendError', 'varchar(60)').execute();
       await db.schema.alterTable('whatsapps').addColumn('sessionOpenSince', ts).execute();
 

@@ -58,4 +58,3 @@ export async function publishOutbox(ctx: AppContext, sessions: SessionManager, w
     void refreshProfilePicture(ctx, sessions, whatsappId, contactId, chat).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
   }
 }
-

@@ -28,7 +28,6 @@ export async function upsertChatContact(db: Db, message: InboundMessage, outbox:
   return { id: raced.id, created: false };
 }
 
-
 /** The sender inside a group: a contact of their own, so messages show who wrote. */
 export async function upsertSender(db: Db, message: InboundMessage, outbox: Outbox): Promise<number | null> {
   if (message.chat.kind !== 'group' || message.fromMe || !message.sender) return null;

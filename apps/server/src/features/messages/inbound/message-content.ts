@@ -22,7 +22,6 @@ export function storedBody(message: InboundMessage): string {
   return message.body;
 }
 
-
 export function lastMessageText(message: InboundMessage): string {
   if (message.location) return '📍 Location';
   if (message.vcard) return '👤 Contact';

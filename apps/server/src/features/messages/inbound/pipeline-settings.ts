@@ -17,4 +17,3 @@ export async function readPipelineSettings(db: Db, whatsappId: number): Promise<
     reopenWithinSeconds: Number(await getSettingValue(db, 'timeCreateNewTicket')) || 0,
   };
 }
-

@@ -10,7 +10,12 @@ import type { ConnectionQueue } from './pipeline-settings.js';
  * contact's numeric reply picks one, which answers with that queue's greeting. Returns the queue
  * the ticket takes, if any, and what to answer.
  */
-export async function routeToQueue(db: Db, ticket: { ticketId: number; whatsappId: number; contactId: number; queues: ConnectionQueue[] }, body: string, isNewTicket: boolean): Promise<{ queueId?: number; reply: string }> {
+export async function routeToQueue(
+  db: Db,
+  ticket: { ticketId: number; whatsappId: number; contactId: number; queues: ConnectionQueue[] },
+  body: string,
+  isNewTicket: boolean,
+): Promise<{ queueId?: number; reply: string }> {
   const { queues } = ticket;
   // The common case, a queue-less connection in an ongoing chat, needs nothing more.
   if (queues.length === 0 && !isNewTicket) return { reply: '' };
