@@ -20,7 +20,8 @@ import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { userFromAccessToken } from '../core/http/auth-hooks.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import { findTicketById, ticketHoldersOfContact, userQueueIds } from '../features/tickets/tickets.repository.js';
+import { ticketHoldersOfContact } from '../features/tickets/tickets-list.repository.js';
+import { findTicketById, userQueueIds } from '../features/tickets/tickets.repository.js';
 import { canSeeTicket } from '../features/tickets/tickets.service.js';
 import { findAuthUserById, type AuthUser } from '../features/users/users.repository.js';
 

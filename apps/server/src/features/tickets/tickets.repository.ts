@@ -1,11 +1,10 @@
-import { foldText, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
-import { visibilityClauses } from '@zapdesk/shared/visibility';
-import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../../core/db/schema.js';
+/** Single tickets: reading them with their contact, queue, user and connection, and writing them. */
+import { TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import type { Db, DbKind } from '../../core/db/database.js';
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../../core/db/database.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
-import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
+import { bool } from '../../core/db/sql-helpers.js';
 import { findContactsByIds } from '../contacts/contacts.repository.js';
 
 function asStatus(value: string): TicketStatus {
@@ -35,7 +34,8 @@ export async function findTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
   return memoUntilWrite(db, `tickets.byIds:${ids.join(',')}`, () => loadTicketsByIds(db, ids));
 }
 
-async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]> {
+/** The tickets, read now (a list page that is itself memoised reads them through this). */
+export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('tickets')
@@ -176,158 +176,6 @@ export async function touchTicket(db: Db, id: number, options: { lastMessage: st
     .execute();
 }
 
-export type TicketScope = { userId: number; admin: boolean; showAll: boolean; queueIds: number[] };
-
-export type TicketFilters = {
-  status?: TicketStatus | undefined;
-  searchParam?: string;
-  /** Narrows to these queues (within what the user may see); tickets without a queue stay. */
-  queueIds?: number[] | undefined;
-  withUnreadMessages?: boolean;
-  isGroup?: boolean | undefined;
-};
-
-/** A ticket column, or (`bare`) the same value hidden from the planner so it picks no index on it. */
-type ColumnRef = (name: 'status' | 'queueId' | 'userId' | 'isGroup' | 'unreadMessages') => RawBuilder<unknown>;
-const indexed: ColumnRef = (name) => sql.ref(name);
-const bare: ColumnRef = (name) => sql`+${sql.ref(name)}`;
-
-/**
- * The visibility rule (@zapdesk/shared/visibility) as SQL: a ticket matches when any of the
- * viewer's clauses does. Lists and counts use it; single tickets and live events use the same
- * clauses through the shared predicate, and a table test keeps the two in step.
- */
-export function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope, col: ColumnRef = indexed): SelectQueryBuilder<Database, 'tickets', O> {
-  const clauses = visibilityClauses({ id: scope.userId, admin: scope.admin, queueIds: scope.queueIds }, { all: scope.showAll });
-  if (clauses.some((c) => c.kind === 'everything')) return query;
-  return query.where((eb) =>
-    eb.or(
-      clauses.map((clause) => {
-        switch (clause.kind) {
-          case 'assignedTo':
-            return eb(col('userId'), '=', clause.userId);
-          case 'unassignedIn':
-            return eb.and([eb(col('userId'), 'is', null), eb(col('queueId'), 'in', [...clause.queueIds])]);
-          case 'unassignedWithoutQueue':
-            return eb.and([eb(col('userId'), 'is', null), eb(col('queueId'), 'is', null)]);
-          case 'everything':
-            return eb.lit(true);
-        }
-      }),
-    ),
-  );
-}
-
-/**
- * The contacts a plain user may see, as a condition on `contacts.id`: a contact with no ticket at
- * all (the team's address book), or with a ticket the user may see. Admins see every contact.
- */
-export function contactVisibleTo(db: Db, scope: TicketScope): RawBuilder<SqlBool> | undefined {
-  if (scope.admin) return undefined;
-  const anyTicket = db.selectFrom('tickets').select(sql.lit(1).as('one')).where(sql.ref('tickets.contactId'), '=', sql.ref('contacts.id'));
-  const visible = visibleTo(anyTicket, { ...scope, showAll: false });
-  return sql<SqlBool>`(not exists ${anyTicket} or exists ${visible})`;
-}
-
-/** Who holds the tickets of a contact (all statuses): the audience of a change to that contact. */
-export async function ticketHoldersOfContact(db: Db, contactId: number): Promise<{ userId: number | null; queueId: number | null }[]> {
-  return db.selectFrom('tickets').select(['userId', 'queueId']).distinct().where('contactId', '=', contactId).execute();
-}
-
-/** Words of a search as a prefix query: 'joão sil' finds 'João Silva'. */
-function searchWords(term: string): string[] {
-  return foldText(term).match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/** Tickets with a (not deleted) message containing every word, through the full-text index. */
-function ticketsWithMessageWords(db: Db, kind: DbKind, words: string[]) {
-  if (kind === 'postgres') {
-    const query = words.map((w) => `${w}:*`).join(' & ');
-    return db
-      .selectFrom('messages')
-      .select('messages.ticketId as id')
-      .where('isDeleted', '=', 0)
-      .where(sql<SqlBool>`to_tsvector('simple', ${sql.ref('searchText')}) @@ to_tsquery('simple', ${query})`);
-  }
-  const query = words.map((w) => `"${w}"*`).join(' ');
-  return db
-    .selectFrom('messages')
-    .select('messages.ticketId as id')
-    .where('isDeleted', '=', 0)
-    .where('messages.id', 'in', sql<number>`(select rowid from messages_fts where messages_fts match ${query})`);
-}
-
-/**
- * The tickets a user may see: admins with showAll everything; otherwise tickets of their
- * queues (or without a queue), unassigned or their own. Filters narrow that, never widen it.
- */
-export async function listTickets(db: Db, kind: DbKind, options: { scope: TicketScope; filters: TicketFilters; pageNumber: number }) {
-  const { scope, filters } = options;
-  const words = searchWords(filters.searchParam ?? '');
-  // A search starts from its candidates (a few thousand tickets), not from an index over every
-  // ticket of a status or of unassigned ones probed against them: on SQLite the filters are left
-  // bare (PostgreSQL's planner weighs that itself, and has no unary + for text).
-  const col = words.length && kind === 'sqlite' ? bare : indexed;
-  let base = db.selectFrom('tickets');
-  if (filters.status) base = base.where(col('status'), '=', filters.status);
-  base = visibleTo(base, scope, col);
-  if (filters.queueIds) {
-    const wanted = filters.queueIds;
-    // The queue filter narrows the queues' lists; one's own tickets stay whatever it says.
-    base = base.where((eb) => eb.or([eb(col('queueId'), 'is', null), eb(col('userId'), '=', scope.userId), ...(wanted.length ? [eb(col('queueId'), 'in', wanted)] : [])]));
-  }
-  // A literal, as the partial index on unread tickets spells it, so both planners match it.
-  if (filters.withUnreadMessages) base = base.where(col('unreadMessages'), '>', sql.lit(0));
-  if (filters.isGroup !== undefined) base = base.where(col('isGroup'), '=', filters.isGroup ? 1 : 0);
-  if (words.length) {
-    const folded = foldText(filters.searchParam ?? '').trim();
-    // One set of candidates (tickets of matching contacts, plus tickets with matching messages),
-    // built once, rather than an OR probed for every ticket of the list.
-    base = base.where('id', 'in', (eb) =>
-      eb
-        .selectFrom('tickets as matched')
-        .select('matched.id')
-        .where(
-          'matched.contactId',
-          'in',
-          eb
-            .selectFrom('contacts')
-            .select('contacts.id')
-            .where(containsLike(sql.ref('contacts.searchText'), folded)),
-        )
-        .unionAll(ticketsWithMessageWords(db, kind, words)),
-    );
-  }
-  const { limit, offset } = pageWindow(options.pageNumber);
-  // A page (a count over 100,000 tickets) is read again only after a write (see memoUntilWrite):
-  // agents' screens ask for the same tabs over and over.
-  return memoUntilWrite(db, `tickets.list:${JSON.stringify([scope, filters, options.pageNumber])}`, async () => {
-    let count: number;
-    let ids: number[];
-    if (words.length) {
-      // A search's candidates are gathered once for the page and its count.
-      const rows = await base
-        .select((eb) => ['id', eb.fn.countAll<number>().over().as('n')])
-        .orderBy('updatedAt', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      ids = rows.map((r) => r.id);
-      count = rows.length ? Number(rows[0]?.n) : Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    } else {
-      const [countRow, idRows] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-        base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      ]);
-      count = Number(countRow.n);
-      ids = idRows.map((r) => r.id);
-    }
-    const tickets = await loadTicketsByIds(db, ids);
-    return { tickets, count, hasMore: count > offset + tickets.length };
-  });
-}
-
 export async function userQueueIds(db: Db, userId: number): Promise<number[]> {
   const rows = await db.selectFrom('userQueues').select('queueId').where('userId', '=', userId).execute();
   return rows.map((r) => r.queueId);
@@ -338,10 +186,6 @@ export async function deleteTicket(db: Db, id: number): Promise<void> {
 }
 
 /** Ids of the open and pending tickets within a scope (see listTickets). */
-export async function visibleActiveTicketIds(db: Db, scope: TicketScope): Promise<number[]> {
-  const q = visibleTo(db.selectFrom('tickets').select('id').where('status', 'in', ['open', 'pending']), scope);
-  return (await q.execute()).map((r) => r.id);
-}
 
 export async function closeTickets(db: Db, ids: number[], userId: number, now: string): Promise<void> {
   if (ids.length) await db.updateTable('tickets').set({ status: 'closed', userId, updatedAt: now }).where('id', 'in', ids).execute();

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../../core/db/database.js';
 import { findContactById } from '../contacts/contacts.repository.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';
+import * as lists from './tickets-list.repository.js';
 import * as repo from './tickets.repository.js';
 
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
@@ -31,7 +32,7 @@ export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: num
 
 export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTicketListQuery) {
   const admin = isAdminProfile(actor.profile);
-  return repo.listTickets(ctx.db, ctx.dbKind, {
+  return lists.listTickets(ctx.db, ctx.dbKind, {
     scope: { userId: actor.id, admin, showAll: admin && query.showAll === 'true', queueIds: await repo.userQueueIds(ctx.db, actor.id) },
     filters: {
       status: query.status,
@@ -225,7 +226,7 @@ export async function deleteTicket(ctx: AppContext, actor: AuthUser, id: number)
 export async function closeAllTickets(ctx: AppContext, actor: AuthUser): Promise<{ closed: number }> {
   const admin = isAdminProfile(actor.profile);
   const scope = { userId: actor.id, admin, showAll: admin, queueIds: await repo.userQueueIds(ctx.db, actor.id) };
-  const ids = await repo.visibleActiveTicketIds(ctx.db, scope);
+  const ids = await lists.visibleActiveTicketIds(ctx.db, scope);
   const now = nowIso();
   for (let i = 0; i < ids.length; i += 500) await repo.closeTickets(ctx.db, ids.slice(i, i + 500), actor.id, now);
   for (let i = 0; i < ids.length; i += 100) {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canSeeTicket, ticketAudiences, viewerAudiences, type TicketShape, type Viewer } from '@zapdesk/shared/visibility';
 import { nowIso } from '../../core/time.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { visibleTo } from './tickets.repository.js';
+import { visibleTo } from './tickets-list.repository.js';
 import { canSeeTicket as serverCanSee } from './tickets.service.js';
 import { findAuthUserById } from '../users/users.repository.js';
 
