@@ -292,6 +292,10 @@ describe('tickets', () => {
       });
       expect(sent.status).toBe(200);
     }
+    // The test owns the waiting list: exactly its 21 tickets, all stored, before the page opens
+    // (a ticket arriving after the first page would be merged in live and change the count).
+    const pendingNow = async () => ((await (await api('/tickets?status=pending&showAll=true&pageNumber=1')).json()) as { count: number }).count;
+    await expect.poll(pendingNow).toBe(21);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     await login(page);

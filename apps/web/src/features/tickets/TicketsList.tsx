@@ -14,6 +14,9 @@ import { toastError } from '../../core/ui/toastError';
 import { TicketRow } from './TicketRow';
 import { uniqueTickets, useTicketsQuery, type TicketListFilter } from './ticketLists';
 
+/** About the height of a ticket row, for the list's first layout before rows are measured. */
+const ROW_HEIGHT_ESTIMATE_PX = 84;
+
 type Props = {
   filter: TicketListFilter;
   /** Names the list for tests: `tickets-list-<name>`. */
@@ -72,6 +75,9 @@ export function TicketsList({ filter, name, selectedId, enabled = true, onAccept
           computeItemKey={(_index, ticket) => ticket.id}
           itemContent={itemContent}
           atBottomThreshold={SCROLL_THRESHOLD_PX}
+          // Rows are about this tall: before they are measured (a busy machine, a first paint),
+          // the list must not look short enough to be at its bottom and load the next page.
+          defaultItemHeight={ROW_HEIGHT_ESTIMATE_PX}
           atBottomStateChange={setAtBottom}
           increaseViewportBy={{ top: 300, bottom: 600 }}
           context={{ loading: query.isFetchingNextPage }}
