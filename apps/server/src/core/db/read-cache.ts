@@ -16,10 +16,19 @@ async function sqliteVersion(db: Db): Promise<string> {
   return `${rows[0]?.c}:${rows[0]?.v}`;
 }
 
+/** Freezes a result and everything in it: shared answers can be read, not changed. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /**
  * `compute()`, or its result from an earlier call with the same key when nothing was written
- * since. Every caller gets its own copy: one that changes its answer changes nobody else's. A
- * read that fails is not kept.
+ * since. The result is frozen, deeply: every caller shares it, and one that tried to change it
+ * would fail at once instead of changing everybody's answer. A read that fails is not kept.
  */
 export async function memoUntilWrite<T>(db: Db, key: string, compute: () => Promise<T>): Promise<T> {
   // A transaction is its own Kysely instance: what it reads, uncommitted, is never shared.
@@ -30,10 +39,10 @@ export async function memoUntilWrite<T>(db: Db, key: string, compute: () => Prom
     cache = { version, values: new Map() };
     caches.set(db, cache);
   }
-  if (cache.values.has(key)) return structuredClone(cache.values.get(key) as T);
-  const value = await compute();
+  if (cache.values.has(key)) return cache.values.get(key) as T;
+  const value = deepFreeze(await compute());
   if (cache.values.size >= MAX_ENTRIES) cache.values.clear();
   // Stored under the version read before computing: a write in between moves it, so the next call recomputes.
-  cache.values.set(key, structuredClone(value));
+  cache.values.set(key, value);
   return value;
 }
