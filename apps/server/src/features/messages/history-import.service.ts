@@ -18,7 +18,7 @@ import { findActiveTicketId, findLatestTicketId, findTicketById, findTicketsById
 import { canSeeTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
-import { activeTicketIdsOfConnection, oldestChatMessage } from './history.repository.js';
+import { activeTicketIdsOfConnection, chatMessageAtEnd } from './history.repository.js';
 import { storeMedia } from './inbound/media.js';
 import { storedBody, storedMediaType } from './inbound/message-content.js';
 import { presentMessage } from './messages.presenter.js';
@@ -35,7 +35,7 @@ async function connectionDriver(ctx: AppContext, sessions: SessionManager, whats
 
 /** Fetches up to `limit` messages older than what the ticket's chat holds, and stores the new ones. */
 async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: TTicket, limit: number): Promise<number> {
-  const anchor = await oldestChatMessage(ctx.db, ticket.whatsappId, ticket.contactId);
+  const anchor = await chatMessageAtEnd(ctx.db, ticket.whatsappId, ticket.contactId, 'oldest');
   let history: InboundMessage[];
   try {
     history = await driver.fetchHistory({

@@ -3,16 +3,19 @@ import type { TicketStatus } from '@zapdesk/shared/domain';
 import type { Db } from '../../core/db/database.js';
 import { bool } from '../../core/db/sql-helpers.js';
 
-/** The oldest stored message of a contact's chat on a connection, over all its tickets. */
-export async function oldestChatMessage(db: Db, whatsappId: number, contactId: number): Promise<{ providerId: string; fromMe: boolean; createdAt: string } | undefined> {
+export type ChatMessageRef = { providerId: string; fromMe: boolean; createdAt: string };
+
+/** The oldest (or newest) stored message of a contact's chat on a connection, over all its tickets. */
+export async function chatMessageAtEnd(db: Db, whatsappId: number, contactId: number, end: 'oldest' | 'newest'): Promise<ChatMessageRef | undefined> {
+  const direction = end === 'oldest' ? 'asc' : 'desc';
   const row = await db
     .selectFrom('messages')
     .innerJoin('tickets', 'tickets.id', 'messages.ticketId')
     .select(['messages.providerId', 'messages.fromMe', 'messages.createdAt'])
     .where('messages.whatsappId', '=', whatsappId)
     .where('tickets.contactId', '=', contactId)
-    .orderBy('messages.createdAt', 'asc')
-    .orderBy('messages.id', 'asc')
+    .orderBy('messages.createdAt', direction)
+    .orderBy('messages.id', direction)
     .limit(1)
     .executeTakeFirst();
   return row && { providerId: row.providerId, fromMe: bool(row.fromMe), createdAt: row.createdAt };
@@ -33,7 +36,7 @@ export async function activeTicketIdsOfConnection(db: Db, whatsappId: number, li
   return rows.map((r) => r.id);
 }
 
-export type RecentChat = { number: string; isGroup: boolean; newest: { providerId: string; fromMe: boolean; createdAt: string } };
+export type RecentChat = { number: string; isGroup: boolean; newest: ChatMessageRef };
 
 /**
  * The chats of a connection active since `since` (their tickets' last activity), most recent
@@ -52,17 +55,8 @@ export async function recentChatsOfConnection(db: Db, whatsappId: number, since:
     .execute();
   const chats: RecentChat[] = [];
   for (const row of rows) {
-    const newest = await db
-      .selectFrom('messages')
-      .innerJoin('tickets', 'tickets.id', 'messages.ticketId')
-      .select(['messages.providerId', 'messages.fromMe', 'messages.createdAt'])
-      .where('messages.whatsappId', '=', whatsappId)
-      .where('tickets.contactId', '=', row.contactId)
-      .orderBy('messages.createdAt', 'desc')
-      .orderBy('messages.id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (newest) chats.push({ number: row.number, isGroup: bool(row.isGroup), newest: { providerId: newest.providerId, fromMe: bool(newest.fromMe), createdAt: newest.createdAt } });
+    const newest = await chatMessageAtEnd(db, whatsappId, row.contactId, 'newest');
+    if (newest) chats.push({ number: row.number, isGroup: bool(row.isGroup), newest });
   }
   return chats;
 }
