@@ -13,7 +13,7 @@ import { useParams } from 'react-router';
 import { TicketsManager } from './TicketsManager';
 
 // The chat (message kinds, input, recorder, modals) loads when a ticket is opened: the first screen is the list.
-const Ticket = lazy(() => import('./Ticket').then((m) => ({ default: m.Ticket })));
+const Ticket = lazy(() => import('../chat/Ticket').then((m) => ({ default: m.Ticket })));
 
 const LIST_WIDTH = 380;
 

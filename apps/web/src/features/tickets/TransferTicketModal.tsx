@@ -24,7 +24,7 @@ import { toastError } from '../../core/ui/toastError';
 import { useQueues } from '../queues/queues.api';
 import { fetchUsersPage } from '../users/users.api';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
-import { transferTicket, type TransferInput } from './chat.api';
+import { transferTicket, type TransferInput } from '../chat/chat.api';
 
 type Props = { ticket: TTicket; isAdmin: boolean; onClose: () => void; onTransferred: (ticket: TTicket) => void };
 

@@ -15,7 +15,7 @@ import { formatDay } from '../../core/ui/formatDate';
 import { toastError } from '../../core/ui/toastError';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { MessageBubble } from './MessageBubble';
-import { deleteMessage, fetchMessagesPage, markTicketReadInCache, retryMessage, ticketsKeys } from './tickets.api';
+import { deleteMessage, fetchMessagesPage, markTicketReadInCache, retryMessage, ticketsKeys } from '../tickets/tickets.api';
 
 /** Older messages load when scrolled within this distance of the top. */
 const TOP_THRESHOLD_PX = 50;

@@ -17,7 +17,7 @@ import { useAuth } from '../../core/auth/AuthProvider';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { fetchTicketConnectionId, importHistory } from './chat.api';
 import { CSV_FILE_NAME, messagesToCsv } from './chatCsv';
-import { ticketsKeys, type MessagePage } from './tickets.api';
+import { ticketsKeys, type MessagePage } from '../tickets/tickets.api';
 
 const DEFAULT_IMPORT_LIMIT = 100;
 

@@ -24,7 +24,7 @@ import { toastError } from '../../core/ui/toastError';
 import { AudioRecorder, type RecorderState } from './AudioRecorder';
 import { EmojiPickerButton } from './EmojiPickerButton';
 import { QuickAnswerSuggestions, quickAnswerSearch } from './QuickAnswerSuggestions';
-import { saveMessageInCache, sendMediaMessage, sendTextMessage } from './tickets.api';
+import { saveMessageInCache, sendMediaMessage, sendTextMessage } from '../tickets/tickets.api';
 
 /** A reply the server stored but could not send: it is in the chat as failed, with Retry. */
 function isStoredFailure(error: unknown): boolean {

@@ -34,12 +34,12 @@ import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
 import { deleteTicket, requestProtocol } from './chat.api';
-import { ContactDrawer } from './ContactDrawer';
+import { ContactDrawer } from '../tickets/ContactDrawer';
 import { ImportExportPanel } from './ImportExportPanel';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
-import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from './tickets.api';
-import { TransferTicketModal } from './TransferTicketModal';
+import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from '../tickets/tickets.api';
+import { TransferTicketModal } from '../tickets/TransferTicketModal';
 
 type Action = { status: TicketStatus; labelKey: 'accept' | 'return' | 'resolve' | 'reopen'; variant: 'contained' | 'outlined' };
 
