@@ -39,7 +39,7 @@ async function app(env: Record<string, string> = {}): Promise<TestApp> {
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 /** The database files exist only on SQLite; on PostgreSQL its own server keeps them. */
-const dbFiles = process.env.TEST_DB === 'postgres' ? [] : ['zapdesk.sqlite', 'zapdesk.sqlite-wal'];
+const dbFiles = process.env.TEST_DB === 'postgres' ? [] : ['zapdesk.sqlite', 'zapdesk.sqlite-wal', 'zapdesk.sqlite-shm'];
 
 /** Everything the real server writes to stdout and stderr until it listens. */
 async function startupOutput(env: Record<string, string>): Promise<string> {
@@ -103,10 +103,36 @@ describe('the admin password', () => {
     expect(JSON.stringify(stored)).not.toContain(generated);
     await second.close();
   });
+
+  it('generated, is printed by the real server until it is changed, and no more afterwards', async () => {
+    const dataDir = tempDir();
+    const env = { DATA_DIR: dataDir, ADMIN_EMAIL: 'printed@test.local', WEB_DIST: path.join(dataDir, 'no-web') };
+    const first = await startupOutput(env);
+    const { initialAdminPassword: generated = '' } = JSON.parse(fs.readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')) as { initialAdminPassword?: string };
+    expect(generated.length).toBeGreaterThanOrEqual(10);
+    expect(first).toContain(generated);
+
+    const built = await buildApp(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const login = await built.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'printed@test.local', password: generated } });
+    const { token, user } = login.json<{ token: string; user: { id: number; name: string } }>();
+    const changed = await built.app.inject({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: user.name, email: 'printed@test.local', password: 'chosen-by-me', currentPassword: generated },
+    });
+    expect(changed.statusCode).toBe(200);
+    await built.close();
+
+    const second = await startupOutput(env);
+    expect(second).toContain('printed@test.local');
+    expect(second).not.toContain(generated);
+    expect(second).not.toContain('chosen-by-me');
+  }, 120_000);
 });
 
 describe('files readable by the owner only', () => {
-  it('creates DATA_DIR, the database (and its WAL), secrets.json and stored media owner-only', async () => {
+  it('creates DATA_DIR, the database (and its -wal and -shm), secrets.json and stored media owner-only', async () => {
     const parent = tempDir();
     const dataDir = path.join(parent, 'data');
     const t = await app({ DATA_DIR: dataDir, SIMULATOR: 'on' });
@@ -127,6 +153,7 @@ describe('files readable by the owner only', () => {
     expect(mode(dataDir)).toBe(0o700);
     for (const file of [...dbFiles, 'secrets.json']) expect(mode(path.join(dataDir, file)), file).toBe(0o600);
     const mediaRoot = path.join(dataDir, 'media');
+    expect(mode(mediaRoot)).toBe(0o700);
     const month = fs.readdirSync(mediaRoot)[0] ?? '';
     const stored = fs.readdirSync(path.join(mediaRoot, month));
     expect(stored).toHaveLength(1);
