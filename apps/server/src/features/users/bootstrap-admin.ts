@@ -21,8 +21,22 @@ export async function ensureAdmin(ctx: AppContext): Promise<AdminLogin> {
     await insertUser(ctx.db, { name: 'Admin', email, profile: 'admin', whatsappId: null, passwordHash: await hashPassword(password) }, nowIso());
   }
   if (fromEnvironment || password === undefined) return { email, password: undefined, fromEnvironment };
-  const creds = await findCredentialsByEmail(ctx.db, email);
-  const stillValid = creds !== undefined && (await verifyPassword(creds.passwordHash, password));
+  const stillValid = await opensAdminAccount(ctx, password);
   if (!stillValid) forgetInitialAdminPassword(ctx.config);
   return { email, password: stillValid ? password : undefined, fromEnvironment };
+}
+
+async function opensAdminAccount(ctx: AppContext, password: string): Promise<boolean> {
+  const creds = await findCredentialsByEmail(ctx.db, ctx.config.adminEmail);
+  return creds !== undefined && (await verifyPassword(creds.passwordHash, password));
+}
+
+/**
+ * After a password change: a generated first password that no longer opens the admin's account
+ * leaves secrets.json at once (the next start would print nothing either way).
+ */
+export async function forgetChangedInitialAdminPassword(ctx: AppContext): Promise<void> {
+  const generated = ctx.secrets.adminPasswordGenerated ? ctx.secrets.adminPassword : undefined;
+  if (generated === undefined || (await opensAdminAccount(ctx, generated))) return;
+  forgetInitialAdminPassword(ctx.config);
 }

@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { missingQueueIds } from '../queues/queues.repository.js';
 import { whatsappExists } from '../whatsapps/whatsapps.repository.js';
+import { forgetChangedInitialAdminPassword } from './bootstrap-admin.js';
 import * as repo from './users.repository.js';
 
 type Actor = repo.AuthUser;
@@ -121,6 +122,7 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
   if (passwordChanged) {
     await revokeFamiliesOfUser(ctx.db, id, now);
     ctx.events.publish('user.sessionsRevoked', { userId: id });
+    await forgetChangedInitialAdminPassword(ctx);
   }
   ctx.events.publish('user.saved', { user, created: false });
   return { user, ownPasswordChanged: passwordChanged && actor.id === id };
