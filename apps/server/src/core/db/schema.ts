@@ -113,7 +113,11 @@ export type MessagesTable = {
   updatedAt: Timestamp;
 };
 
-/** A sign-in's chain of refresh tokens: one valid id at a time (see migration 007). */
+/**
+ * Persisted outbound work: one row per message to send, written before the send, with the
+ * provider id it goes out under, so a send repeated after a crash is the same message.
+ */
+/** A sign-in's chain of refresh tokens: one valid id at a time (see migration 009). */
 export type RefreshFamiliesTable = {
   id: string;
   userId: number;
@@ -126,10 +130,6 @@ export type RefreshFamiliesTable = {
   createdAt: Timestamp;
 };
 
-/**
- * Persisted outbound work: one row per message to send, written before the send, with the
- * provider id it goes out under, so a send repeated after a crash is the same message.
- */
 export type OutboxTable = {
   id: Generated<number>;
   whatsappId: number;
