@@ -227,7 +227,9 @@ describe('web app', () => {
     const page = await context.newPage();
     await login(page, PLAIN_USER);
     await page.getByTestId('menu-contacts').waitFor();
-    await expect(page.getByTestId('menu-section-bulk').count()).resolves.toBe(1);
+    // The bulk tools are not built yet: no menu entries for pages that do not exist.
+    await expect(page.getByTestId('menu-section-bulk').count()).resolves.toBe(0);
+    await expect(page.getByTestId('menu-bulkText').count()).resolves.toBe(0);
     await expect(page.getByTestId('menu-section-admin').count()).resolves.toBe(0);
     await expect(page.getByTestId('menu-users').count()).resolves.toBe(0);
 

@@ -28,6 +28,9 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
   const connectionAlert = useConnectionAlert();
 
   const sections: MenuSection[] = isAdmin ? ['main', 'bulk', 'admin'] : ['main', 'bulk'];
+  // Only pages that exist are in the menu: a tool still to come has no entry (its address shows
+  // that it is coming), and a section with none of its pages yet is left out.
+  const itemsOf = (section: MenuSection) => PRIVATE_ROUTES.filter((route) => route.menu?.section === section && route.load !== undefined);
 
   const renderItem = (route: PrivateRoute) => {
     if (!route.menu) return null;
@@ -64,28 +67,30 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
 
   return (
     <nav aria-label={t('menu.open')} data-testid="side-menu">
-      {sections.map((section) => (
-        <Fragment key={section}>
-          {section === 'main' ? null : collapsed ? (
-            <Divider sx={{ my: 1 }} />
-          ) : (
-            <>
-              <Divider sx={{ mt: 1 }} />
-              <ListSubheader
-                component="div"
-                disableSticky
-                sx={{ lineHeight: '36px', mt: 0.5, fontSize: 12, fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.06em', bgcolor: 'transparent' }}
-                data-testid={`menu-section-${section}`}
-              >
-                {t(`menu.${SECTION_LABELS[section]}`)}
-              </ListSubheader>
-            </>
-          )}
-          <List dense disablePadding>
-            {PRIVATE_ROUTES.filter((route) => route.menu?.section === section).map(renderItem)}
-          </List>
-        </Fragment>
-      ))}
+      {sections
+        .filter((section) => itemsOf(section).length > 0)
+        .map((section) => (
+          <Fragment key={section}>
+            {section === 'main' ? null : collapsed ? (
+              <Divider sx={{ my: 1 }} />
+            ) : (
+              <>
+                <Divider sx={{ mt: 1 }} />
+                <ListSubheader
+                  component="div"
+                  disableSticky
+                  sx={{ lineHeight: '36px', mt: 0.5, fontSize: 12, fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.06em', bgcolor: 'transparent' }}
+                  data-testid={`menu-section-${section}`}
+                >
+                  {t(`menu.${SECTION_LABELS[section]}`)}
+                </ListSubheader>
+              </>
+            )}
+            <List dense disablePadding>
+              {itemsOf(section).map(renderItem)}
+            </List>
+          </Fragment>
+        ))}
     </nav>
   );
 }
