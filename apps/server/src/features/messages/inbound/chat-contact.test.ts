@@ -1,0 +1,56 @@
+/** The chat-contact step on its own: a person or a group, and a group's writer, created on first sight. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboundMessage } from '../../../channels/channel.js';
+import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { emptyOutbox } from './batch-outbox.js';
+import { upsertChatContact, upsertSender } from './chat-contact.js';
+
+let t: TestApp;
+const base: InboundMessage = {
+  providerId: 'X',
+  chat: { kind: 'person', number: '5511966660001' },
+  sender: { number: '5511966660001', name: 'Duda' },
+  fromMe: false,
+  body: 'oi',
+  timestamp: new Date(),
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('chat contact step', () => {
+  it('creates a person once, named as they call themself, and announces it as created', async () => {
+    const outbox = emptyOutbox();
+    const first = await upsertChatContact(t.ctx.db, base, outbox);
+    expect(first.created).toBe(true);
+    expect(outbox.contacts.get(first.id)).toBe(true);
+    const again = await upsertChatContact(t.ctx.db, { ...base, sender: { number: base.chat.kind === 'person' ? base.chat.number : '', name: 'Outro Nome' } }, emptyOutbox());
+    expect(again).toEqual({ id: first.id, created: false });
+    expect((await t.request({ method: 'GET', url: `/api/contacts/${first.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Duda', number: '5511966660001' });
+  });
+
+  it('names a contact still named by its number with the name the person gave, and says it was renamed', async () => {
+    const number = '5511966660002';
+    const created = await upsertChatContact(t.ctx.db, { ...base, chat: { kind: 'person', number }, sender: { number } }, emptyOutbox());
+    const outbox = emptyOutbox();
+    await upsertChatContact(t.ctx.db, { ...base, chat: { kind: 'person', number }, sender: { number, name: 'Edu' } }, outbox);
+    expect(outbox.contacts.get(created.id)).toBe(false);
+    expect((await t.request({ method: 'GET', url: `/api/contacts/${created.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Edu' });
+  });
+
+  it('makes a group its own contact, and its writer a contact of their own; own messages have no writer', async () => {
+    const group: InboundMessage = { ...base, chat: { kind: 'group', groupId: '120363000000000001' }, group: { subject: 'Clientes VIP' }, sender: { number: '5511966660003', name: 'Fê' } };
+    const outbox = emptyOutbox();
+    const contact = await upsertChatContact(t.ctx.db, group, outbox);
+    const writer = await upsertSender(t.ctx.db, group, outbox);
+    expect(writer).not.toBeNull();
+    expect(writer).not.toBe(contact.id);
+    expect((await t.request({ method: 'GET', url: `/api/contacts/${contact.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Clientes VIP', isGroup: true });
+    expect(await upsertSender(t.ctx.db, { ...group, fromMe: true }, outbox)).toBeNull();
+    expect(await upsertSender(t.ctx.db, base, outbox)).toBeNull();
+  });
+});
