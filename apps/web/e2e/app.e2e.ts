@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
-import { ADMIN } from './server';
+import { signIn } from './simulator';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -18,14 +18,7 @@ async function expectToast(page: Page, text: string): Promise<void> {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const session = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  const body: unknown = await session.json();
-  const token = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
-  expect(token).not.toBe('');
+  const { token } = await signIn(baseUrl);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   // Sign-up is off on a new install: the admin opens it for these tests.
   expect((await fetch(`${baseUrl}/api/settings/userCreation`, { method: 'PUT', headers, body: JSON.stringify({ value: 'enabled' }) })).status).toBe(200);

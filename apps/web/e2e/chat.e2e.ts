@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSimulatorOutboxItemSchema, ZTicketListSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
 import { z } from 'zod';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
-import { ADMIN, startServer, type RunningServer } from './server';
-import { apiAs, idOf, scanWhenReady } from './simulator';
+import { startServer, type RunningServer } from './server';
+import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -50,8 +50,7 @@ function messages(page: Page) {
 beforeAll(async () => {
   server = await startServer({ simulator: true });
   browser = await launchBrowser({ fakeMedia: true });
-  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const login = z.object({ token: z.string(), user: z.object({ id: z.number(), name: z.string() }) }).parse(await session.json());
+  const login = await signIn(server.baseUrl);
   adminToken = login.token;
   adminName = login.user.name;
   adminId = login.user.id;

@@ -7,7 +7,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
-import { ADMIN, startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from './server';
+import { signIn } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -44,10 +45,7 @@ function statusOf(page: Page, name = CONNECTION): Promise<string | null> {
 beforeAll(async () => {
   server = await startServer({ simulator: true });
   browser = await launchBrowser();
-  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const body: unknown = await session.json();
-  adminToken = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
-  expect(adminToken).not.toBe('');
+  adminToken = (await signIn(server.baseUrl)).token;
   const plain = await fetch(`${server.baseUrl}/api/users`, {
     method: 'POST',
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSimulatorOutboxItemSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
 import { z } from 'zod';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
-import { ADMIN, startServer, type RunningServer } from './server';
-import { apiAs, idOf, scanWhenReady } from './simulator';
+import { startServer, type RunningServer } from './server';
+import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -41,8 +41,7 @@ async function contactWrites(body: string, id?: string): Promise<void> {
 beforeAll(async () => {
   server = await startServer({ simulator: true });
   browser = await launchBrowser({ fakeMedia: true });
-  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  adminToken = z.object({ token: z.string() }).parse(await session.json()).token;
+  adminToken = (await signIn(server.baseUrl)).token;
   connectionId = await idOf(await api('/whatsapp', { method: 'POST', body: { name: 'Loja Fluxo', channel: 'simulator' } }));
   expect(connectionId).toBeGreaterThan(0);
   await scanWhenReady(api, connectionId);

@@ -1,5 +1,7 @@
 /** What the browser tests share for driving the server directly: its API as a signed-in user, and a linked simulated phone. */
 import { expect } from 'vitest';
+import { z } from 'zod';
+import { ADMIN } from './server';
 
 export type Api = (route: string, options?: { method?: string; body?: unknown }) => Promise<Response>;
 
@@ -11,6 +13,15 @@ export function apiAs(baseUrl: string, token: () => string): Api {
       headers: { authorization: `Bearer ${token()}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
+}
+
+const ZSignIn = z.object({ token: z.string().min(1), user: z.object({ id: z.number(), name: z.string() }) });
+
+/** Signs in through the API (the admin unless told otherwise): its access token and user. */
+export async function signIn(baseUrl: string, credentials: { email: string; password: string } = ADMIN): Promise<z.infer<typeof ZSignIn>> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) });
+  expect(response.status).toBe(200);
+  return ZSignIn.parse(await response.json());
 }
 
 /** The id in a JSON answer, or 0. */

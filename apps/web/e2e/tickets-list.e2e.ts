@@ -9,8 +9,8 @@ import SQLite from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
-import { ADMIN, startServer, type RunningServer } from './server';
-import { apiAs, idOf, scanWhenReady } from './simulator';
+import { startServer, type RunningServer } from './server';
+import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -55,10 +55,7 @@ async function openTickets(options: { locale?: string; mobile?: boolean } = {}) 
 beforeAll(async () => {
   server = await startServer({ simulator: true });
   browser = await launchBrowser();
-  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const body: unknown = await session.json();
-  adminToken = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
-  expect(adminToken).not.toBe('');
+  adminToken = (await signIn(server.baseUrl)).token;
 
   const created = await api('/whatsapp', { method: 'POST', body: { name: 'Loja Norte', channel: 'simulator' } });
   expect(created.status).toBe(201);

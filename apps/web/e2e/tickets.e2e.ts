@@ -8,8 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
-import { ADMIN, startServer, type RunningServer } from './server';
-import { apiAs, scanWhenReady } from './simulator';
+import { startServer, type RunningServer } from './server';
+import { apiAs, scanWhenReady, signIn } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -38,10 +38,7 @@ function countOf(page: Page, status: 'open' | 'pending'): Promise<string | null>
 beforeAll(async () => {
   server = await startServer({ simulator: true });
   browser = await launchBrowser();
-  const session = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const body: unknown = await session.json();
-  adminToken = typeof body === 'object' && body !== null && 'token' in body && typeof body.token === 'string' ? body.token : '';
-  expect(adminToken).not.toBe('');
+  adminToken = (await signIn(server.baseUrl)).token;
 
   const created = await api('/whatsapp', { method: 'POST', body: { name: 'Loja Centro', channel: 'simulator' } });
   expect(created.status).toBe(201);

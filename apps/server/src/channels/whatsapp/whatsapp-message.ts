@@ -3,8 +3,8 @@
  * quoted id; and the delivery acks. Pure functions over Baileys' protobuf shapes.
  */
 import type { MediaType } from '@zapdesk/shared/domain';
-import { proto, toNumber, WAMessageStatus, type WAMessage } from '@whiskeysockets/baileys';
-import type { InboundMedia, InboundMessage } from '../channel.js';
+import { proto, toNumber, WAMessageStatus, type AnyMessageContent, type WAMessage } from '@whiskeysockets/baileys';
+import type { InboundMedia, InboundMessage, OutboundContent } from '../channel.js';
 
 export type MessageContent = Pick<InboundMessage, 'body' | 'media' | 'location' | 'vcard' | 'quotedProviderId'>;
 
@@ -162,4 +162,22 @@ export function ackOfReceipt(receipt: proto.IUserReceipt): number | undefined {
 export function timestampOf(message: Pick<WAMessage, 'messageTimestamp'>, fallback = new Date()): Date {
   const seconds = toNumber(message.messageTimestamp);
   return seconds > 0 ? new Date(seconds * 1000) : fallback;
+}
+
+/** The contract's outbound content as Baileys message content. */
+export function outboundMessage(content: OutboundContent): AnyMessageContent {
+  switch (content.kind) {
+    case 'text':
+      // linkPreview: null stops Baileys fetching the first URL of the text for a preview.
+      return { text: content.body, linkPreview: null };
+    case 'voice':
+      return { audio: content.data, ptt: true, mimetype: 'audio/ogg; codecs=opus' };
+    case 'media': {
+      const caption = content.caption ? { caption: content.caption } : {};
+      if (content.mediaType === 'image') return { image: content.data, mimetype: content.mimetype, ...caption };
+      if (content.mediaType === 'video') return { video: content.data, mimetype: content.mimetype, ...caption };
+      if (content.mediaType === 'audio') return { audio: content.data, mimetype: content.mimetype, ptt: false };
+      return { document: content.data, mimetype: content.mimetype, fileName: content.filename, ...caption };
+    }
+  }
 }

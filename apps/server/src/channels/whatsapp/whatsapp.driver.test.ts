@@ -13,7 +13,9 @@ import type { ChannelEvents, InboundMessage } from '../channel.js';
 import { SessionManager } from '../session-manager.js';
 import { chatJid, isIgnoredJid, personJid } from './jid.js';
 import { loadWhatsappAuthState, makeDbSignalKeyStore, storedKeyId } from './whatsapp-auth-state.js';
-import { HISTORY_TIMEOUT_MS, MAX_QR_ROUNDS, MAX_RECONNECT_ATTEMPTS, reconnectDelayMs, WhatsappDriver, type MediaDownloader, type WASocketLike } from './whatsapp.driver.js';
+import { WhatsappDriver } from './whatsapp.driver.js';
+import { HISTORY_TIMEOUT_MS } from './whatsapp-history.js';
+import { MAX_QR_ROUNDS, MAX_RECONNECT_ATTEMPTS, reconnectDelayMs, type MediaDownloader, type WASocketLike } from './whatsapp-socket.js';
 
 let t: TestApp;
 beforeAll(async () => {

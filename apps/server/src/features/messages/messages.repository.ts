@@ -78,22 +78,8 @@ export async function findMessageByProviderId(db: Db, whatsappId: number, provid
   return r && toRow(r);
 }
 
-export type MessageInsert = {
-  ticketId: number;
-  whatsappId: number;
-  providerId: string;
-  contactId: number | null;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  ack: number;
-  mediaType: MediaType | null;
-  mediaPath: string | null;
-  quotedMsgId: number | null;
-  /** Own messages stored before their send are 'queued'; everything else arrives 'sent'. */
-  sendStatus?: SendStatus;
-  createdAt: string;
-};
+/** Own messages stored before their send are 'queued'; everything else arrives 'sent'. */
+export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'sendStatus' | 'sendError' | 'updatedAt'> & { sendStatus?: SendStatus };
 
 /** Inserts unless the provider id is already stored; returns the stored row, or undefined for a redelivery. */
 export async function insertMessageRowOnce(db: Db, data: MessageInsert): Promise<MessageRow | undefined> {

@@ -4,7 +4,9 @@
  * by a crash is queued again at start, and sent again under the same provider id.
  */
 import type { MediaType } from '@zapdesk/shared/domain';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import type { OutboxTable } from '../../core/db/schema.js';
 import type { ChatAddress } from '../../channels/channel.js';
 
 export const OUTBOX_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
@@ -29,20 +31,8 @@ export type OutboxJob = {
   createdAt: string;
 };
 
-type Row = {
-  id: number;
-  whatsappId: number;
-  providerId: string;
-  messageId: number | null;
-  chat: string;
-  content: string;
-  quotedProviderId: string | null;
-  status: string;
-  attempts: number;
-  createdAt: string;
-};
-
 const columns = ['id', 'whatsappId', 'providerId', 'messageId', 'chat', 'content', 'quotedProviderId', 'status', 'attempts', 'createdAt'] as const;
+type Row = Pick<Selectable<OutboxTable>, (typeof columns)[number]>;
 
 function toJob(r: Row): OutboxJob {
   return {

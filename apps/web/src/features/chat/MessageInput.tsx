@@ -66,15 +66,13 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     onCancelReply();
   };
 
-  const sendText = async () => {
-    if (!enabled || sending || text.trim() === '') return;
-    const body = sign && user ? signBody(text, user.name) : text;
+  /** Runs one send; a reply stored but not sent shows in the chat with Retry, so it leaves the input. */
+  const runSend = async (send: () => Promise<TMessage[]>) => {
     setSending(true);
     try {
-      afterSend(await sendTextMessage(ticket.id, body, replyTo?.id));
+      afterSend(await send());
       setText('');
     } catch (error) {
-      // Stored but not sent: the chat shows it with Retry, so the text leaves the input.
       if (isStoredFailure(error)) {
         setText('');
         onCancelReply();
@@ -86,23 +84,17 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     }
   };
 
+  const sendText = async () => {
+    if (!enabled || sending || text.trim() === '') return;
+    const body = sign && user ? signBody(text, user.name) : text;
+    await runSend(() => sendTextMessage(ticket.id, body, replyTo?.id));
+  };
+
   const sendFiles = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
     event.target.value = '';
     if (files.length === 0 || !enabled) return;
-    setSending(true);
-    try {
-      afterSend(await sendMediaMessage(ticket.id, files, text.trim(), replyTo?.id));
-      setText('');
-    } catch (error) {
-      if (isStoredFailure(error)) {
-        setText('');
-        onCancelReply();
-      }
-      toastError(error);
-    } finally {
-      setSending(false);
-    }
+    await runSend(() => sendMediaMessage(ticket.id, files, text.trim(), replyTo?.id));
   };
 
   const sendAudio = async (file: File) => {
