@@ -37,6 +37,9 @@ import { ticketsRoutes } from './features/tickets/tickets.routes.js';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { scheduleAutoClose } from './jobs/auto-close.job.js';
 import { startOutboundDispatcher } from './jobs/outbound.job.js';
+import { startCampaignSender } from './jobs/campaigns.job.js';
+import { campaignsRoutes } from './features/campaigns/campaigns.routes.js';
+import { toolApiRoutes } from './features/campaigns/tool-api.routes.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { createIdentity } from './features/auth/identity.js';
@@ -150,7 +153,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes]) {
         await api.register(routes, { ctx });
       }
-      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
+      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, campaignsRoutes, toolApiRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
         await api.register(routes, { ctx, sessions });
       }
     },
@@ -188,6 +191,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
   const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
   const stopOutbound = await startOutboundDispatcher(ctx, sessions, (error) => app.log.error({ err: error }, 'outbound dispatch failed'));
+  const stopCampaigns = await startCampaignSender(ctx, sessions, (error) => app.log.error({ err: error }, 'campaign sender failed'));
 
   return {
     app,
@@ -199,6 +203,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       stopDemo();
       stopAutoClose();
       await stopOutbound();
+      await stopCampaigns();
       await sessions.closeAll();
       await io.close();
       await app.close();

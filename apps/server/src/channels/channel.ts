@@ -91,6 +91,12 @@ export interface ChannelDriver {
    * the same message: the provider, or the simulated phone, keeps one copy.
    */
   send(to: ChatAddress, content: OutboundContent, options: { providerId: string; quotedProviderId?: string | undefined }): Promise<SendResult>;
+  /**
+   * Whether a message sent under `providerId` reached the network, asked after a crash came
+   * between a send and its result: true, false, or undefined when the provider cannot tell (a
+   * later ack for that id still says it went out).
+   */
+  confirmSent(to: ChatAddress, providerId: string): Promise<boolean | undefined>;
   deleteForEveryone(chat: ChatAddress, providerId: string, fromMe: boolean): Promise<void>;
   markRead(chat: ChatAddress, providerIds: string[]): Promise<void>;
   /** The number's canonical form when it has an account, else undefined. */

@@ -156,6 +156,7 @@ export class SessionManager {
     });
     driver.on('message', (message) => (isCurrent() ? this.#receive(whatsappId, message) : Promise.resolve()));
     driver.on('ack', ({ providerId, ack }) => {
+      this.ctx.events.publish('channel.ack', { whatsappId, providerId, ack });
       if (this.#handler) void this.#handler.ack(whatsappId, providerId, ack).catch(log);
     });
     // A deletion or an edit may concern a message still waiting in the inbound queue: it is

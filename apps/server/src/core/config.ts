@@ -52,6 +52,8 @@ const ZEnvSchema = z.object({
   SECRETS_KEY: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  LOCAL_MEDIA_DIR: z.string().optional(),
+  ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
   SIMULATOR: ZBool.default(false),
   DEMO: ZBool.default(false),
   DEMO_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
@@ -75,6 +77,10 @@ export type Config = {
   trustProxy: TrustProxy;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   webDist: string;
+  /** The only folder 'media by local path' reads from. */
+  localMediaDir: string;
+  /** Lets 'media by URL' reach loopback and private addresses (tests, intranets). */
+  allowPrivateMediaUrls: boolean;
   simulator: boolean;
   demo: boolean;
   demoIntervalSeconds: number;
@@ -109,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     trustProxy,
     logLevel: e.LOG_LEVEL,
+    localMediaDir: path.resolve(e.LOCAL_MEDIA_DIR ?? path.join(e.DATA_DIR, 'local-media')),
+    allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
     simulator: e.SIMULATOR || e.DEMO,
     demo: e.DEMO,
     demoIntervalSeconds: e.DEMO_INTERVAL_SECONDS,

@@ -3,6 +3,7 @@
  * is the one listener that turns them into socket events.
  */
 import { EventEmitter } from 'node:events';
+import type { TCampaign } from '@zapdesk/shared/campaigns';
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from '@zapdesk/shared/schemas';
@@ -26,6 +27,9 @@ export type DomainEvents = {
   'ticket.saved': { ticket: TTicket; previous?: TTicket };
   'ticket.deleted': { ticket: TTicket };
   'message.saved': { message: TMessage; ticket: TTicket; created: boolean };
+  /** A channel reported delivery progress of a message it sent (the campaign sender listens). */
+  'channel.ack': { whatsappId: number; providerId: string; ack: number };
+  'campaign.saved': { campaign: TCampaign };
   /** A channel session failed to handle an event: logged, never thrown into the driver. */
   'channel.error': { whatsappId: number; error: unknown };
 };

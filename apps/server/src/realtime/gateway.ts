@@ -175,6 +175,9 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer): Realtim
   });
   events.subscribe('contact.deleted', ({ contactId }) => io.to(ROOMS.everyone).emit('contact', { action: 'delete', contactId }));
 
+  // A campaign's progress: admins, and its author (a send through the API token has none).
+  events.subscribe('campaign.saved', ({ campaign }) => io.to(campaign.userId === null ? [ROOMS.admins] : [ROOMS.admins, ROOMS.user(campaign.userId)]).emit('campaign', { action: 'update', campaign }));
+
   events.subscribe('setting.updated', ({ setting }) => io.to(ROOMS.admins).emit('settings', { action: 'update', setting }));
 
   events.subscribe('whatsapp.saved', ({ whatsapp }) => {

@@ -179,6 +179,11 @@ export class SimulatorDriver implements ChannelDriver {
     return { providerId, timestamp };
   }
 
+  /** The phone knows what it received, also across restarts of the server (its state file). */
+  async confirmSent(_to: ChatAddress, providerId: string): Promise<boolean | undefined> {
+    return this.#phone.receivedAt(providerId) !== undefined;
+  }
+
   #scheduleAck(providerId: string, ack: number, delay: number): void {
     const timer = setTimeout(() => {
       this.#ackTimers.delete(timer);

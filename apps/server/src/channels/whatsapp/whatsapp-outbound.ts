@@ -1,4 +1,4 @@
-/** The channel contract's calls on an open WhatsApp socket: send, delete, read, number check, picture. */
+/** The channel contract's calls on a WhatsApp socket: pairing code, send, delete, read, number check, picture. */
 import type { WAMessage } from '@whiskeysockets/baileys';
 import { AppError } from '../../core/errors.js';
 import type { ChatAddress, OutboundContent, SendResult } from '../channel.js';
@@ -16,6 +16,18 @@ export class WhatsappOutbound {
 
   constructor(options: WhatsappOutboundOptions) {
     this.#o = options;
+  }
+
+  /** A code to type on the phone instead of scanning the QR code. */
+  async pairingCode(sock: WASocketLike, phoneNumber: string): Promise<string> {
+    const digits = phoneNumber.replace(/\D/g, '');
+    personJid(digits); // validates the number
+    try {
+      return await sock.requestPairingCode(digits);
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'pairing code request failed');
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: 'WhatsApp did not give a pairing code. Try again, or scan the QR code.' });
+    }
   }
 
   async send(sock: WASocketLike, to: ChatAddress, content: OutboundContent, options: { providerId: string; quotedProviderId?: string | undefined }): Promise<SendResult> {

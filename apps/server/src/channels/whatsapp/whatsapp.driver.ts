@@ -10,7 +10,6 @@ import makeWASocket, { generateMessageIDV2, type ConnectionState, type UserFacin
 import { AppError } from '../../core/errors.js';
 import type { ChannelDriver, ChannelEvents, ChatAddress, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
-import { personJid } from './jid.js';
 import { WhatsappAddressing } from './whatsapp-addressing.js';
 import { loadWhatsappAuthState, type WhatsappAuthState } from './whatsapp-auth-state.js';
 import { WhatsappGroups } from './whatsapp-groups.js';
@@ -113,15 +112,7 @@ export class WhatsappDriver implements ChannelDriver {
   async requestPairingCode(phoneNumber: string): Promise<string> {
     const sock = this.#sock;
     if (!sock || this.#open) throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: 'A pairing code can only be asked for while the connection waits to be linked.' });
-    const digits = phoneNumber.replace(/\D/g, '');
-    personJid(digits); // validates the number
-    let code: string;
-    try {
-      code = await sock.requestPairingCode(digits);
-    } catch (error) {
-      this.#logger.warn({ err: error }, 'pairing code request failed');
-      throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: 'WhatsApp did not give a pairing code. Try again, or scan the QR code.' });
-    }
+    const code = await this.#outbound.pairingCode(sock, phoneNumber);
     this.#events.emit('pairingCode', code);
     return code;
   }
@@ -132,6 +123,11 @@ export class WhatsappDriver implements ChannelDriver {
 
   async send(to: ChatAddress, content: OutboundContent, options: { providerId: string; quotedProviderId?: string | undefined }): Promise<SendResult> {
     return this.#outbound.send(this.#requireOpen(), to, content, options);
+  }
+
+  /** WhatsApp cannot be asked whether it holds a message: an ack for the id, if one comes, tells. */
+  async confirmSent(): Promise<boolean | undefined> {
+    return undefined;
   }
 
   async deleteForEveryone(chat: ChatAddress, providerId: string, fromMe: boolean): Promise<void> {

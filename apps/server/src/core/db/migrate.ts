@@ -8,6 +8,7 @@ import { inboxIndexesMigration } from './migrations/004_inbox_indexes.js';
 import { unreadTicketsIndexMigration } from './migrations/006_unread_tickets_index.js';
 import { outboundQueueMigration } from './migrations/008_outbound_queue.js';
 import { refreshTokenFamiliesMigration } from './migrations/009_refresh_token_families.js';
+import { campaignsMigration } from './migrations/010_campaigns.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -20,6 +21,7 @@ export async function migrateToLatest(handle: DbHandle): Promise<void> {
     '006_unread_tickets_index': unreadTicketsIndexMigration(),
     '008_outbound_queue': outboundQueueMigration(handle.kind),
     '009_refresh_token_families': refreshTokenFamiliesMigration(handle.kind),
+    '010_campaigns': campaignsMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -162,6 +162,45 @@ export type QuickAnswersTable = {
 
 export type SettingsTable = { key: string; value: string; updatedAt: Timestamp };
 
+export type CampaignsTable = {
+  id: Generated<number>;
+  kind: string;
+  whatsappId: number;
+  userId: number | null;
+  /** 'page' or 'api'. */
+  source: string;
+  message: string;
+  /** The prepared file, relative to the media root. */
+  mediaPath: string | null;
+  mediaMimetype: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  minDelay: number;
+  maxDelay: number;
+  status: string;
+  pauseReason: string | null;
+  note: string | null;
+  scheduledAt: Timestamp | null;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+export type CampaignRecipientsTable = {
+  id: Generated<number>;
+  campaignId: number;
+  /** The line as typed. */
+  input: string;
+  /** Digits as sent (the bulk number rule applied); null when it is not a phone number. */
+  number: string | null;
+  status: string;
+  error: string | null;
+  providerId: string | null;
+  sentAt: Timestamp | null;
+  updatedAt: Timestamp;
+};
+
 export type Database = {
   users: UsersTable;
   queues: QueuesTable;
@@ -175,6 +214,8 @@ export type Database = {
   messages: MessagesTable;
   outbox: OutboxTable;
   refreshFamilies: RefreshFamiliesTable;
+  campaigns: CampaignsTable;
+  campaignRecipients: CampaignRecipientsTable;
   quickAnswers: QuickAnswersTable;
   settings: SettingsTable;
 };

@@ -186,3 +186,22 @@ export async function contactNamesByIds(db: Db, ids: number[]): Promise<Map<numb
   const rows = await db.selectFrom('contacts').select(['id', 'name']).where('id', 'in', ids).execute();
   return new Map(rows.map((c) => [c.id, c]));
 }
+
+/** Every person contact, briefly: the tool API's contact list. */
+export async function listContactsBrief(db: Db): Promise<{ id: number; name: string; number: string }[]> {
+  return db.selectFrom('contacts').select(['id', 'name', 'number']).where('isGroup', '=', 0).orderBy('id').execute();
+}
+
+/**
+ * Deletes the contacts nobody talked with: no ticket, no message (as a group participant). Those
+ * with a conversation stay. Returns their ids.
+ */
+export async function deleteContactsWithoutConversations(db: Db): Promise<number[]> {
+  const rows = await db
+    .deleteFrom('contacts')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('tickets').select('tickets.id').whereRef('tickets.contactId', '=', 'contacts.id'))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.contactId', '=', 'contacts.id'))))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,164 @@
+/**
+ * One recipient's send, exactly once. The recipient is claimed first (status 'sending', with
+ * the provider id the message goes out under, committed), then sent, then its result recorded.
+ * A crash between the claim and the result leaves 'sending': at the next start the phone is
+ * asked whether it has that id (recoverInDoubt); what it cannot confirm becomes 'unknown' for
+ * the operator to resend, never resent silently.
+ */
+import fs from 'node:fs/promises';
+import type { MediaType } from '@zapdesk/shared/domain';
+import { isErrorCode, type ErrorCode } from '@zapdesk/shared/errors';
+import { renderVariables } from '@zapdesk/shared/variables';
+import type { ChannelDriver, OutboundContent } from '../../channels/channel.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { nowIso } from '../../core/time.js';
+import { findContactByNumber } from '../contacts/contacts.repository.js';
+import { mediaFile } from '../messages/media-store.js';
+import { presentMessage } from '../messages/messages.presenter.js';
+import { findMessageById, findMessageByProviderId, insertMessageRowOnce, setSendStatus } from '../messages/messages.repository.js';
+import { findLatestTicketId, findTicketById, touchTicket } from '../tickets/tickets.repository.js';
+import type { CampaignRow } from './campaigns.repository.js';
+import { claimRecipient, recipientsInDoubt, setRecipientStatus, type NextRecipient } from './recipients.repository.js';
+
+export type SendOutcome = { status: 'sent' } | { status: 'notSent'; error: ErrorCode; passing: boolean };
+
+/** The connection is away: the recipient goes back to the queue and the campaign waits. */
+export function isConnectionLost(code: ErrorCode): boolean {
+  return code === 'ERR_WAPP_NOT_INITIALIZED';
+}
+
+function mediaTypeOf(campaign: CampaignRow): MediaType | null {
+  if (campaign.kind === 'text') return null;
+  if (campaign.kind === 'voice') return 'audio';
+  return campaign.mediaType === 'image' || campaign.mediaType === 'video' || campaign.mediaType === 'audio' ? campaign.mediaType : 'other';
+}
+
+/** The file of a campaign, read once per send (it may be large; the campaign keeps the path only). */
+async function contentFor(ctx: AppContext, campaign: CampaignRow, body: string): Promise<OutboundContent> {
+  if (campaign.kind === 'text') return { kind: 'text', body };
+  const file = campaign.mediaPath ? mediaFile(ctx, campaign.mediaPath) : undefined;
+  if (!file || !campaign.mediaMimetype) throw new AppError('ERR_SENDING_WAPP_MSG', { message: 'The file of this send is gone.' });
+  const data = await fs.readFile(file);
+  if (campaign.kind === 'voice') return { kind: 'voice', data, mimetype: campaign.mediaMimetype };
+  return { kind: 'media', mediaType: mediaTypeOf(campaign) ?? 'other', data, mimetype: campaign.mediaMimetype, filename: campaign.mediaName ?? 'file', ...(body ? { caption: body } : {}) };
+}
+
+function lastMessageText(campaign: CampaignRow, body: string): string {
+  if (campaign.kind === 'text') return body;
+  if (campaign.kind === 'voice') return '🎤 Audio';
+  return body || (campaign.mediaName ?? '');
+}
+
+/**
+ * The message goes into the contact's latest ticket on the connection when there is one, stored
+ * with the same provider id before the send, so an agent sees what the contact got.
+ */
+async function storeInTicket(ctx: AppContext, campaign: CampaignRow, recipient: NextRecipient, providerId: string, body: string): Promise<void> {
+  const contact = await findContactByNumber(ctx.db, recipient.number);
+  const ticketId = contact ? await findLatestTicketId(ctx.db, contact.id, campaign.whatsappId) : undefined;
+  if (!ticketId) return;
+  const now = nowIso();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await insertMessageRowOnce(trx, {
+      ticketId,
+      whatsappId: campaign.whatsappId,
+      providerId,
+      contactId: null,
+      body: campaign.kind === 'voice' ? '' : body,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      mediaType: mediaTypeOf(campaign),
+      mediaPath: campaign.mediaPath,
+      quotedMsgId: null,
+      sendStatus: 'queued',
+      createdAt: now,
+    });
+    if (inserted) await touchTicket(trx, ticketId, { lastMessage: lastMessageText(campaign, body), incoming: false }, now);
+    return inserted;
+  });
+  const ticket = row && (await findTicketById(ctx.db, ticketId));
+  if (!row || !ticket) return;
+  ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: true });
+  ctx.events.publish('ticket.saved', { ticket });
+}
+
+/** The ticket's copy of the message follows the recipient's result. */
+async function recordInTicket(ctx: AppContext, whatsappId: number, providerId: string, result: { status: 'sent' } | { status: 'failed'; error: string }): Promise<void> {
+  const message = await findMessageByProviderId(ctx.db, whatsappId, providerId);
+  if (!message) return;
+  const now = nowIso();
+  if (result.status === 'sent') await setSendStatus(ctx.db, message.id, { status: 'sent', ack: 1 }, now);
+  else await setSendStatus(ctx.db, message.id, { status: 'failed', error: result.error }, now);
+  const [ticket, row] = await Promise.all([findTicketById(ctx.db, message.ticketId), findMessageById(ctx.db, message.id)]);
+  if (ticket && row) ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: false });
+}
+
+/**
+ * Sends one claimed-to-be recipient. Returns undefined when the claim was lost (a pause or a
+ * cancel came first): nothing was sent.
+ */
+export async function sendToRecipient(ctx: AppContext, driver: ChannelDriver, campaign: CampaignRow, recipient: NextRecipient, connectionName: string): Promise<SendOutcome | undefined> {
+  // A recipient that was claimed before and is known not to have left keeps its id.
+  const providerId = recipient.providerId ?? driver.newMessageId();
+  if (!(await claimRecipient(ctx.db, recipient.id, providerId, nowIso()))) return undefined;
+  let outcome: SendOutcome;
+  try {
+    const contact = await findContactByNumber(ctx.db, recipient.number);
+    const body = renderVariables(campaign.message, { name: contact?.name ?? '', connection: connectionName });
+    // Where the network can tell, a number without an account is not sent to.
+    const exists = await driver.checkNumber(recipient.number);
+    if (exists === undefined) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+    const content = await contentFor(ctx, campaign, body);
+    await storeInTicket(ctx, campaign, recipient, providerId, body);
+    await driver.send({ kind: 'person', number: exists }, content, { providerId });
+    outcome = { status: 'sent' };
+  } catch (error) {
+    const code: ErrorCode = error instanceof AppError && isErrorCode(error.code) ? error.code : 'ERR_SENDING_WAPP_MSG';
+    if (!(error instanceof AppError)) ctx.events.publish('channel.error', { whatsappId: campaign.whatsappId, error });
+    outcome = { status: 'notSent', error: code, passing: isConnectionLost(code) };
+  }
+  await recordOutcome(ctx, campaign.whatsappId, recipient.id, providerId, outcome);
+  return outcome;
+}
+
+async function recordOutcome(ctx: AppContext, whatsappId: number, recipientId: number, providerId: string, outcome: SendOutcome): Promise<void> {
+  const now = nowIso();
+  if (outcome.status === 'sent') {
+    await setRecipientStatus(ctx.db, recipientId, { status: 'sent', sentAt: now, error: null }, { from: ['sending'], now });
+    await recordInTicket(ctx, whatsappId, providerId, { status: 'sent' });
+    return;
+  }
+  if (outcome.passing) {
+    // Not sent: the phone was away. It goes out later.
+    await setRecipientStatus(ctx.db, recipientId, { status: 'queued', error: outcome.error }, { from: ['sending'], now });
+    return;
+  }
+  const status = outcome.error === 'ERR_WAPP_INVALID_CONTACT' ? 'notOnWhatsapp' : 'failed';
+  await setRecipientStatus(ctx.db, recipientId, { status, error: outcome.error }, { from: ['sending'], now });
+  await recordInTicket(ctx, whatsappId, providerId, { status: 'failed', error: outcome.error });
+}
+
+/**
+ * After a crash: each recipient left 'sending' on this connection is asked about. The phone has
+ * it: sent. The phone says it never got it: queued again (it goes out under the same id). The phone cannot tell: unknown. Returns the campaigns touched.
+ */
+export async function recoverInDoubt(ctx: AppContext, whatsappId: number, driver: ChannelDriver | undefined): Promise<number[]> {
+  const touched = new Set<number>();
+  for (const recipient of await recipientsInDoubt(ctx.db, whatsappId)) {
+    const now = nowIso();
+    const confirmed =
+      driver && recipient.number && recipient.providerId ? await driver.confirmSent({ kind: 'person', number: recipient.number }, recipient.providerId).catch(() => undefined) : undefined;
+    if (confirmed === true) {
+      await setRecipientStatus(ctx.db, recipient.id, { status: 'sent', sentAt: now, error: null }, { from: ['sending'], now });
+      if (recipient.providerId) await recordInTicket(ctx, whatsappId, recipient.providerId, { status: 'sent' });
+    } else if (confirmed === false) {
+      await setRecipientStatus(ctx.db, recipient.id, { status: 'queued' }, { from: ['sending'], now });
+    } else {
+      await setRecipientStatus(ctx.db, recipient.id, { status: 'unknown', error: 'ERR_SEND_IN_DOUBT' }, { from: ['sending'], now });
+    }
+    touched.add(recipient.campaignId);
+  }
+  return [...touched];
+}

@@ -1,0 +1,60 @@
+/**
+ * Who calls a tool API route (and GET /campaigns/{id}): a signed-in session (bearer access
+ * token) or the userApiToken setting, given as the body's `token` or as `Authorization: Bearer`,
+ * compared in constant time. The token acts with admin rights and is no author. Neither: 401.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import { isAdminProfile } from '@zapdesk/shared/domain';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { bearerToken, userFromAccessToken } from '../../core/http/auth-hooks.js';
+import { readSecretSetting } from '../settings/settings.service.js';
+import type { CampaignActor } from './campaigns.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    toolActor?: CampaignActor;
+  }
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function bodyToken(req: FastifyRequest): string | undefined {
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || !('token' in body)) return undefined;
+  return typeof body.token === 'string' && body.token !== '' ? body.token : undefined;
+}
+
+/** Runs after the body is parsed and before it is validated: a caller without a right sees 401, not field errors. */
+export function sessionOrApiToken(ctx: AppContext): preValidationAsyncHookHandler {
+  return async (req: FastifyRequest) => {
+    const bearer = bearerToken(req);
+    const apiToken = await readSecretSetting(ctx, 'userApiToken');
+    for (const candidate of [bodyToken(req), bearer]) {
+      if (candidate && apiToken && sameSecret(candidate, apiToken)) {
+        req.toolActor = { userId: null, admin: true, source: 'api' };
+        return;
+      }
+    }
+    if (!bearer) throw new AppError('ERR_API_TOKEN_INVALID');
+    const user = await userFromAccessToken(ctx, bearer);
+    req.authUser = user;
+    req.toolActor = { userId: user.id, admin: isAdminProfile(user.profile), source: 'api' };
+  };
+}
+
+export function actorOf(req: FastifyRequest): CampaignActor {
+  if (!req.toolActor) throw new AppError('ERR_API_TOKEN_INVALID');
+  return req.toolActor;
+}
+
+export function adminActor(req: FastifyRequest): CampaignActor {
+  const actor = actorOf(req);
+  if (!actor.admin) throw new AppError('ERR_NO_PERMISSION');
+  return actor;
+}

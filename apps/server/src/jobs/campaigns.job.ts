@@ -1,0 +1,198 @@
+/**
+ * The campaign sender. Each connection sends one campaign message at a time, waiting between
+ * two sends a uniformly random pace between the min and max seconds of the campaign whose
+ * message goes next (several campaigns on one connection share its pace). Scheduled campaigns
+ * start on time, also after a restart; a disconnected phone pauses its campaigns until it is back.
+ */
+import type { SessionManager } from '../channels/session-manager.js';
+import type { AppContext } from '../core/context.js';
+import { nowIso } from '../core/time.js';
+import { recoverInDoubt, sendToRecipient } from '../features/campaigns/campaign-send.js';
+import { completeIfDone, publishCampaign } from '../features/campaigns/campaigns.service.js';
+import * as campaigns from '../features/campaigns/campaigns.repository.js';
+import * as recipients from '../features/campaigns/recipients.repository.js';
+import { findWhatsappById } from '../features/whatsapps/whatsapps.repository.js';
+
+/** How often due scheduled campaigns and idle connections are looked at. */
+export const CAMPAIGN_POLL_MS = 1_000;
+/** Progress events of a campaign at most this often while it sends (state changes go out at once). */
+export const PROGRESS_EVERY_MS = 500;
+/** A scheduled campaign that starts later than this after its time says so in its history. */
+export const LATE_START_MS = 60_000;
+/** The pause reason while the phone is away: the error a send would get. */
+export const DISCONNECTED_REASON = 'ERR_WAPP_NOT_INITIALIZED';
+/** The note of a campaign whose time passed while the server was down. */
+export const STARTED_LATE_NOTE = 'startedLate';
+
+type ConnectionState = { running: boolean; lastSentAt: number | undefined; delayMs: number | undefined; wake: (() => void) | undefined };
+
+export function paceMs(minDelay: number, maxDelay: number, random = Math.random): number {
+  return Math.round((minDelay + random() * (maxDelay - minDelay)) * 1000);
+}
+
+export async function startCampaignSender(ctx: AppContext, sessions: SessionManager, onError: (error: unknown) => void): Promise<() => Promise<void>> {
+  const connections = new Map<number, ConnectionState>();
+  const lastProgress = new Map<number, number>();
+  const loops = new Set<Promise<void>>();
+  let stopped = false;
+
+  const stateOf = (whatsappId: number): ConnectionState => {
+    let state = connections.get(whatsappId);
+    if (!state) {
+      state = { running: false, lastSentAt: undefined, delayMs: undefined, wake: undefined };
+      connections.set(whatsappId, state);
+    }
+    return state;
+  };
+
+  /** Waits `ms`, or less when woken (a stop, a new campaign). */
+  const sleep = (state: ConnectionState, ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        state.wake = undefined;
+        resolve();
+      }
+      state.wake = done;
+    });
+
+  const progress = async (campaignId: number, force: boolean) => {
+    const now = Date.now();
+    if (!force && now - (lastProgress.get(campaignId) ?? 0) < PROGRESS_EVERY_MS) return;
+    lastProgress.set(campaignId, now);
+    await publishCampaign(ctx, campaignId);
+  };
+
+  const pauseConnection = async (whatsappId: number) => {
+    for (const id of await campaigns.campaignIdsOfConnection(ctx.db, whatsappId, 'running')) {
+      const now = nowIso();
+      if (await campaigns.updateCampaign(ctx.db, id, { status: 'paused', pauseReason: DISCONNECTED_REASON }, { from: ['running'], now })) await progress(id, true);
+    }
+  };
+
+  const resumeConnection = async (whatsappId: number) => {
+    for (const id of await campaigns.campaignIdsOfConnection(ctx.db, whatsappId, 'paused', DISCONNECTED_REASON)) {
+      const now = nowIso();
+      if (await campaigns.updateCampaign(ctx.db, id, { status: 'running', pauseReason: null }, { from: ['paused'], now })) await progress(id, true);
+    }
+    kick(whatsappId);
+  };
+
+  /** Sends a connection's queued recipients until none is left; one loop per connection. */
+  const run = async (whatsappId: number, state: ConnectionState) => {
+    const connection = await findWhatsappById(ctx.db, whatsappId);
+    while (!stopped) {
+      const next = await recipients.nextQueuedRecipient(ctx.db, whatsappId);
+      if (!next) return;
+      const campaign = await campaigns.findCampaign(ctx.db, next.campaignId);
+      if (!campaign) return;
+      const driver = sessions.driver(whatsappId);
+      if (!driver?.connected) {
+        await pauseConnection(whatsappId);
+        return;
+      }
+      if (state.lastSentAt !== undefined) {
+        state.delayMs ??= paceMs(campaign.minDelay, campaign.maxDelay);
+        const wait = state.lastSentAt + state.delayMs - Date.now();
+        if (wait > 0) {
+          await sleep(state, wait);
+          // Whatever comes next after the wait goes at once: the pace is kept.
+          continue;
+        }
+      }
+      const outcome = await sessions.exclusive(whatsappId, () => sendToRecipient(ctx, driver, campaign, next, connection?.name ?? ''));
+      if (outcome === undefined) continue; // a pause or cancel came first: nothing was sent
+      if (outcome.status === 'notSent' && outcome.passing) {
+        await pauseConnection(whatsappId);
+        return;
+      }
+      state.lastSentAt = Date.now();
+      state.delayMs = undefined;
+      const finished = await completeIfDone(ctx, campaign.id);
+      await progress(campaign.id, finished);
+    }
+  };
+
+  function kick(whatsappId: number): void {
+    if (stopped) return;
+    const state = stateOf(whatsappId);
+    if (state.running) {
+      // A running loop waiting out the pace looks again when the wait ends; nothing to do.
+      return;
+    }
+    state.running = true;
+    const loop = run(whatsappId, state)
+      .catch(onError)
+      .finally(() => {
+        state.running = false;
+        loops.delete(loop);
+      });
+    loops.add(loop);
+  }
+
+  const startDue = async () => {
+    const now = Date.now();
+    for (const campaign of await campaigns.dueScheduledCampaigns(ctx.db, new Date(now).toISOString())) {
+      const late = campaign.scheduledAt !== null && now - Date.parse(campaign.scheduledAt) > LATE_START_MS;
+      const at = nowIso();
+      if (await campaigns.updateCampaign(ctx.db, campaign.id, { status: 'running', startedAt: at, ...(late ? { note: STARTED_LATE_NOTE } : {}) }, { from: ['scheduled'], now: at })) {
+        await progress(campaign.id, true);
+      }
+    }
+    for (const whatsappId of await campaigns.connectionsWithRunningCampaigns(ctx.db)) {
+      if (sessions.driver(whatsappId)) kick(whatsappId);
+    }
+  };
+
+  // Sends a crash left in doubt are settled before anything new goes out.
+  let unknownLeft = await recipients.hasUnknownRecipients(ctx.db);
+  for (const whatsappId of await recipients.connectionsWithRecipientsInDoubt(ctx.db)) {
+    unknownLeft = true;
+    for (const id of await recoverInDoubt(ctx, whatsappId, sessions.driver(whatsappId))) {
+      await completeIfDone(ctx, id);
+      await progress(id, true);
+    }
+  }
+
+  const unsubscribe = [
+    ctx.events.subscribe('campaign.saved', ({ campaign }) => {
+      if (campaign.status === 'running') kick(campaign.whatsappId);
+    }),
+    ctx.events.subscribe('whatsapp.session', ({ id, status }) => {
+      const work = status === 'CONNECTED' ? resumeConnection(id) : status === 'OPENING' ? Promise.resolve() : pauseConnection(id);
+      work.catch(onError);
+    }),
+    // An ack for a send in doubt says it went out after all. Acks are many: only looked at while
+    // some send is in doubt.
+    ctx.events.subscribe('channel.ack', ({ providerId }) => {
+      if (!unknownLeft) return;
+      void recipients
+        .confirmUnknown(ctx.db, providerId, nowIso())
+        .then((campaignId) => (campaignId ? progress(campaignId, true) : undefined))
+        .catch(onError);
+    }),
+  ];
+
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+  const tick = () => {
+    round = startDue()
+      .catch(onError)
+      .finally(() => {
+        if (stopped) return;
+        timer = setTimeout(tick, CAMPAIGN_POLL_MS);
+        timer.unref();
+      });
+  };
+  tick();
+
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    for (const off of unsubscribe) off();
+    for (const state of connections.values()) state.wake?.();
+    await round;
+    await Promise.all([...loops]);
+  };
+}

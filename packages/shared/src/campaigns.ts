@@ -1,0 +1,247 @@
+/**
+ * Campaigns: bulk sends (text, media by URL, media by local path, voice note) stored recipient by
+ * recipient and sent by the server at a random pace. What server and web app agree on: the
+ * kinds, the statuses, the number rules of the bulk pages, the request and answer shapes.
+ */
+import { z } from 'zod';
+import { MAX_ID } from './domain.js';
+
+export const CAMPAIGN_KINDS = ['text', 'mediaUrl', 'mediaPath', 'voice'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+
+/**
+ * scheduled: waits for its start time; running: sends; paused: by a user, or by the server while
+ * its phone is disconnected (pauseReason says which); completed / cancelled: over.
+ */
+export const CAMPAIGN_STATUSES = ['scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/**
+ * A recipient's way: queued, then sending (claimed, with the provider id it goes out under),
+ * then sent or failed. invalid: not a phone number; notOnWhatsapp: the network has no account
+ * for it; skipped: the campaign's content could not be prepared; cancelled: the campaign was
+ * cancelled first; unknown: a crash came between the send and its result, and the phone has
+ * not confirmed it since (resend it from the history if it did not arrive).
+ */
+export const RECIPIENT_STATUSES = ['queued', 'sending', 'sent', 'failed', 'invalid', 'notOnWhatsapp', 'skipped', 'cancelled', 'unknown'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+/** What the history counts per campaign. */
+export type RecipientCounts = Record<RecipientStatus, number>;
+
+export function emptyCounts(): RecipientCounts {
+  return { queued: 0, sending: 0, sent: 0, failed: 0, invalid: 0, notOnWhatsapp: 0, skipped: 0, cancelled: 0, unknown: 0 };
+}
+
+/** Statuses a 'resend' takes back to queued. */
+export const RESENDABLE_STATUSES: readonly RecipientStatus[] = ['failed', 'unknown'];
+
+export const CAMPAIGN_LIMITS = {
+  maxRecipients: 20_000,
+  /** The pace: seconds between two sends of a connection. */
+  maxDelaySeconds: 3_600,
+  /** The bulk pages' advice: send in blocks of this many contacts. */
+  adviceBlockSize: 30,
+  maxMessageChars: 4_096,
+  maxMediaBytes: 16 * 1024 * 1024,
+} as const;
+
+/**
+ * A bulk page's number as WhatsApp knows it, digits only: Brazil (55) with area code up to 30
+ * gets a 9 before the last 8 digits, above 30 the last 8 digits without it; other countries as
+ * typed. Undefined when it cannot be a phone number (8 to 15 digits; 12 or 13 for Brazil).
+ */
+export function normalizeBulkNumber(typed: string): string | undefined {
+  const digits = typed.replace(/\D/g, '');
+  if (digits.length < 8 || digits.length > 15) return undefined;
+  if (!digits.startsWith('55')) return digits;
+  if (digits.length !== 12 && digits.length !== 13) return undefined;
+  const area = Number(digits.slice(2, 4));
+  if (area < 11) return undefined;
+  const local = digits.slice(-8);
+  return area <= 30 ? `55${area}9${local}` : `55${area}${local}`;
+}
+
+export type ParsedRecipients = {
+  /** In the order typed, first occurrence of each number. */
+  recipients: { input: string; number: string | undefined }[];
+  blank: number;
+  duplicates: number;
+};
+
+/** One number per line; blank lines and repeats of a number (after normalising) are dropped and counted. */
+export function parseRecipients(text: string): ParsedRecipients {
+  const seen = new Set<string>();
+  const recipients: ParsedRecipients['recipients'] = [];
+  let blank = 0;
+  let duplicates = 0;
+  for (const line of text.split(/\r?\n/)) {
+    const input = line.trim();
+    if (input === '') {
+      blank += 1;
+      continue;
+    }
+    const number = normalizeBulkNumber(input);
+    const key = number ?? `invalid:${input}`;
+    if (seen.has(key)) {
+      duplicates += 1;
+      continue;
+    }
+    seen.add(key);
+    recipients.push({ input: input.slice(0, 60), number });
+  }
+  return { recipients, blank, duplicates };
+}
+
+const id = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
+const seconds = z.number('INVALID').int('INVALID').min(0, 'TOO_SMALL').max(CAMPAIGN_LIMITS.maxDelaySeconds, 'TOO_BIG');
+
+/** A new campaign. `numbers`: one per line. `scheduledAt`: ISO time; absent or past starts now. */
+export const ZCampaignCreateSchema = z
+  .object({
+    kind: z.enum(CAMPAIGN_KINDS, 'INVALID'),
+    whatsappId: id,
+    numbers: z.string('REQUIRED').max(CAMPAIGN_LIMITS.maxRecipients * 40, 'TOO_BIG'),
+    message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_BIG').default(''),
+    mediaUrl: z.string().max(2_000, 'TOO_BIG').optional(),
+    mediaPath: z.string().max(1_000, 'TOO_BIG').optional(),
+    minDelay: seconds,
+    maxDelay: seconds,
+    scheduledAt: z.iso.datetime({ offset: true, error: 'INVALID' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.maxDelay < value.minDelay) ctx.addIssue({ code: 'custom', path: ['maxDelay'], message: 'LESS_THAN_MIN' });
+    if (value.kind === 'text' && value.message.trim() === '') ctx.addIssue({ code: 'custom', path: ['message'], message: 'REQUIRED' });
+    if (value.kind === 'mediaUrl' && !value.mediaUrl) ctx.addIssue({ code: 'custom', path: ['mediaUrl'], message: 'REQUIRED' });
+    if (value.kind === 'mediaPath' && !value.mediaPath) ctx.addIssue({ code: 'custom', path: ['mediaPath'], message: 'REQUIRED' });
+    if (value.kind === 'voice' && !value.mediaUrl && !value.mediaPath) ctx.addIssue({ code: 'custom', path: ['mediaPath'], message: 'REQUIRED' });
+  });
+export type TCampaignCreate = z.infer<typeof ZCampaignCreateSchema>;
+
+export const ZCampaignSchema = z.object({
+  id: z.number(),
+  kind: z.enum(CAMPAIGN_KINDS),
+  whatsappId: z.number(),
+  whatsappName: z.string(),
+  userId: z.number().nullable(),
+  /** The author's name; null for a send through the API token. */
+  userName: z.string().nullable(),
+  source: z.enum(['page', 'api']),
+  message: z.string(),
+  mediaName: z.string().nullable(),
+  minDelay: z.number(),
+  maxDelay: z.number(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  /** Why a paused campaign waits: 'user' or an ERR_ code (ERR_WAPP_NOT_INITIALIZED while its phone is away). */
+  pauseReason: z.string().nullable(),
+  /** A line for the history: e.g. it started late because the server was down at its time. */
+  note: z.string().nullable(),
+  scheduledAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  total: z.number(),
+  counts: z.record(z.enum(RECIPIENT_STATUSES), z.number()),
+});
+export type TCampaign = z.infer<typeof ZCampaignSchema>;
+
+export const ZRecipientSchema = z.object({
+  id: z.number(),
+  input: z.string(),
+  number: z.string().nullable(),
+  status: z.enum(RECIPIENT_STATUSES),
+  error: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type TRecipient = z.infer<typeof ZRecipientSchema>;
+
+export const ZCampaignCreatedSchema = z.object({
+  campaign: ZCampaignSchema,
+  /** Lines dropped before storing: blank lines and repeated numbers. */
+  dropped: z.object({ blank: z.number(), duplicates: z.number() }),
+});
+
+/** Changes to a campaign that has not started: its time, its text and its pace. */
+export const ZCampaignUpdateSchema = z
+  .object({
+    scheduledAt: z.iso.datetime({ offset: true, error: 'INVALID' }).nullable().optional(),
+    message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_BIG').optional(),
+    minDelay: seconds.optional(),
+    maxDelay: seconds.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.minDelay !== undefined && value.maxDelay !== undefined && value.maxDelay < value.minDelay) ctx.addIssue({ code: 'custom', path: ['maxDelay'], message: 'LESS_THAN_MIN' });
+  });
+export type TCampaignUpdate = z.infer<typeof ZCampaignUpdateSchema>;
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'INVALID');
+const page = z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100_000, 'INVALID').optional().default(1);
+const digitsFilter = z
+  .string()
+  .max(20, 'TOO_LONG')
+  .transform((v) => v.replace(/\D/g, ''))
+  .optional();
+
+/** The history's filters: creation day range (server time zone), connection, status, a number's digits. */
+export const ZCampaignListQuerySchema = z.object({
+  pageNumber: page,
+  from: day.optional(),
+  to: day.optional(),
+  whatsappId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID').optional(),
+  status: z.enum(CAMPAIGN_STATUSES, 'INVALID').optional(),
+  number: digitsFilter,
+  /** 'true': only campaigns given a start time (the scheduled sends page). */
+  scheduled: z.enum(['true', 'false'], 'INVALID').optional(),
+});
+export type TCampaignListQuery = z.infer<typeof ZCampaignListQuerySchema>;
+
+export const ZCampaignListSchema = z.object({ campaigns: z.array(ZCampaignSchema), count: z.number(), hasMore: z.boolean() });
+export type TCampaignList = z.infer<typeof ZCampaignListSchema>;
+
+export const ZRecipientListQuerySchema = z.object({
+  pageNumber: page,
+  status: z.enum(RECIPIENT_STATUSES, 'INVALID').optional(),
+  number: digitsFilter,
+});
+export const ZRecipientListSchema = z.object({ recipients: z.array(ZRecipientSchema), count: z.number(), hasMore: z.boolean() });
+export type TRecipientList = z.infer<typeof ZRecipientListSchema>;
+
+/** Files under LOCAL_MEDIA_DIR the 'media by local path' page offers. */
+export const ZLocalMediaListSchema = z.object({ files: z.array(z.object({ path: z.string(), size: z.number() })) });
+export type TLocalMediaList = z.infer<typeof ZLocalMediaListSchema>;
+
+/** A voice note recorded in the browser, stored under LOCAL_MEDIA_DIR/recordings: its path there. */
+export const ZRecordingSchema = z.object({ path: z.string() });
+
+// ---------- the tool API (spec 7 'Extra backend calls') ----------
+const token = z.string().max(500, 'TOO_LONG').optional();
+const toolNumber = z.string('REQUIRED').trim().min(1, 'REQUIRED').max(40, 'TOO_LONG');
+const connectionId = z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
+
+/** POST /zdg: a text to one number. */
+export const ZToolTextSchema = z.object({
+  number: toolNumber,
+  message: z.string('REQUIRED').trim().min(1, 'REQUIRED').max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_BIG'),
+  token,
+  ticketwhatsappId: connectionId,
+});
+/** POST /sendMedia (url) and /sendMediaZDG (local path): `title` is the caption. */
+export const ZToolMediaSchema = z.object({
+  number: toolNumber,
+  url: z.string('REQUIRED').trim().min(1, 'REQUIRED').max(2_000, 'TOO_LONG'),
+  title: z.string().max(1_000, 'TOO_LONG').optional().default(''),
+  token,
+  ticketwhatsappId: connectionId,
+});
+/** POST /sendMediaZDGRec: a voice note by URL or local path, Ogg Opus only. */
+export const ZToolVoiceSchema = z.object({ number: toolNumber, url: z.string('REQUIRED').trim().min(1, 'REQUIRED').max(2_000, 'TOO_LONG'), token, ticketwhatsappId: connectionId });
+/** POST /sendAgendamento: starts now every campaign scheduled for that day on that connection. */
+export const ZSendScheduledSchema = z.object({ dataEnvio: day, token, ticketwhatsappId: connectionId });
+export const ZSendScheduledResultSchema = z.object({ started: z.array(z.number()) });
+export const ZTokenBodySchema = z.object({ token }).optional();
+/** The answer of a send through the tool API: the one-recipient campaign it became. */
+export const ZToolAcceptedSchema = z.object({ id: z.number(), status: z.enum(CAMPAIGN_STATUSES) });
+export const ZToolConnectionsSchema = z.object({ ids: z.array(z.number()), connections: z.array(z.object({ id: z.number(), name: z.string(), status: z.string() })) });
+export const ZToolContactsSchema = z.array(z.object({ id: z.number(), name: z.string(), number: z.string() }));
+export const ZDeletedCountSchema = z.object({ deleted: z.number() });
