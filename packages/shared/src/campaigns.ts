@@ -62,6 +62,17 @@ export function normalizeBulkNumber(typed: string): string | undefined {
   return area <= 30 ? `55${area}9${local}` : `55${area}${local}`;
 }
 
+/**
+ * The forms one Brazilian mobile number takes (with and without the 9 before the last 8 digits):
+ * a contact may be stored as the network reported it, which is not always the bulk rule's form.
+ */
+export function numberVariants(number: string): string[] {
+  if (!number.startsWith('55')) return [number];
+  if (number.length === 13 && number[4] === '9') return [number, number.slice(0, 4) + number.slice(5)];
+  if (number.length === 12) return [number, `${number.slice(0, 4)}9${number.slice(4)}`];
+  return [number];
+}
+
 export type ParsedRecipients = {
   /** In the order typed, first occurrence of each number. */
   recipients: { input: string; number: string | undefined }[];
@@ -94,17 +105,17 @@ export function parseRecipients(text: string): ParsedRecipients {
 }
 
 const id = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
-const seconds = z.number('INVALID').int('INVALID').min(0, 'TOO_SMALL').max(CAMPAIGN_LIMITS.maxDelaySeconds, 'TOO_BIG');
+const seconds = z.number('INVALID').int('INVALID').min(0, 'INVALID').max(CAMPAIGN_LIMITS.maxDelaySeconds, 'TOO_LONG');
 
 /** A new campaign. `numbers`: one per line. `scheduledAt`: ISO time; absent or past starts now. */
 export const ZCampaignCreateSchema = z
   .object({
     kind: z.enum(CAMPAIGN_KINDS, 'INVALID'),
     whatsappId: id,
-    numbers: z.string('REQUIRED').max(CAMPAIGN_LIMITS.maxRecipients * 40, 'TOO_BIG'),
-    message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_BIG').default(''),
-    mediaUrl: z.string().max(2_000, 'TOO_BIG').optional(),
-    mediaPath: z.string().max(1_000, 'TOO_BIG').optional(),
+    numbers: z.string('REQUIRED').max(CAMPAIGN_LIMITS.maxRecipients * 40, 'TOO_LONG'),
+    message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_LONG').default(''),
+    mediaUrl: z.string().max(2_000, 'TOO_LONG').optional(),
+    mediaPath: z.string().max(1_000, 'TOO_LONG').optional(),
     minDelay: seconds,
     maxDelay: seconds,
     scheduledAt: z.iso.datetime({ offset: true, error: 'INVALID' }).optional(),
@@ -166,7 +177,7 @@ export const ZCampaignCreatedSchema = z.object({
 export const ZCampaignUpdateSchema = z
   .object({
     scheduledAt: z.iso.datetime({ offset: true, error: 'INVALID' }).nullable().optional(),
-    message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_BIG').optional(),
+    message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_LONG').optional(),
     minDelay: seconds.optional(),
     maxDelay: seconds.optional(),
   })
@@ -222,7 +233,7 @@ const connectionId = z.coerce.number('INVALID').int('INVALID').positive('INVALID
 /** POST /zdg: a text to one number. */
 export const ZToolTextSchema = z.object({
   number: toolNumber,
-  message: z.string('REQUIRED').trim().min(1, 'REQUIRED').max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_BIG'),
+  message: z.string('REQUIRED').trim().min(1, 'REQUIRED').max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_LONG'),
   token,
   ticketwhatsappId: connectionId,
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS } from './domain.js';
 import { ERROR_CODES } from './errors.js';
 
-export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'INVALID'] as const;
+export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID'] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 
 export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
@@ -15,6 +15,7 @@ export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
   TOO_LONG: 'Too Long!',
   INVALID_EMAIL: 'Invalid email',
   DIGITS_ONLY: 'Digits only: country code, area code and number',
+  LESS_THAN_MIN: 'Must not be less than the minimum',
   INVALID: 'Invalid value',
 };
 

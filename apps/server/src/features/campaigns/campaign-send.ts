@@ -13,7 +13,8 @@ import type { ChannelDriver, OutboundContent } from '../../channels/channel.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
-import { findContactByNumber } from '../contacts/contacts.repository.js';
+import { numberVariants } from '@zapdesk/shared/campaigns';
+import { findContactByAnyNumber } from '../contacts/contacts.repository.js';
 import { mediaFile } from '../messages/media-store.js';
 import { presentMessage } from '../messages/messages.presenter.js';
 import { findMessageById, findMessageByProviderId, insertMessageRowOnce, setSendStatus } from '../messages/messages.repository.js';
@@ -54,8 +55,7 @@ function lastMessageText(campaign: CampaignRow, body: string): string {
  * The message goes into the contact's latest ticket on the connection when there is one, stored
  * with the same provider id before the send, so an agent sees what the contact got.
  */
-async function storeInTicket(ctx: AppContext, campaign: CampaignRow, recipient: NextRecipient, providerId: string, body: string): Promise<void> {
-  const contact = await findContactByNumber(ctx.db, recipient.number);
+async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { id: number } | undefined, providerId: string, body: string): Promise<void> {
   const ticketId = contact ? await findLatestTicketId(ctx.db, contact.id, campaign.whatsappId) : undefined;
   if (!ticketId) return;
   const now = nowIso();
@@ -105,13 +105,13 @@ export async function sendToRecipient(ctx: AppContext, driver: ChannelDriver, ca
   if (!(await claimRecipient(ctx.db, recipient.id, providerId, nowIso()))) return undefined;
   let outcome: SendOutcome;
   try {
-    const contact = await findContactByNumber(ctx.db, recipient.number);
+    const contact = await findContactByAnyNumber(ctx.db, numberVariants(recipient.number));
     const body = renderVariables(campaign.message, { name: contact?.name ?? '', connection: connectionName });
     // Where the network can tell, a number without an account is not sent to.
     const exists = await driver.checkNumber(recipient.number);
     if (exists === undefined) throw new AppError('ERR_WAPP_INVALID_CONTACT');
     const content = await contentFor(ctx, campaign, body);
-    await storeInTicket(ctx, campaign, recipient, providerId, body);
+    await storeInTicket(ctx, campaign, contact, providerId, body);
     await driver.send({ kind: 'person', number: exists }, content, { providerId });
     outcome = { status: 'sent' };
   } catch (error) {

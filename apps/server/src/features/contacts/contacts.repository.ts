@@ -169,6 +169,17 @@ export async function findContactByNumber(db: Db, number: string): Promise<{ id:
   return db.selectFrom('contacts').select(['id', 'name']).where('number', '=', number).executeTakeFirst();
 }
 
+/** The first of these numbers that is a contact, in the order given. */
+export async function findContactByAnyNumber(db: Db, numbers: string[]): Promise<{ id: number; name: string } | undefined> {
+  if (numbers.length === 0) return undefined;
+  const rows = await db.selectFrom('contacts').select(['id', 'name', 'number']).where('number', 'in', numbers).execute();
+  for (const number of numbers) {
+    const row = rows.find((r) => r.number === number);
+    if (row) return { id: row.id, name: row.name };
+  }
+  return undefined;
+}
+
 /** A contact first seen in a chat; undefined when another writer stored the number first. */
 export async function insertChatContactIfAbsent(db: Db, data: { name: string; number: string; isGroup: boolean }, now: string): Promise<number | undefined> {
   const inserted = await db

@@ -132,6 +132,7 @@ export const en = {
     TOO_LONG: 'Too Long!',
     INVALID_EMAIL: 'Invalid email',
     DIGITS_ONLY: 'Digits only: country code, area code and number',
+    LESS_THAN_MIN: 'Must not be less than the minimum',
     INVALID: 'Invalid value',
   },
   errors: { generic: 'An error occurred!', prefixed: 'Error: {{message}}' },
