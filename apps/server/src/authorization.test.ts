@@ -7,7 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createTestApp, type TestApp } from './test/harness.js';
+
+/** A voice note made by opusenc (Ogg Opus). */
+const OPUS_FILE = fs.readFileSync(path.join(import.meta.dirname, 'features/messages/fixtures/opusenc-sine.ogg'));
 
 type Role = 'anon' | 'user' | 'admin';
 type Call = { url: string; payload?: unknown; headers?: Record<string, string>; token?: string | null };
@@ -72,6 +77,26 @@ function multipart(name: string, filename: string, type: string, content: string
   const boundary = 'zdgboundary';
   const payload = `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n--${boundary}--\r\n`;
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+function multipartBytes(name: string, filename: string, type: string, data: Buffer): Partial<Call> {
+  const boundary = 'zdgboundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`);
+  return { payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** A campaign of the role's own (the admin's for no token), scheduled for later unless asked to run now. */
+async function ownCampaign(role: Role, options: { scheduled?: boolean } = {}): Promise<number> {
+  const token = role === 'user' ? plain.token : t.adminToken;
+  const at = options.scheduled === false ? {} : { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() };
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/campaigns',
+    token,
+    payload: { kind: 'text', whatsappId: connectionId, numbers: `4477009${String((n += 1)).padStart(5, '0')}`, message: 'Oi', minDelay: 0, maxDelay: 0, ...at },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json<{ campaign: { id: number } }>().campaign.id;
 }
 
 const ok = 200;
@@ -225,6 +250,38 @@ const table: Record<string, Row> = {
   },
   'GET /api/simulator/{connectionId}/outbox': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/outbox` }) },
   'POST /api/simulator/{connectionId}/disconnect': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/simulator/${await spareConnection()}/disconnect` }) },
+  // Bulk sends: any signed-in user; each sees and steers their own, admins all.
+  'POST /api/campaigns': {
+    anon: 401,
+    user: 201,
+    admin: 201,
+    call: () => ({ payload: { kind: 'text', whatsappId: connectionId, numbers: `4477008${String((n += 1)).padStart(5, '0')}`, message: 'Oi', minDelay: 0, maxDelay: 0 } }),
+  },
+  'GET /api/campaigns': { anon: 401, user: ok, admin: ok },
+  'GET /api/campaigns/export': { anon: 401, user: ok, admin: ok },
+  // Also readable with the API token (the tool API answers with this id); without either, 401.
+  'GET /api/campaigns/{id}': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}` }) },
+  'GET /api/campaigns/{id}/recipients': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/recipients` }) },
+  'PUT /api/campaigns/{id}': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}`, payload: { message: 'Olá' } }) },
+  // Allowed; a scheduled campaign cannot be paused or resumed (400), only cancelled; nothing failed to resend.
+  'POST /api/campaigns/{id}/pause': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/pause` }) },
+  'POST /api/campaigns/{id}/resume': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/resume` }) },
+  'POST /api/campaigns/{id}/cancel': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/cancel` }) },
+  'POST /api/campaigns/{id}/resend': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/resend` }) },
+  'GET /api/local-media': { anon: 401, user: ok, admin: ok },
+  'POST /api/local-media/recordings': { anon: 401, user: 201, admin: 201, call: () => multipartBytes('file', 'note.ogg', 'audio/ogg', OPUS_FILE) },
+
+  // The tool API: a session or the userApiToken; sends are one-recipient campaigns (202).
+  'POST /api/zdg': { anon: 401, user: 202, admin: 202, call: () => ({ payload: { number: `4477007${String((n += 1)).padStart(5, '0')}`, message: 'Oi', ticketwhatsappId: connectionId } }) },
+  // Allowed; a loopback address is refused by the SSRF guard (400), a missing local file is 404.
+  'POST /api/sendMedia': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { number: '447700700001', url: 'http://127.0.0.1:9/x.png', title: '', ticketwhatsappId: connectionId } }) },
+  'POST /api/sendMediaZDG': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { number: '447700700001', url: 'none.png', title: '', ticketwhatsappId: connectionId } }) },
+  'POST /api/sendMediaZDGRec': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { number: '447700700001', url: 'none.ogg', ticketwhatsappId: connectionId } }) },
+  'GET /api/whatsappzdg': { anon: 401, user: ok, admin: ok },
+  'POST /api/sendAgendamento': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { dataEnvio: '2031-01-01', ticketwhatsappId: connectionId } }) },
+  // The whole contact list and its clean-up are for admins (or the token).
+  'GET /api/contactsZDG': { anon: 401, user: 403, admin: ok },
+  'POST /api/delContacts': { anon: 401, user: 403, admin: ok, call: () => ({ payload: {} }) },
 };
 
 async function quickAnswer(): Promise<number> {
