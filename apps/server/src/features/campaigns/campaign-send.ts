@@ -13,7 +13,7 @@ import type { ChannelDriver, OutboundContent } from '../../channels/channel.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
-import { numberVariants } from '@zapdesk/shared/campaigns';
+import { numberVariants } from '@zapdesk/shared/domain';
 import { findContactByAnyNumber } from '../contacts/contacts.repository.js';
 import { mediaFile } from '../messages/media-store.js';
 import { presentMessage } from '../messages/messages.presenter.js';
