@@ -150,6 +150,31 @@ describe('recipients', () => {
     expect(eventsNamed(b, 'user')).toEqual([]);
   });
 
+  it("sends a campaign's progress to admins and its author, not to other users; a token's send to admins only", async () => {
+    const phone = await t.insertWhatsapp({ name: `Bulk ${Date.now()}` });
+    const [admin, a, b] = await Promise.all([connect(t.adminToken), connect(alice.token), connect(bob.token)]);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/campaigns',
+      token: alice.token,
+      payload: { kind: 'text', whatsappId: phone.id, numbers: '447700900123', message: 'Oi', minDelay: 0, maxDelay: 0 },
+    });
+    expect(res.statusCode).toBe(201);
+    const id = res.json<{ campaign: { id: number } }>().campaign.id;
+    const expected = { action: 'update', campaign: expect.objectContaining({ id, userId: alice.id }) };
+    await expectEvent(admin, 'campaign', expected);
+    await expectEvent(a, 'campaign', expected);
+
+    const settings = (await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken })).json<{ key: string; value: string }[]>();
+    const token = settings.find((x) => x.key === 'userApiToken')?.value ?? '';
+    const viaToken = await t.request({ method: 'POST', url: '/api/zdg', payload: { token, number: '447700900124', message: 'Oi', ticketwhatsappId: phone.id } });
+    expect(viaToken.statusCode).toBe(202);
+    await expectEvent(admin, 'campaign', { action: 'update', campaign: expect.objectContaining({ id: viaToken.json<{ id: number }>().id, userId: null }) });
+    await fence([admin, a, b]);
+    expect(eventsNamed(b, 'campaign')).toEqual([]);
+    expect(eventsNamed(a, 'campaign').every((p) => (p as { campaign: { userId: number } }).campaign.userId === alice.id)).toBe(true);
+  });
+
   it('sends a user creation and deletion to admins only', async () => {
     const [admin, a] = await Promise.all([connect(t.adminToken), connect(alice.token)]);
     const created = await t.request({ method: 'POST', url: '/api/users', token: t.adminToken, payload: { name: 'Short Lived', email: 'short.lived@test.local', password: 'pass123' } });

@@ -240,6 +240,20 @@ describe('schedule', () => {
     expect(sentAt).toBeGreaterThanOrEqual(Date.parse(at));
   });
 
+  it('starts at once, and says so, a campaign whose time passed while the server was down', async () => {
+    const body = uniqueText('Atrasado');
+    const { campaign: created } = (await create({ message: body, numbers: '447700900751', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() })).json<{ campaign: TCampaign }>();
+    // What a server that was down at the campaign's time finds when it starts again.
+    await t.ctx.db
+      .updateTable('campaigns')
+      .set({ scheduledAt: new Date(Date.now() - 5 * 60_000).toISOString() })
+      .where('id', '=', created.id)
+      .execute();
+    const done = await waitFor(() => campaign(created.id), finished, 10_000);
+    expect(done).toMatchObject({ status: 'completed', note: 'startedLate' });
+    expect((await outbox()).filter((m) => m.body === body)).toHaveLength(1);
+  });
+
   it('edits and cancels a scheduled campaign; DISPARAR (sendAgendamento) starts the day’s ones on that connection now', async () => {
     const later = new Date(Date.now() + 3_600_000);
     const body = uniqueText('Dia');
