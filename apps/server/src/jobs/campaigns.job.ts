@@ -57,10 +57,24 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
       state.wake = done;
     });
 
-  const progress = async (campaignId: number, force: boolean) => {
-    const now = Date.now();
-    if (!force && now - (lastProgress.get(campaignId) ?? 0) < PROGRESS_EVERY_MS) return;
-    lastProgress.set(campaignId, now);
+  const trailing = new Map<number, NodeJS.Timeout>();
+  /** Publishes a campaign's state; while it sends fast, at most every PROGRESS_EVERY_MS, and the last step always. */
+  const progress = async (campaignId: number, force: boolean): Promise<void> => {
+    const since = Date.now() - (lastProgress.get(campaignId) ?? 0);
+    if (!force && since < PROGRESS_EVERY_MS) {
+      if (!trailing.has(campaignId)) {
+        const timer = setTimeout(() => {
+          trailing.delete(campaignId);
+          void progress(campaignId, true).catch(onError);
+        }, PROGRESS_EVERY_MS - since);
+        timer.unref();
+        trailing.set(campaignId, timer);
+      }
+      return;
+    }
+    clearTimeout(trailing.get(campaignId));
+    trailing.delete(campaignId);
+    lastProgress.set(campaignId, Date.now());
     await publishCampaign(ctx, campaignId);
   };
 
@@ -191,6 +205,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     stopped = true;
     clearTimeout(timer);
     for (const off of unsubscribe) off();
+    for (const timer of trailing.values()) clearTimeout(timer);
     for (const state of connections.values()) state.wake?.();
     await round;
     await Promise.all([...loops]);
