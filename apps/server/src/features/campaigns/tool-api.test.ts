@@ -247,3 +247,17 @@ describe('voice notes', () => {
     expect((await outbox()).find((m) => m.to === number)).toMatchObject({ kind: 'voice' });
   });
 });
+
+describe('rate limit', () => {
+  it('answers 429 past 120 calls a minute with the token, while a signed-in user keeps their own allowance', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i += 1) {
+      statuses.push((await t.request({ method: 'GET', url: '/api/whatsappzdg', headers: { authorization: `Bearer ${apiToken}` } })).statusCode);
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.indexOf(429)).toBeLessThanOrEqual(120);
+    const limited = await t.request({ method: 'GET', url: '/api/whatsappzdg', headers: { authorization: `Bearer ${apiToken}` } });
+    expect(limited.json()).toMatchObject({ error: 'ERR_TOO_MANY_REQUESTS' });
+    expect((await t.request({ method: 'GET', url: '/api/whatsappzdg', token: t.adminToken })).statusCode).toBe(200);
+  });
+});
