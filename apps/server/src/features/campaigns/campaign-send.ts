@@ -16,8 +16,8 @@ import { nowIso } from '../../core/time.js';
 import { numberVariants } from '@zapdesk/shared/domain';
 import { findContactByAnyNumber } from '../contacts/contacts.repository.js';
 import { mediaFile } from '../messages/media-store.js';
-import { presentMessage } from '../messages/messages.presenter.js';
-import { findMessageById, findMessageByProviderId, insertMessageRowOnce, setSendStatus } from '../messages/messages.repository.js';
+import { presentMessage, publishMessageUpdate } from '../messages/messages.presenter.js';
+import { findMessageByProviderId, insertMessageRowOnce, setSendStatus } from '../messages/messages.repository.js';
 import { findLatestTicketId, findTicketById, touchTicket } from '../tickets/tickets.repository.js';
 import type { CampaignRow } from './campaigns.repository.js';
 import { claimRecipient, recipientsInDoubt, setRecipientStatus, type NextRecipient } from './recipients.repository.js';
@@ -91,8 +91,7 @@ async function recordInTicket(ctx: AppContext, whatsappId: number, providerId: s
   const now = nowIso();
   if (result.status === 'sent') await setSendStatus(ctx.db, message.id, { status: 'sent', ack: 1 }, now);
   else await setSendStatus(ctx.db, message.id, { status: 'failed', error: result.error }, now);
-  const [ticket, row] = await Promise.all([findTicketById(ctx.db, message.ticketId), findMessageById(ctx.db, message.id)]);
-  if (ticket && row) ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket, created: false });
+  await publishMessageUpdate(ctx, message.id);
 }
 
 /**
