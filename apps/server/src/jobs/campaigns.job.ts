@@ -123,6 +123,9 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
       }
       state.lastSentAt = Date.now();
       state.delayMs = undefined;
+      // SQLite and the simulated phone answer synchronously: at 0–0 s nothing else would run
+      // until the campaign ends. Let requests and other work in between two sends.
+      await new Promise((resolve) => setImmediate(resolve));
       const finished = await completeIfDone(ctx, campaign.id);
       await progress(campaign.id, finished);
     }

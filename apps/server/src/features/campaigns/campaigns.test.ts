@@ -2,7 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign, TCampaignList, TRecipientList } from '@zapdesk/shared/campaigns';
 import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import { startCampaignSender } from '../../jobs/campaigns.job.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
+import { recoverInDoubt } from './campaign-send.js';
 
 let t: TestApp;
 let phone: number;
@@ -333,5 +335,54 @@ describe('history', () => {
     const messages = (await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: t.adminToken })).json<{ messages: TMessage[] }>().messages;
     expect(messages.find((m) => m.body === body)).toMatchObject({ fromMe: true, sendStatus: 'sent' });
     expect((await outbox()).filter((m) => m.body === body)).toHaveLength(1);
+  });
+});
+
+describe('sends in doubt after a crash', () => {
+  async function scheduledCampaign(whatsappId: number, numbers: string[]): Promise<number> {
+    const res = await create({ whatsappId, message: uniqueText('Dúvida'), numbers: numbers.join('\n'), scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(res.statusCode).toBe(201);
+    return res.json<{ campaign: TCampaign }>().campaign.id;
+  }
+
+  /** What a crash between the claim and the result leaves: the recipient 'sending', with its id. */
+  async function leaveSending(campaignId: number, number: string, providerId: string): Promise<void> {
+    await t.ctx.db.updateTable('campaignRecipients').set({ status: 'sending', providerId }).where('campaignId', '=', campaignId).where('number', '=', number).execute();
+  }
+
+  async function statusOf(campaignId: number, number: string) {
+    return t.ctx.db.selectFrom('campaignRecipients').select(['status', 'error', 'providerId']).where('campaignId', '=', campaignId).where('number', '=', number).executeTakeFirstOrThrow();
+  }
+
+  it('asks the phone: what it has is sent, what it never got goes again under the same id', async () => {
+    const id = await scheduledCampaign(phone, ['447700901101', '447700901102']);
+    const driver = t.sessions.driver(phone);
+    if (!driver) throw new Error('no driver');
+    await driver.send({ kind: 'person', number: '447700901101' }, { kind: 'text', body: 'got it' }, { providerId: 'DOUBT-HAS' });
+    await leaveSending(id, '447700901101', 'DOUBT-HAS');
+    await leaveSending(id, '447700901102', 'DOUBT-NOT');
+    expect(await recoverInDoubt(t.ctx, phone, driver)).toEqual([id]);
+    expect(await statusOf(id, '447700901101')).toMatchObject({ status: 'sent', providerId: 'DOUBT-HAS' });
+    expect(await statusOf(id, '447700901102')).toMatchObject({ status: 'queued', providerId: 'DOUBT-NOT' });
+  });
+
+  it("marks 'unknown' what the phone cannot confirm, never resends it, and an ack for its id settles it as sent", async () => {
+    // A connection whose session is not on this node: nobody can be asked.
+    const away = await t.insertWhatsapp({ name: `Away ${Date.now()}` });
+    const id = await scheduledCampaign(away.id, ['447700901201']);
+    await leaveSending(id, '447700901201', 'DOUBT-ASK');
+    const stop = await startCampaignSender(t.ctx, t.sessions, (error) => {
+      throw error;
+    });
+    try {
+      expect(await statusOf(id, '447700901201')).toMatchObject({ status: 'unknown', error: 'ERR_SEND_IN_DOUBT', providerId: 'DOUBT-ASK' });
+      t.ctx.events.publish('channel.ack', { whatsappId: away.id, providerId: 'DOUBT-ASK', ack: 2 });
+      await waitFor(
+        () => statusOf(id, '447700901201'),
+        (r) => r.status === 'sent',
+      );
+    } finally {
+      await stop();
+    }
   });
 });
