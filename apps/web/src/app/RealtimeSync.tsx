@@ -8,6 +8,7 @@ import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { endSessionLocally } from '../core/api/client';
 import { useAuth } from '../core/auth/AuthProvider';
 import { useSocket } from '../core/realtime/SocketProvider';
+import { applyCampaignEvent } from '../features/campaigns/campaigns.api';
 import { applyContactEvent } from '../features/contacts/contacts.api';
 import { applyQueueEvent } from '../features/queues/queues.api';
 import { applyQuickAnswerEvent } from '../features/quickAnswers/quickAnswers.api';
@@ -46,6 +47,7 @@ export function RealtimeSync() {
     const onWhatsappSession: ServerToClientEvents['whatsappSession'] = (payload) => applyWhatsappSessionEvent(queryClient, payload);
     const onTicket: ServerToClientEvents['ticket'] = (payload) => applyTicketEvent(queryClient, payload, userRef.current);
     const onAppMessage: ServerToClientEvents['appMessage'] = (payload) => applyAppMessageEvent(queryClient, payload, userRef.current);
+    const onCampaign: ServerToClientEvents['campaign'] = (payload) => applyCampaignEvent(queryClient, payload);
     // Events missed while the socket was down (a network blip) are not replayed: read the tickets again.
     let connectedBefore = socket.connected;
     const onConnect = () => {
@@ -62,6 +64,7 @@ export function RealtimeSync() {
     socket.on('settings', onSettings);
     socket.on('whatsapp', onWhatsapp);
     socket.on('whatsappSession', onWhatsappSession);
+    socket.on('campaign', onCampaign);
     return () => {
       socket.off('connect', onConnect);
       socket.off('user', onUser);
@@ -73,6 +76,7 @@ export function RealtimeSync() {
       socket.off('settings', onSettings);
       socket.off('whatsapp', onWhatsapp);
       socket.off('whatsappSession', onWhatsappSession);
+      socket.off('campaign', onCampaign);
     };
   }, [socket, queryClient, userId, setUser]);
 

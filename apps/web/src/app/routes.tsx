@@ -68,17 +68,17 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
   },
   { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined }, load: () => import('../features/kanban/KanbanPage') },
 
-  { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined } },
-  { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined } },
-  { path: '/ZDGMedia2', labelKey: 'bulkMediaPath', menu: { section: 'bulk', icon: FolderOpenOutlined } },
-  { path: '/ZDGMedia3', labelKey: 'bulkAudio', menu: { section: 'bulk', icon: MicNoneOutlined } },
+  { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined }, load: () => import('../features/campaigns/BulkTextPage') },
+  { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined }, load: () => import('../features/campaigns/BulkMediaUrlPage') },
+  { path: '/ZDGMedia2', labelKey: 'bulkMediaPath', menu: { section: 'bulk', icon: FolderOpenOutlined }, load: () => import('../features/campaigns/BulkMediaPathPage') },
+  { path: '/ZDGMedia3', labelKey: 'bulkAudio', menu: { section: 'bulk', icon: MicNoneOutlined }, load: () => import('../features/campaigns/BulkVoicePage') },
   { path: '/ZDGGroups', labelKey: 'groups', menu: { section: 'bulk', icon: GroupsOutlined } },
-  { path: '/ZDGAgendamento', labelKey: 'scheduled', menu: { section: 'bulk', icon: EventOutlined } },
+  { path: '/ZDGAgendamento', labelKey: 'scheduled', menu: { section: 'bulk', icon: EventOutlined }, load: () => import('../features/campaigns/ScheduledPage') },
   { path: '/ZDGChatbot', labelKey: 'bot', menu: { section: 'bulk', icon: SmartToyOutlined } },
   { path: '/InstaDirect', labelKey: 'directIg', menu: { section: 'bulk', icon: Instagram } },
   { path: '/SMS', labelKey: 'sms', menu: { section: 'bulk', icon: SmsOutlined } },
   { path: '/VoiceCall', labelKey: 'voiceCall', menu: { section: 'bulk', icon: PhoneInTalkOutlined } },
-  { path: '/ZDGHistorico', labelKey: 'history', menu: { section: 'bulk', icon: HistoryOutlined } },
+  { path: '/ZDGHistorico', labelKey: 'history', menu: { section: 'bulk', icon: HistoryOutlined }, load: () => import('../features/campaigns/HistoryPage') },
 
   {
     path: '/users',

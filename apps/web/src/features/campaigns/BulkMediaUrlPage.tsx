@@ -1,0 +1,5 @@
+import { BulkPage } from './BulkPage';
+
+export default function BulkMediaUrlPage() {
+  return <BulkPage kind="mediaUrl" />;
+}

@@ -1,0 +1,5 @@
+import { BulkPage } from './BulkPage';
+
+export default function BulkVoicePage() {
+  return <BulkPage kind="voice" />;
+}

@@ -1,0 +1,179 @@
+/**
+ * The form of the four bulk pages: connection, numbers, message, the file of its kind, the pace
+ * and an optional start time. Checked with the shared schema the server applies, so a field error
+ * reads the same before and after sending.
+ */
+import Send from '@mui/icons-material/Send';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CAMPAIGN_LIMITS, ZCampaignCreateSchema, type CampaignKind, type TCampaign } from '@zapdesk/shared/campaigns';
+import { ApiError } from '../../core/api/ApiError';
+import { fieldErrorText } from '../../core/forms/fieldErrors';
+import { MessageTextField } from '../../core/ui/MessageTextField';
+import { toastError } from '../../core/ui/toastError';
+import { useWhatsapps } from '../whatsapps/whatsapps.api';
+import { createCampaign } from './campaigns.api';
+import { MediaSourceField } from './MediaSourceField';
+import { NumbersField } from './NumbersField';
+
+const FIELDS = ['whatsappId', 'numbers', 'message', 'mediaUrl', 'mediaPath', 'minDelay', 'maxDelay', 'scheduledAt'] as const;
+type Field = (typeof FIELDS)[number];
+type Errors = Partial<Record<Field, string>>;
+
+/** Field errors by field, from the schema's issues or the server's `fields`: the first code of each. */
+function errorsOf(entries: [unknown, string][]): Errors {
+  const errors: Errors = {};
+  for (const [path, code] of entries) {
+    const field = FIELDS.find((name) => name === path);
+    if (field && !(field in errors)) errors[field] = fieldErrorText({ message: code });
+  }
+  return errors;
+}
+
+/** A datetime-local value (the browser's time zone) for a moment some minutes from now. */
+function localInputValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+type Props = { kind: CampaignKind; onCreated: (campaign: TCampaign, dropped: { blank: number; duplicates: number }) => void };
+
+export function CampaignForm({ kind, onCreated }: Props) {
+  const { t } = useTranslation();
+  const connections = useWhatsapps();
+  const [chosenConnection, setConnection] = useState<number | ''>('');
+  const [numbers, setNumbers] = useState('');
+  const [message, setMessage] = useState('');
+  const [media, setMedia] = useState({ mediaUrl: '', mediaPath: '' });
+  const [minDelay, setMinDelay] = useState('5');
+  const [maxDelay, setMaxDelay] = useState('15');
+  const [schedule, setSchedule] = useState(false);
+  const [scheduledAt, setScheduledAt] = useState(() => localInputValue(new Date(Date.now() + 60 * 60_000)));
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const list = connections.data ?? [];
+  // The connected default first, as the user would pick it.
+  const whatsappId = chosenConnection !== '' ? chosenConnection : (list.find((w) => w.status === 'CONNECTED' && w.isDefault) ?? list.find((w) => w.status === 'CONNECTED') ?? list[0])?.id;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const when = schedule ? new Date(scheduledAt) : undefined;
+    const input = {
+      kind,
+      whatsappId,
+      numbers,
+      message: kind === 'voice' ? '' : message,
+      ...(media.mediaUrl.trim() ? { mediaUrl: media.mediaUrl.trim() } : {}),
+      ...(media.mediaPath.trim() ? { mediaPath: media.mediaPath.trim() } : {}),
+      minDelay: minDelay === '' ? Number.NaN : Number(minDelay),
+      maxDelay: maxDelay === '' ? Number.NaN : Number(maxDelay),
+      ...(when && !Number.isNaN(when.getTime()) ? { scheduledAt: when.toISOString() } : {}),
+    };
+    const parsed = ZCampaignCreateSchema.safeParse(input);
+    const found: Errors = parsed.success ? {} : errorsOf(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
+    if (numbers.trim() === '') found.numbers = fieldErrorText({ message: 'REQUIRED' });
+    if (schedule && (!when || Number.isNaN(when.getTime()))) found.scheduledAt = fieldErrorText({ message: 'REQUIRED' });
+    setErrors(found);
+    if (!parsed.success || Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const created = await createCampaign(parsed.data);
+      onCreated(created.campaign, created.dropped);
+      setNumbers('');
+    } catch (caught) {
+      if (caught instanceof ApiError && Object.keys(caught.fields).length > 0) {
+        setErrors(errorsOf(Object.entries(caught.fields)));
+      }
+      toastError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack component="form" gap={2} onSubmit={(event) => void submit(event)} noValidate data-testid="campaign-form">
+      <Alert severity="info" data-testid="campaign-background-note">
+        {t('campaigns.form.backgroundNote', { block: CAMPAIGN_LIMITS.adviceBlockSize })}
+      </Alert>
+      <TextField
+        select
+        label={t('campaigns.form.connection')}
+        value={whatsappId ?? ''}
+        onChange={(event) => setConnection(Number(event.target.value))}
+        error={Boolean(errors.whatsappId)}
+        helperText={errors.whatsappId}
+        slotProps={{ htmlInput: { 'data-testid': 'campaign-connection' } }}
+      >
+        {list.map((w) => (
+          <MenuItem key={w.id} value={w.id}>
+            {`${w.name} · ${t(`connections.statuses.${w.status}`)}`}
+          </MenuItem>
+        ))}
+      </TextField>
+      <NumbersField value={numbers} onChange={setNumbers} error={errors.numbers} />
+      {kind === 'text' || kind === 'voice' ? null : (
+        <MediaSourceField kind={kind} {...media} onChange={(change) => setMedia((m) => ({ ...m, ...change }))} error={errors.mediaUrl ?? errors.mediaPath} />
+      )}
+      {kind === 'voice' ? (
+        <MediaSourceField kind="voice" {...media} onChange={(change) => setMedia((m) => ({ ...m, ...change }))} error={errors.mediaPath ?? errors.mediaUrl} />
+      ) : (
+        <MessageTextField
+          label={kind === 'text' ? t('campaigns.form.message') : t('campaigns.form.caption')}
+          value={message}
+          onChange={setMessage}
+          error={errors.message}
+          helperText={t('campaigns.form.messageHelp', { variable: '{{name}}' })}
+          testId="campaign-message"
+        />
+      )}
+      <Stack direction={{ xs: 'column', sm: 'row' }} gap={2}>
+        <TextField
+          type="number"
+          label={t('campaigns.form.minDelay')}
+          value={minDelay}
+          onChange={(event) => setMinDelay(event.target.value)}
+          error={Boolean(errors.minDelay)}
+          helperText={errors.minDelay ?? t('campaigns.form.seconds')}
+          slotProps={{ htmlInput: { min: 0, max: CAMPAIGN_LIMITS.maxDelaySeconds, 'data-testid': 'campaign-min' } }}
+          sx={{ flex: 1 }}
+        />
+        <TextField
+          type="number"
+          label={t('campaigns.form.maxDelay')}
+          value={maxDelay}
+          onChange={(event) => setMaxDelay(event.target.value)}
+          error={Boolean(errors.maxDelay)}
+          helperText={errors.maxDelay ?? t('campaigns.form.seconds')}
+          slotProps={{ htmlInput: { min: 0, max: CAMPAIGN_LIMITS.maxDelaySeconds, 'data-testid': 'campaign-max' } }}
+          sx={{ flex: 1 }}
+        />
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} gap={2} alignItems={{ sm: 'center' }}>
+        <FormControlLabel control={<Switch checked={schedule} onChange={(event) => setSchedule(event.target.checked)} data-testid="campaign-schedule-toggle" />} label={t('campaigns.form.schedule')} />
+        {schedule ? (
+          <TextField
+            type="datetime-local"
+            label={t('campaigns.form.startAt')}
+            value={scheduledAt}
+            onChange={(event) => setScheduledAt(event.target.value)}
+            error={Boolean(errors.scheduledAt)}
+            helperText={errors.scheduledAt}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'campaign-start-at' } }}
+          />
+        ) : null}
+      </Stack>
+      <Stack direction="row" justifyContent="flex-end">
+        <Button type="submit" variant="contained" startIcon={<Send />} disabled={busy} data-testid="campaign-submit">
+          {schedule ? t('campaigns.form.scheduleSubmit') : t('campaigns.form.submit')}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

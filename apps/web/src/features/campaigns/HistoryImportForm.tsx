@@ -1,0 +1,51 @@
+/** The import of the phone's message history for a whole connection (POST /syncMessage), kept reachable from the send history. */
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { toastError } from '../../core/ui/toastError';
+import { importConnectionHistory } from './campaigns.api';
+
+export function HistoryImportForm() {
+  const { t } = useTranslation();
+  const [connectionId, setConnectionId] = useState('');
+  const [limit, setLimit] = useState('50');
+  const [busy, setBusy] = useState(false);
+  const valid = /^\d+$/.test(connectionId) && /^\d+$/.test(limit);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!valid) return;
+    setBusy(true);
+    try {
+      const { imported } = await importConnectionHistory(Number(connectionId), Number(limit));
+      toast.success(t('campaigns.import.done', { count: imported }));
+    } catch (caught) {
+      toastError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="subtitle1" fontWeight={700}>
+        {t('campaigns.import.title')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+        {t('campaigns.import.help')}
+      </Typography>
+      <Stack component="form" direction={{ xs: 'column', sm: 'row' }} gap={1.5} onSubmit={(event) => void submit(event)}>
+        <TextField size="small" label={t('campaigns.import.connectionId')} value={connectionId} onChange={(e) => setConnectionId(e.target.value)} required />
+        <TextField size="small" type="number" label={t('campaigns.import.limit')} value={limit} onChange={(e) => setLimit(e.target.value)} required />
+        <Button type="submit" variant="outlined" disabled={!valid || busy}>
+          {t('campaigns.import.submit')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,86 @@
+/** Bulk sends: the calls, the cache keys, and the live `campaign` event folded into the cache. */
+import type { QueryClient } from '@tanstack/react-query';
+import type { TCampaign, TCampaignCreate, TCampaignList, TCampaignUpdate, TLocalMediaList, TRecipientList } from '@zapdesk/shared/campaigns';
+import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { request, requestRaw } from '../../core/api/client';
+
+export type CampaignFilters = { from?: string; to?: string; whatsappId?: number; status?: TCampaign['status']; number?: string; scheduled?: 'true' };
+
+export const campaignsKeys = {
+  all: ['campaigns'] as const,
+  list: (filters: CampaignFilters) => ['campaigns', 'list', filters] as const,
+  detail: (id: number) => ['campaigns', 'detail', id] as const,
+  recipients: (id: number) => ['campaigns', 'recipients', id] as const,
+  localMedia: ['campaigns', 'localMedia'] as const,
+  connected: ['campaigns', 'connected'] as const,
+};
+
+export function createCampaign(input: TCampaignCreate) {
+  return request<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }>('/campaigns', { method: 'POST', body: input });
+}
+
+export function fetchCampaigns(filters: CampaignFilters, pageNumber: number) {
+  return request<TCampaignList>('/campaigns', { query: { ...filters, pageNumber } });
+}
+
+export function fetchCampaign(id: number) {
+  return request<TCampaign>(`/campaigns/${id}`);
+}
+
+export function fetchRecipients(id: number, pageNumber: number) {
+  return request<TRecipientList>(`/campaigns/${id}/recipients`, { query: { pageNumber } });
+}
+
+export type CampaignAction = 'pause' | 'resume' | 'cancel' | 'resend';
+
+export function controlCampaign(id: number, action: CampaignAction) {
+  return request<TCampaign>(`/campaigns/${id}/${action}`, { method: 'POST' });
+}
+
+export function updateCampaign(id: number, input: TCampaignUpdate) {
+  return request<TCampaign>(`/campaigns/${id}`, { method: 'PUT', body: input });
+}
+
+export function fetchLocalMedia() {
+  return request<TLocalMediaList>('/local-media');
+}
+
+/** A voice note recorded in the browser, kept on the server: its path under the local media folder. */
+export async function uploadRecording(file: File): Promise<string> {
+  const body = new FormData();
+  body.append('file', file);
+  return (await request<{ path: string }>('/local-media/recordings', { method: 'POST', body })).path;
+}
+
+export function fetchConnectedIds() {
+  return request<{ ids: number[]; connections: { id: number; name: string; status: string }[] }>('/whatsappzdg');
+}
+
+export function sendScheduledOfDay(day: string, whatsappId: number) {
+  return request<{ started: number[] }>('/sendAgendamento', { method: 'POST', body: { dataEnvio: day, ticketwhatsappId: whatsappId } });
+}
+
+export function importConnectionHistory(whatsappId: number, limit: number) {
+  return request<{ imported: number }>('/syncMessage', { method: 'POST', body: { limit, ticketwhatsappId: whatsappId } });
+}
+
+/** zdg.csv of the history with these filters, downloaded with the bearer token. */
+export async function downloadHistoryCsv(filters: CampaignFilters): Promise<void> {
+  const query = new URLSearchParams(Object.entries(filters).flatMap(([key, value]) => (value === undefined || value === '' ? [] : [[key, String(value)]])));
+  const response = await requestRaw(`/campaigns/export${query.size ? `?${query.toString()}` : ''}`);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'zdg.csv';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A campaign moved on: its detail is replaced, its recipients and the lists are read again when shown. */
+export function applyCampaignEvent(queryClient: QueryClient, payload: Parameters<ServerToClientEvents['campaign']>[0]): void {
+  queryClient.setQueryData(campaignsKeys.detail(payload.campaign.id), payload.campaign);
+  void queryClient.invalidateQueries({ queryKey: campaignsKeys.recipients(payload.campaign.id) });
+  void queryClient.invalidateQueries({ queryKey: ['campaigns', 'list'] });
+}
