@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { io as connect } from 'socket.io-client';
 import { buildApp } from '@zapdesk/server/app';
 import { SimulatorDriver } from '@zapdesk/server/channels/simulator/simulator.driver';
 import { loadConfig } from '@zapdesk/server/core/config';
+import { benchDatabase } from './bench-database.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,18 +36,8 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-'));
-  let databaseUrl: string | undefined;
-  const pgBase = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const pgName = `zapdesk_bench_${Date.now()}`;
-  if (values.db === 'postgres') {
-    const c = new pg.Client({ connectionString: pgBase });
-    await c.connect();
-    await c.query(`create database ${pgName}`);
-    await c.end();
-    const u = new URL(pgBase);
-    u.pathname = `/${pgName}`;
-    databaseUrl = u.toString();
-  }
+  const database = await benchDatabase(values.db);
+  const databaseUrl = database.url;
   const built = await buildApp(
     loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: 'admin@bench.local', ADMIN_PASSWORD: 'bench-pass', LOG_LEVEL: 'error', SIMULATOR: 'on', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }),
   );
@@ -157,12 +147,7 @@ async function main(): Promise<void> {
   socket.close();
   await built.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
-  if (values.db === 'postgres') {
-    const c = new pg.Client({ connectionString: pgBase });
-    await c.connect();
-    await c.query(`drop database if exists ${pgName} with (force)`);
-    await c.end();
-  }
+  await database.drop();
 }
 
 main().catch((error: unknown) => {
