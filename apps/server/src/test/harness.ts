@@ -206,3 +206,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
   return testApp;
 }
+
+/** Reads until `done` holds, every 50 ms; fails with the last value read after `timeoutMs`. */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -3,22 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign, TCampaignList, TRecipientList } from '@zapdesk/shared/campaigns';
 import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
 import { startCampaignSender } from '../../jobs/campaigns.job.js';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 import { recoverInDoubt } from './campaign-send.js';
 
 let t: TestApp;
 let phone: number;
 let run = 0;
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function outbox(connectionId = phone): Promise<TSimulatorOutboxItem[]> {
   return (await t.request({ method: 'GET', url: `/api/simulator/${connectionId}/outbox`, token: t.adminToken })).json();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
 import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../messages/fixtures');
 const OPUS = fs.readFileSync(path.join(FIXTURES, 'opusenc-sine.ogg'));
@@ -22,16 +22,6 @@ let files: http.Server;
 let filesUrl: string;
 let localDir: string;
 let n = 0;
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const nextNumber = () => `44770095${String((n += 1)).padStart(4, '0')}`;
 

@@ -145,3 +145,16 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 export async function requestVoid(path: string, options: RequestOptions = {}): Promise<void> {
   await requestRaw(path, options);
 }
+
+/** Fetches a file with the bearer token and hands it to the browser as a download named `filename`. */
+export async function downloadFile(path: string, filename: string): Promise<void> {
+  const response = await requestRaw(path);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

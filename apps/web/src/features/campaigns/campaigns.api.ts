@@ -2,7 +2,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TCampaign, TCampaignCreate, TCampaignList, TCampaignUpdate, TLocalMediaList, TRecipientList } from '@zapdesk/shared/campaigns';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { request, requestRaw } from '../../core/api/client';
+import { downloadFile, request } from '../../core/api/client';
 
 export type CampaignFilters = { from?: string; to?: string; whatsappId?: number; status?: TCampaign['status']; number?: string; scheduled?: 'true' };
 
@@ -65,17 +65,9 @@ export function importConnectionHistory(whatsappId: number, limit: number) {
 }
 
 /** zdg.csv of the history with these filters, downloaded with the bearer token. */
-export async function downloadHistoryCsv(filters: CampaignFilters): Promise<void> {
+export function downloadHistoryCsv(filters: CampaignFilters): Promise<void> {
   const query = new URLSearchParams(Object.entries(filters).flatMap(([key, value]) => (value === undefined || value === '' ? [] : [[key, String(value)]])));
-  const response = await requestRaw(`/campaigns/export${query.size ? `?${query.toString()}` : ''}`);
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'zdg.csv';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return downloadFile(`/campaigns/export${query.size ? `?${query.toString()}` : ''}`, 'zdg.csv');
 }
 
 /** A campaign moved on: its detail is replaced, its recipients and the lists are read again when shown. */

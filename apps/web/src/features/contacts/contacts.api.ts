@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import type { TContactImportResult, ZContactListSchema, TContact, TContactInput } from '@zapdesk/shared/schemas';
-import { request, requestRaw, requestVoid } from '../../core/api/client';
+import { downloadFile, request, requestVoid } from '../../core/api/client';
 import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
 export const contactsKeys = {
@@ -38,18 +38,9 @@ export function importContacts(file: File) {
   return request<TContactImportResult>('/contacts/import', { method: 'POST', body });
 }
 
-/** Fetches the CSV with the bearer token and hands it to the browser as a download. */
-export async function downloadContactsCsv(): Promise<void> {
-  const response = await requestRaw('/contacts/export');
-  const blob = await response.blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'zdg.csv';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/** The contacts as zdg.csv. */
+export function downloadContactsCsv(): Promise<void> {
+  return downloadFile('/contacts/export', 'zdg.csv');
 }
 
 function matchesSearch(contact: TContact, search: string): boolean {
