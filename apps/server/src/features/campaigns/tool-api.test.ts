@@ -1,4 +1,5 @@
 /** The tool API's credentials, and what a campaign's file may be: the SSRF guard, the local folder, Ogg Opus. */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -166,6 +167,59 @@ describe('media by URL', () => {
       const res = await t.request({ method: 'POST', url: '/api/sendMedia', payload: { token: apiToken, number: nextNumber(), url, title: '', ticketwhatsappId: phone } });
       expect(res.statusCode, url).toBe(400);
       expect(res.json(), url).toMatchObject({ error: code });
+    }
+  });
+});
+
+/**
+ * A redirect from a public address to loopback. A public address is needed for the first hop, so
+ * one (a unicast address, one per database run since both run at once) is put on the loopback
+ * interface for the test and taken off after: that takes root (CAP_NET_ADMIN), which the test
+ * machines have; elsewhere the test is skipped and says why.
+ */
+const PUBLIC_ADDRESS = process.env.TEST_DB === 'postgres' ? '1.2.3.5' : '1.2.3.4';
+function ipAddress(action: 'add' | 'del'): string | undefined {
+  try {
+    execFileSync('ip', ['addr', action, `${PUBLIC_ADDRESS}/32`, 'dev', 'lo'], { stdio: 'pipe' });
+    return undefined;
+  } catch (error) {
+    const text = error instanceof Error && 'stderr' in error ? String(error.stderr) : String(error);
+    return action === 'add' && /exists/i.test(text) ? undefined : text.trim();
+  }
+}
+
+describe('media by URL from a public address', () => {
+  it('refuses a redirect to loopback, and fetches from the public address itself', async (test) => {
+    const failed = ipAddress('add');
+    if (failed !== undefined) {
+      console.warn(`skipped: cannot put ${PUBLIC_ADDRESS} on lo (needs root and the ip command): ${failed}`);
+      test.skip();
+      return;
+    }
+    const publicServer = http.createServer((req, res) => {
+      if (req.url === '/to-loopback') return res.writeHead(302, { location: `${filesUrl}/pixel` }).end();
+      if (req.url === '/pixel') return res.writeHead(200).end(PNG);
+      return res.writeHead(404).end();
+    });
+    const guarded = await createTestApp({ SIMULATOR: 'on' });
+    try {
+      await new Promise<void>((resolve) => publicServer.listen(0, PUBLIC_ADDRESS, resolve));
+      const base = `http://${PUBLIC_ADDRESS}:${(publicServer.address() as AddressInfo).port}`;
+      const w = (await guarded.request({ method: 'POST', url: '/api/whatsapp', token: guarded.adminToken, payload: { name: 'Public', channel: 'simulator', isDefault: true } })).json<{ id: number }>()
+        .id;
+      const send = (mediaUrl: string) =>
+        guarded.request({
+          method: 'POST',
+          url: '/api/campaigns',
+          token: guarded.adminToken,
+          payload: { kind: 'mediaUrl', whatsappId: w, numbers: '447700900001', message: 'x', mediaUrl, minDelay: 0, maxDelay: 0 },
+        });
+      expect((await send(`${base}/pixel`)).statusCode).toBe(201);
+      expect((await send(`${base}/to-loopback`)).json()).toMatchObject({ error: 'ERR_MEDIA_URL_FORBIDDEN' });
+    } finally {
+      await guarded.close();
+      publicServer.close();
+      ipAddress('del');
     }
   });
 });
