@@ -65,7 +65,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
       if (!trailing.has(campaignId)) {
         const timer = setTimeout(() => {
           trailing.delete(campaignId);
-          void progress(campaignId, true).catch(onError);
+          handle(() => progress(campaignId, true));
         }, PROGRESS_EVERY_MS - since);
         timer.unref();
         trailing.set(campaignId, timer);
@@ -172,22 +172,32 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     }
   }
 
+  /** Work started by events, awaited on stop so nothing runs on a closed database. */
+  const handling = new Set<Promise<void>>();
+  const handle = (work: () => Promise<void>) => {
+    if (stopped) return;
+    const running: Promise<void> = work()
+      .catch(onError)
+      .finally(() => handling.delete(running));
+    handling.add(running);
+  };
+
   const unsubscribe = [
     ctx.events.subscribe('campaign.saved', ({ campaign }) => {
       if (campaign.status === 'running') kick(campaign.whatsappId);
     }),
     ctx.events.subscribe('whatsapp.session', ({ id, status }) => {
-      const work = status === 'CONNECTED' ? resumeConnection(id) : status === 'OPENING' ? Promise.resolve() : pauseConnection(id);
-      work.catch(onError);
+      if (status === 'OPENING') return;
+      handle(() => (status === 'CONNECTED' ? resumeConnection(id) : pauseConnection(id)));
     }),
     // An ack for a send in doubt says it went out after all. Acks are many: only looked at while
     // some send is in doubt.
     ctx.events.subscribe('channel.ack', ({ providerId }) => {
       if (!unknownLeft) return;
-      void recipients
-        .confirmUnknown(ctx.db, providerId, nowIso())
-        .then((campaignId) => (campaignId ? progress(campaignId, true) : undefined))
-        .catch(onError);
+      handle(async () => {
+        const campaignId = await recipients.confirmUnknown(ctx.db, providerId, nowIso());
+        if (campaignId) await progress(campaignId, true);
+      });
     }),
   ];
 
@@ -211,6 +221,6 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     for (const timer of trailing.values()) clearTimeout(timer);
     for (const state of connections.values()) state.wake?.();
     await round;
-    await Promise.all([...loops]);
+    await Promise.all([...loops, ...handling]);
   };
 }

@@ -3,7 +3,7 @@
  * server-side request forgery: every connection (the first and each redirect's) goes through an
  * agent that checks the address DNS gave, after resolution, and refuses loopback, private,
  * link-local and unspecified addresses; `allowPrivate` lets loopback and private ones through,
- * never link-local (where cloud metadata services answer). A size limit,
+ * never IPv4 link-local or a metadata address. A size limit,
  * an overall time limit and at most MAX_REDIRECTS redirects.
  */
 import http from 'node:http';
@@ -13,8 +13,13 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
 import { AppError } from '../errors.js';
 
 export const MAX_REDIRECTS = 5;
-/** Link-local ranges, where cloud metadata services answer: refused even when private addresses are allowed. */
-const ALWAYS_DENIED = ['169.254.0.0/16', 'fe80::/10'];
+/**
+ * IPv4 link-local, where cloud metadata services answer: refused even when private addresses are
+ * allowed. The agent matches every entry against every address and logs an error for an entry of
+ * the other family, so the list holds IPv4 only; IPv6 link-local is refused unless private
+ * addresses are allowed.
+ */
+const ALWAYS_DENIED = ['169.254.0.0/16'];
 
 export type FetchedFile = { data: Buffer; contentType: string | undefined; filename: string };
 

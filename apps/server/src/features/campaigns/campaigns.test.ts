@@ -361,9 +361,8 @@ describe('sends in doubt after a crash', () => {
     const away = await t.insertWhatsapp({ name: `Away ${Date.now()}` });
     const id = await scheduledCampaign(away.id, ['447700901201']);
     await leaveSending(id, '447700901201', 'DOUBT-ASK');
-    const stop = await startCampaignSender(t.ctx, t.sessions, (error) => {
-      throw error;
-    });
+    const errors: unknown[] = [];
+    const stop = await startCampaignSender(t.ctx, t.sessions, (error) => errors.push(error));
     try {
       expect(await statusOf(id, '447700901201')).toMatchObject({ status: 'unknown', error: 'ERR_SEND_IN_DOUBT', providerId: 'DOUBT-ASK' });
       t.ctx.events.publish('channel.ack', { whatsappId: away.id, providerId: 'DOUBT-ASK', ack: 2 });
