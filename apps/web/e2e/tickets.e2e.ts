@@ -106,7 +106,8 @@ describe('tickets', () => {
     const reply = messages(page).filter({ hasText: 'Olá, tudo bem?' });
     await reply.waitFor();
     await expect(reply.getAttribute('data-from-me')).resolves.toBe('true');
-    await expect(input.inputValue()).resolves.toBe('');
+    // The reply shows through the socket as soon as it is stored; the input clears when the send's answer comes.
+    await expect.poll(() => input.inputValue()).toBe('');
     await expect(reply.getByTestId('message-ack').count()).resolves.toBe(1);
     await expect.poll(async () => Number(await reply.getByTestId('message-ack').getAttribute('data-ack')), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     await expect(reply.getByTestId('message-time').textContent()).resolves.toMatch(/^\d{2}:\d{2}$/);
