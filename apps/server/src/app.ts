@@ -40,6 +40,12 @@ import { startOutboundDispatcher } from './jobs/outbound.job.js';
 import { startCampaignSender } from './jobs/campaigns.job.js';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes.js';
 import { toolApiRoutes } from './features/campaigns/tool-api.routes.js';
+import { groupsRoutes } from './features/groups/groups.routes.js';
+import { emailRoutes } from './features/email/email.routes.js';
+import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
+import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
+import { startMailSender } from './jobs/mail.job.js';
+import { startChatbotWorker } from './jobs/chatbot.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { createIdentity } from './features/auth/identity.js';
@@ -117,7 +123,14 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
-  await app.register(helmet, { contentSecurityPolicy: { directives: CSP_DIRECTIVES }, hsts: false, referrerPolicy: { policy: 'no-referrer' }, crossOriginEmbedderPolicy: false });
+  // /ZDGChatbot frames the Typebot server of the settings: frame-src allows that one origin.
+  const typebotFrame = await trackTypebotOrigin(ctx);
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: { ...CSP_DIRECTIVES, frameSrc: ["'self'", () => typebotFrame.origin() || "'self'"] } },
+    hsts: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
   // Strict-Transport-Security only over HTTPS (as seen through TRUST_PROXY): on plain HTTP it
   // would mean nothing, and on a LAN install it would lock browsers out of the HTTP address.
   app.addHook('onSend', async (request, reply) => {
@@ -150,10 +163,10 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes]) {
+      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes]) {
         await api.register(routes, { ctx });
       }
-      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, campaignsRoutes, toolApiRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
+      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, campaignsRoutes, toolApiRoutes, groupsRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
         await api.register(routes, { ctx, sessions });
       }
     },
@@ -192,6 +205,9 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
   const stopOutbound = await startOutboundDispatcher(ctx, sessions, (error) => app.log.error({ err: error }, 'outbound dispatch failed'));
   const stopCampaigns = await startCampaignSender(ctx, sessions, (error) => app.log.error({ err: error }, 'campaign sender failed'));
+  const stopMail = await startMailSender(ctx, (error) => app.log.error({ err: error }, 'mail sender failed'));
+  const stopChatbot = await startChatbotWorker(ctx, sessions, (error) => app.log.error({ err: error }, 'chatbot failed'));
+  events.subscribe('chatbot.error', ({ ticketId, error }) => app.log.warn({ ticketId, error }, 'chatbot error'));
 
   return {
     app,
@@ -200,10 +216,13 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     admin,
     sessions,
     close: async () => {
+      typebotFrame.stop();
       stopDemo();
       stopAutoClose();
       await stopOutbound();
       await stopCampaigns();
+      await stopMail();
+      await stopChatbot();
       await sessions.closeAll();
       await io.close();
       await app.close();

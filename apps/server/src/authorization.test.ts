@@ -279,6 +279,46 @@ const table: Record<string, Row> = {
   'POST /api/sendMediaZDGRec': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { number: '447700700001', url: 'none.ogg', ticketwhatsappId: connectionId } }) },
   'GET /api/whatsappzdg': { anon: 401, user: ok, admin: ok },
   'POST /api/sendAgendamento': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { dataEnvio: '2031-01-01', ticketwhatsappId: connectionId } }) },
+  // Group tools: for every signed-in user (like the bulk pages), and through the tool API.
+  'GET /api/groups': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/groups?whatsappId=${connectionId}` }) },
+  'POST /api/groups': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { whatsappId: connectionId, title: 'Turma', participants: '447700800001' } }) },
+  'POST /api/groups/actions': {
+    anon: 401,
+    user: 202,
+    admin: 202,
+    call: async () => ({ payload: { whatsappId: connectionId, action: 'subject', subject: 'Novo nome', groupIds: [await adminGroup()] } }),
+  },
+  'POST /api/zdgGroups': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { subject: 'Novo nome', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
+  'POST /api/zdgGroupsDescription': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { description: 'Regras', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
+  'POST /api/zdgGroupsCreate': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { title: 'Turma', contact: '447700800002', ticketwhatsappId: connectionId } }) },
+  'POST /api/zdgGroupsMessage': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { newMessageGroup: 'Oi, grupo', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
+  'POST /api/zdgOpenGroup': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
+  'POST /api/zdgCloseGroup': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
+  'POST /api/simulator/{connectionId}/groups': {
+    anon: 401,
+    user: 403,
+    admin: 201,
+    call: () => ({ url: `/api/simulator/${connectionId}/groups`, payload: { subject: 'Sim', participants: [{ number: '447700800003' }] } }),
+  },
+  'GET /api/simulator/{connectionId}/groups': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/groups` }) },
+  // E-mail: the list, a retry and the test are for admins; the tool API's mails take a session or
+  // the token (allowed here, answered 400 because no SMTP server is set).
+  'GET /api/emails': { anon: 401, user: 403, admin: ok },
+  'GET /api/chatbot/status': { anon: 401, user: 403, admin: ok },
+  'GET /api/chatbot/frame': { anon: 401, user: ok, admin: ok },
+  'GET /api/chatbot/tickets/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/chatbot/tickets/${ticket.id}` }) },
+  'POST /api/emails/{id}/retry': { anon: 401, user: 403, admin: 404, call: () => ({ url: '/api/emails/999999/retry' }) },
+  'POST /api/emails/test': { anon: 401, user: 403, admin: 400, call: () => ({ payload: {} }) },
+  'POST /api/zdgSendEmail': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto' } }) },
+  'POST /api/zdgSendEmailUser': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgTo: 'a@example.com' } }) },
+  'POST /api/zdgSendEmailAttach': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgFileName: 'a.txt', zdgContent: 'a' } }) },
+  'POST /api/zdgSendEmailAttachUser': {
+    anon: 401,
+    user: 400,
+    admin: 400,
+    call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgFileName: 'a.txt', zdgContent: 'a', zdgTo: 'a@example.com' } }),
+  },
+  'POST /api/zdgProtocolo': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { ticket: ticket.id } }) },
   // The whole contact list and its clean-up are for admins (or the token).
   'GET /api/contactsZDG': { anon: 401, user: 403, admin: ok },
   'POST /api/delContacts': { anon: 401, user: 403, admin: ok, call: () => ({ payload: {} }) },
@@ -287,6 +327,17 @@ const table: Record<string, Row> = {
 async function quickAnswer(): Promise<number> {
   const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: t.adminToken, payload: { shortcut: `qa${(n += 1)}`, message: 'Olá, como posso ajudar?' } });
   return res.json<{ id: number }>().id;
+}
+
+/** A group of the main phone where it is admin, made on the simulated phone. */
+async function adminGroup(): Promise<string> {
+  const res = await t.request({
+    method: 'POST',
+    url: `/api/simulator/${connectionId}/groups`,
+    token: t.adminToken,
+    payload: { subject: `Grupo ${(n += 1)}`, participants: [{ number: '447700800004' }] },
+  });
+  return res.json<{ id: string }>().id;
 }
 
 /** A simulator connection nobody else uses (linked unless asked otherwise), for calls that stop, reset or delete it. */

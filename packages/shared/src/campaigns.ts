@@ -6,8 +6,22 @@
 import { z } from 'zod';
 import { MAX_ID, normalizeBulkNumber } from './domain.js';
 
-export const CAMPAIGN_KINDS = ['text', 'mediaUrl', 'mediaPath', 'voice'] as const;
+/** What a bulk page sends. */
+export const SEND_KINDS = ['text', 'mediaUrl', 'mediaPath', 'voice'] as const;
+export type SendKind = (typeof SEND_KINDS)[number];
+/** What the group tools change in each group (no message is sent). */
+export const GROUP_ACTION_KINDS = ['groupSubject', 'groupDescription', 'groupOpen', 'groupClose'] as const;
+export type GroupActionKind = (typeof GROUP_ACTION_KINDS)[number];
+export const CAMPAIGN_KINDS = [...SEND_KINDS, ...GROUP_ACTION_KINDS] as const;
 export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+
+export function isGroupActionKind(kind: CampaignKind): kind is GroupActionKind {
+  return (GROUP_ACTION_KINDS as readonly string[]).includes(kind);
+}
+
+/** Whom a campaign is for: numbers typed on a bulk page, groups, or the participants of groups. */
+export const CAMPAIGN_AUDIENCES = ['numbers', 'groups', 'participants'] as const;
+export type CampaignAudience = (typeof CAMPAIGN_AUDIENCES)[number];
 
 /**
  * scheduled: waits for its start time; running: sends; paused: by a user, or by the server while
@@ -21,16 +35,18 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
  * then sent or failed. invalid: not a phone number; notOnWhatsapp: the network has no account
  * for it; skipped: the campaign's content could not be prepared; cancelled: the campaign was
  * cancelled first; unknown: a crash came between the send and its result, and the phone has
- * not confirmed it since (resend it from the history if it did not arrive).
+ * not confirmed it since (resend it from the history if it did not arrive); notAdmin: a group
+ * where only admins may do this and the connection's number is not one (skipped). For a group
+ * action, 'sent' means done.
  */
-export const RECIPIENT_STATUSES = ['queued', 'sending', 'sent', 'failed', 'invalid', 'notOnWhatsapp', 'skipped', 'cancelled', 'unknown'] as const;
+export const RECIPIENT_STATUSES = ['queued', 'sending', 'sent', 'failed', 'invalid', 'notOnWhatsapp', 'notAdmin', 'skipped', 'cancelled', 'unknown'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 /** What the history counts per campaign. */
 export type RecipientCounts = Record<RecipientStatus, number>;
 
 export function emptyCounts(): RecipientCounts {
-  return { queued: 0, sending: 0, sent: 0, failed: 0, invalid: 0, notOnWhatsapp: 0, skipped: 0, cancelled: 0, unknown: 0 };
+  return { queued: 0, sending: 0, sent: 0, failed: 0, invalid: 0, notOnWhatsapp: 0, notAdmin: 0, skipped: 0, cancelled: 0, unknown: 0 };
 }
 
 /** Statuses a 'resend' takes back to queued. */
@@ -83,7 +99,7 @@ const seconds = z.number('INVALID').int('INVALID').min(0, 'INVALID').max(CAMPAIG
 /** A new campaign. `numbers`: one per line. `scheduledAt`: ISO time; absent or past starts now. */
 export const ZCampaignCreateSchema = z
   .object({
-    kind: z.enum(CAMPAIGN_KINDS, 'INVALID'),
+    kind: z.enum(SEND_KINDS, 'INVALID'),
     whatsappId: id,
     numbers: z.string('REQUIRED').max(CAMPAIGN_LIMITS.maxRecipients * 40, 'TOO_LONG'),
     message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_LONG').default(''),
@@ -105,6 +121,7 @@ export type TCampaignCreate = z.infer<typeof ZCampaignCreateSchema>;
 export const ZCampaignSchema = z.object({
   id: z.number(),
   kind: z.enum(CAMPAIGN_KINDS),
+  audience: z.enum(CAMPAIGN_AUDIENCES),
   whatsappId: z.number(),
   whatsappName: z.string(),
   userId: z.number().nullable(),
@@ -131,8 +148,10 @@ export type TCampaign = z.infer<typeof ZCampaignSchema>;
 
 export const ZRecipientSchema = z.object({
   id: z.number(),
+  /** The line as typed; for a group, its name when the action was stored. */
   input: z.string(),
   number: z.string().nullable(),
+  groupId: z.string().nullable(),
   status: z.enum(RECIPIENT_STATUSES),
   error: z.string().nullable(),
   sentAt: z.string().nullable(),

@@ -58,7 +58,7 @@ describe('error codes', () => {
 });
 
 describe('settings and limits', () => {
-  it("lists exactly the spec's setting keys", () => {
+  it("lists exactly the spec's setting keys, and the ones SMTP and the chatbot's debounce add", () => {
     expect([...SETTING_KEYS].sort()).toEqual(
       [
         'userCreation',
@@ -80,6 +80,12 @@ describe('settings and limits', () => {
         'call',
         'CheckMsgIsGroup',
         'userApiToken',
+        // Added: the SMTP server (e-mail), the e-mails' language, and the bot's debounce.
+        'emailHost',
+        'emailPort',
+        'emailSecurity',
+        'emailLanguage',
+        'typebotDebounce',
       ].sort(),
     );
     for (const key of SETTING_KEYS) {

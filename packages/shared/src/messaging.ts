@@ -34,6 +34,8 @@ export const ZTicketSchema = z.object({
   lastMessage: z.string(),
   unreadMessages: z.number(),
   isGroup: z.boolean(),
+  /** The chatbot answers this waiting ticket now. */
+  chatbot: z.boolean(),
   contact: ZContactSchema,
   queue: ZQueueRefSchema.nullable(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
@@ -123,6 +125,8 @@ export const ZMessageSchema = z.object({
   read: z.boolean(),
   ack: z.number(),
   isDeleted: z.boolean(),
+  /** Sent by the chatbot. */
+  fromBot: z.boolean(),
   /** Its author changed the text on the phone after sending it. */
   isEdited: z.boolean(),
   /** Own messages: queued (stored, not yet handed to the channel), sent, or failed (see sendError). */

@@ -75,6 +75,24 @@ export type HistoryAnchor = { providerId: string; fromMe: boolean; timestamp: Da
  */
 export type HistoryRequest = { chat: ChatAddress; limit: number; before?: HistoryAnchor; after?: HistoryAnchor };
 
+/** A member of a group: `number` in the product's form (LID digits when no phone number is known). */
+export type GroupParticipant = { number: string; admin: boolean; me: boolean };
+
+/**
+ * A group the connection's number belongs to. `announce`: only admins may send (closed);
+ * `restrict`: only admins may edit its name and description.
+ */
+export type GroupInfo = { groupId: string; subject: string; description: string; announce: boolean; restrict: boolean; participants: GroupParticipant[] };
+
+/** What a group action changes. */
+export type GroupChange = { subject: string } | { description: string } | { announce: boolean };
+
+/**
+ * A created group, and the numbers that are not in it: no account on the network
+ * (ERR_WAPP_INVALID_CONTACT) or refused by the network, e.g. their privacy settings (ERR_GROUP_ADD_REFUSED).
+ */
+export type GroupCreated = { group: GroupInfo; failed: { number: string; error: 'ERR_WAPP_INVALID_CONTACT' | 'ERR_GROUP_ADD_REFUSED' }[] };
+
 export interface ChannelDriver {
   /** Whether the session is open now: what is sent now goes out now. */
   readonly connected: boolean;
@@ -104,5 +122,13 @@ export interface ChannelDriver {
   profilePictureUrl(chat: ChatAddress): Promise<string | undefined>;
   /** ERR_FETCH_WAPP_MSG when the provider cannot answer (no anchor, refused, timed out). */
   fetchHistory(request: HistoryRequest): Promise<InboundMessage[]>;
+  /** Every group the connection's number belongs to, read from the network now. */
+  listGroups(): Promise<GroupInfo[]>;
+  /** One group as the network knows it now; ERR_GROUP_NOT_FOUND when the number is not in it. */
+  groupInfo(groupId: string): Promise<GroupInfo>;
+  /** Creates a group with the connection's number as its admin and the given members. */
+  createGroup(subject: string, numbers: string[]): Promise<GroupCreated>;
+  /** ERR_GROUP_NOT_ADMIN when the network refuses it to a member who is not admin. */
+  updateGroup(groupId: string, change: GroupChange): Promise<void>;
   on<K extends keyof ChannelEvents>(event: K, listener: ChannelEvents[K]): void;
 }

@@ -54,6 +54,17 @@ const ZEnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   LOCAL_MEDIA_DIR: z.string().optional(),
   ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
+  GROUP_PACE_SECONDS: z
+    .string()
+    .regex(/^\d{1,4}-\d{1,4}$/, 'min-max seconds, e.g. 5-15')
+    .refine((v) => {
+      const [min = 0, max = 0] = v.split('-').map(Number);
+      return min <= max;
+    }, 'the minimum is above the maximum')
+    .default('5-15'),
+  SMTP_CA_FILE: z.string().optional(),
+  MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  TYPEBOT_RETRY_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
   SIMULATOR: ZBool.default(false),
   DEMO: ZBool.default(false),
   DEMO_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
@@ -81,6 +92,14 @@ export type Config = {
   localMediaDir: string;
   /** Lets 'media by URL' reach loopback and private addresses (tests, intranets). */
   allowPrivateMediaUrls: boolean;
+  /** Seconds between two groups of a group action (spec 9: 5 s plus up to 10 s). */
+  groupPace: { minDelay: number; maxDelay: number };
+  /** A PEM file of certificate authorities the SMTP server's certificate may be signed by (self-signed servers). */
+  smtpCaFile: string | undefined;
+  /** The first wait before a failed mail is tried again; each next wait doubles, up to an hour. */
+  mailRetrySeconds: number;
+  /** The first wait before Typebot is asked again after a failure; then twice that; then the bot stops on that ticket. */
+  typebotRetrySeconds: number;
   simulator: boolean;
   demo: boolean;
   demoIntervalSeconds: number;
@@ -117,6 +136,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     localMediaDir: path.resolve(e.LOCAL_MEDIA_DIR ?? path.join(e.DATA_DIR, 'local-media')),
     allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
+    groupPace: { minDelay: Number(e.GROUP_PACE_SECONDS.split('-')[0]), maxDelay: Number(e.GROUP_PACE_SECONDS.split('-')[1]) },
+    smtpCaFile: e.SMTP_CA_FILE ? path.resolve(e.SMTP_CA_FILE) : undefined,
+    mailRetrySeconds: e.MAIL_RETRY_SECONDS,
+    typebotRetrySeconds: e.TYPEBOT_RETRY_SECONDS,
     simulator: e.SIMULATOR || e.DEMO,
     demo: e.DEMO,
     demoIntervalSeconds: e.DEMO_INTERVAL_SECONDS,

@@ -30,6 +30,10 @@ export type DomainEvents = {
   /** A channel reported delivery progress of a message it sent (the campaign sender listens). */
   'channel.ack': { whatsappId: number; providerId: string; ack: number };
   'campaign.saved': { campaign: TCampaign };
+  /** A mail was stored to be sent: the mail sender looks at once. */
+  'email.queued': { count: number };
+  /** The chatbot failed on a ticket (Typebot down, a file it could not fetch): kept for admins. */
+  'chatbot.error': { ticketId: number; error: string };
   /** A channel session failed to handle an event: logged, never thrown into the driver. */
   'channel.error': { whatsappId: number; error: unknown };
 };

@@ -62,6 +62,13 @@ export async function startDemo(ctx: AppContext, sessions: SessionManager): Prom
   const driver = sessions.driver(connection.id);
   if (driver instanceof SimulatorDriver && !driver.connected && driver.qr) await driver.scan();
   await sessions.settled(connection.id);
+  // A few groups the demo phone is in, for the group tools.
+  if (driver instanceof SimulatorDriver && driver.groups().length === 0) {
+    const members = CUSTOMERS.map((c) => ({ number: c.number, admin: false }));
+    driver.addGroup({ subject: 'Clientes VIP', description: 'Ofertas antes de todo mundo', phoneIsAdmin: true, participants: members.slice(0, 4) });
+    driver.addGroup({ subject: 'Revendedores', phoneIsAdmin: true, participants: members.slice(2) });
+    driver.addGroup({ subject: 'Avisos do shopping', announce: true, phoneIsAdmin: false, participants: [{ number: '5511912340000', admin: true }, ...members.slice(0, 2)] });
+  }
 
   const id = connection.id;
   const timer = setInterval(() => {

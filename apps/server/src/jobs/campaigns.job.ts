@@ -6,6 +6,7 @@
  */
 import type { SessionManager } from '../channels/session-manager.js';
 import type { AppContext } from '../core/context.js';
+import { pollLoop } from '../core/poll-loop.js';
 import { nowIso } from '../core/time.js';
 import { recoverInDoubt, sendToRecipient } from '../features/campaigns/campaign-send.js';
 import { completeIfDone, publishCampaign } from '../features/campaigns/campaigns.service.js';
@@ -201,26 +202,14 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     }),
   ];
 
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
-  const tick = () => {
-    round = startDue()
-      .catch(onError)
-      .finally(() => {
-        if (stopped) return;
-        timer = setTimeout(tick, CAMPAIGN_POLL_MS);
-        timer.unref();
-      });
-  };
-  tick();
+  const polling = pollLoop(startDue, CAMPAIGN_POLL_MS, onError);
 
   return async () => {
     stopped = true;
-    clearTimeout(timer);
     for (const off of unsubscribe) off();
     for (const timer of trailing.values()) clearTimeout(timer);
     for (const state of connections.values()) state.wake?.();
-    await round;
+    await polling.stop();
     await Promise.all([...loops, ...handling]);
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { SessionManager } from '../channels/session-manager.js';
 import type { AppContext } from '../core/context.js';
+import { pollLoop } from '../core/poll-loop.js';
 import { requeueInterrupted } from '../features/messages/outbox.repository.js';
 import { sendDueJobs } from '../features/messages/outbound.service.js';
 import { nowIso } from '../core/time.js';
@@ -17,26 +18,16 @@ export async function startOutboundDispatcher(ctx: AppContext, sessions: Session
   // run stopped is queued again, and goes out under the same provider id.
   await requeueInterrupted(ctx.db, nowIso());
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
-  const tick = () => {
-    round = (async () => {
-      try {
-        // A full batch means more is due: go on at once.
-        while (!stopped && (await sendDueJobs(ctx, sessions, BATCH)) === BATCH);
-      } catch (error) {
-        onError(error);
-      }
-      if (!stopped) {
-        timer = setTimeout(tick, OUTBOUND_POLL_MS);
-        timer.unref();
-      }
-    })();
-  };
-  tick();
+  const polling = pollLoop(
+    async () => {
+      // A full batch means more is due: go on at once.
+      while (!stopped && (await sendDueJobs(ctx, sessions, BATCH)) === BATCH);
+    },
+    OUTBOUND_POLL_MS,
+    onError,
+  );
   return async () => {
     stopped = true;
-    clearTimeout(timer);
-    await round;
+    await polling.stop();
   };
 }

@@ -34,6 +34,8 @@ export type TestApp = BuiltApp & {
   /** Tokens signed with the app's real secrets that expired a minute ago. */
   expiredTokens: (userId: number) => Promise<{ access: string; refresh: string }>;
   listen: () => Promise<string>;
+  /** Stops the server as a shutdown would and starts a new one on the same data: the new app. */
+  restart: () => Promise<TestApp>;
 };
 
 export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -88,6 +90,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
+  return openTestApp(config, dataDir, pgDb);
+}
+
+async function openTestApp(config: ReturnType<typeof loadConfig>, dataDir: string, pgDb: { url: string; drop: () => Promise<void> } | undefined): Promise<TestApp> {
   const built = await buildApp(config);
   let url: string | undefined;
 
@@ -202,6 +208,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await built.close();
       await pgDb?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await built.close();
+      return openTestApp(config, dataDir, pgDb);
     },
   };
   return testApp;

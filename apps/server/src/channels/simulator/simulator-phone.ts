@@ -19,6 +19,9 @@ export function chatKey(chat: ChatAddress): string {
   return chat.kind === 'person' ? chat.number : `group:${chat.groupId}`;
 }
 
+/** A group the simulated phone belongs to, as the phone holds it. */
+export type SimGroup = { id: string; subject: string; description: string; announce: boolean; restrict: boolean; participants: { number: string; admin: boolean }[] };
+
 /** A history entry as written to the file: no media bytes, the time as ISO text. */
 type StoredHistory = Omit<InboundMessage, 'media' | 'timestamp'> & { timestamp: string };
 
@@ -28,6 +31,7 @@ type LogLine =
   | { t: 'hist'; m: StoredHistory }
   | { t: 'edit'; id: string; body: string }
   | { t: 'read'; ids: string[] }
+  | { t: 'group'; g: SimGroup }
   | { t: 'ids'; ids: [id: string, sentAt: string][] };
 
 function toStored(message: InboundMessage): StoredHistory {
@@ -46,6 +50,7 @@ export class SimulatorPhone {
   readonly #received = new Map<string, string>();
   readonly #history = new Map<string, InboundMessage[]>();
   readonly readReceipts: string[] = [];
+  readonly #groups = new Map<string, SimGroup>();
   #lines = 0;
 
   /** `file` undefined keeps the phone in memory only. */
@@ -85,6 +90,20 @@ export class SimulatorPhone {
 
   history(chat: ChatAddress): InboundMessage[] {
     return [...(this.#history.get(chatKey(chat)) ?? [])];
+  }
+
+  groups(): SimGroup[] {
+    return [...this.#groups.values()].map((g) => structuredClone(g));
+  }
+
+  group(id: string): SimGroup | undefined {
+    const g = this.#groups.get(id);
+    return g && structuredClone(g);
+  }
+
+  /** Adds or replaces a group (its whole state). */
+  saveGroup(group: SimGroup): void {
+    this.#write({ t: 'group', g: group });
   }
 
   receive(item: TSimulatorOutboxItem): void {
@@ -152,6 +171,9 @@ export class SimulatorPhone {
       case 'read':
         this.readReceipts.push(...line.ids);
         return;
+      case 'group':
+        this.#groups.set(line.g.id, line.g);
+        return;
     }
   }
 
@@ -170,6 +192,7 @@ export class SimulatorPhone {
       { t: 'ids', ids: [...this.#received] },
       ...this.#outbox.map((item): LogLine => ({ t: 'out', item })),
       ...[...this.#history.values()].flat().map((m): LogLine => ({ t: 'hist', m: toStored(m) })),
+      ...[...this.#groups.values()].map((g): LogLine => ({ t: 'group', g })),
       ...(this.readReceipts.length ? [{ t: 'read', ids: this.readReceipts.slice(-RECEIVED_IDS_LIMIT) } as LogLine] : []),
     ];
     const temp = `${this.#file}.tmp`;

@@ -83,6 +83,13 @@ export function jidUser(jid: string | null | undefined): string | undefined {
   return jidDecode(jid ?? undefined)?.user || undefined;
 }
 
+/** Whether two JIDs name the same account, devices aside (a phone number never equals a LID). */
+export function sameAccount(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  const normalized = jidNormalizedUser(a);
+  return normalized !== '' && normalized === jidNormalizedUser(b);
+}
+
 /** The phone number of a person JID, resolving a LID to the phone number when one is known. */
 export async function resolvePerson(jid: string, alt: string | null | undefined, pnForLid: PnForLid): Promise<ResolvedPerson | undefined> {
   const normalized = jidNormalizedUser(jid);

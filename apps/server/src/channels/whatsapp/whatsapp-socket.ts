@@ -8,7 +8,21 @@ import type { BaileysLogger } from './whatsapp-logger.js';
 
 export type WASocketLike = Pick<
   WASocket,
-  'sendMessage' | 'readMessages' | 'logout' | 'end' | 'onWhatsApp' | 'requestPairingCode' | 'profilePictureUrl' | 'groupMetadata' | 'updateMediaMessage' | 'user'
+  | 'sendMessage'
+  | 'readMessages'
+  | 'logout'
+  | 'end'
+  | 'onWhatsApp'
+  | 'requestPairingCode'
+  | 'profilePictureUrl'
+  | 'groupMetadata'
+  | 'groupFetchAllParticipating'
+  | 'groupCreate'
+  | 'groupUpdateSubject'
+  | 'groupUpdateDescription'
+  | 'groupSettingUpdate'
+  | 'updateMediaMessage'
+  | 'user'
 > &
   Partial<Pick<WASocket, 'fetchMessageHistory'>> & {
     ev: Pick<WASocket['ev'], 'on'>;

@@ -5,7 +5,17 @@
  */
 import { EventEmitter } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BufferJSON, initAuthCreds, proto, type BaileysEventMap, type SignalDataTypeMap, type UserFacingSocketConfig, type WAMessage, type WAMessageKey } from '@whiskeysockets/baileys';
+import {
+  BufferJSON,
+  initAuthCreds,
+  proto,
+  type BaileysEventMap,
+  type GroupMetadata,
+  type SignalDataTypeMap,
+  type UserFacingSocketConfig,
+  type WAMessage,
+  type WAMessageKey,
+} from '@whiskeysockets/baileys';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { DbChannelAuthStore as ChannelAuthStore } from '../../features/whatsapps/channel-auth.repository.js';
 import { createConnectionStore } from '../../features/whatsapps/connection-store.js';
@@ -32,6 +42,11 @@ const TS = 1_700_000_000;
 const CUSTOMER = '5511988887777';
 const CUSTOMER_JID = `${CUSTOMER}@s.whatsapp.net`;
 const GROUP_JID = '120363025246125888@g.us';
+const NEW_GROUP_JID = '120363000000000001@g.us';
+/** The connection's own number, and its LID. */
+const OWN = '5511000000001';
+const OWN_JID = `${OWN}@s.whatsapp.net`;
+const OWN_LID = '99988877766655';
 
 class FakeEv {
   readonly #emitter = new EventEmitter();
@@ -49,7 +64,7 @@ class FakeEv {
 /** A Baileys socket stand-in: every method records its calls; answers can be changed per test. */
 class FakeSocket implements WASocketLike {
   readonly ev = new FakeEv();
-  readonly user = { id: '5511000000001:7@s.whatsapp.net' };
+  readonly user = { id: `${OWN}:7@s.whatsapp.net`, lid: `${OWN_LID}:7@lid` };
   readonly pnByLid = new Map<string, string>();
   readonly signalRepository = { lidMapping: { getPNForLID: vi.fn(async (lid: string) => this.pnByLid.get(lid) ?? null) } };
   readonly sendMessage = vi.fn<WASocketLike['sendMessage']>(async (jid, _content, options) => ({
@@ -64,6 +79,17 @@ class FakeSocket implements WASocketLike {
   readonly profilePictureUrl = vi.fn<WASocketLike['profilePictureUrl']>(async (jid) => `https://pps.example/${jid}.jpg`);
   readonly groupMetadata = vi.fn<WASocketLike['groupMetadata']>(async (jid) => ({ id: jid, subject: 'Support group', owner: undefined, participants: [] }));
   readonly updateMediaMessage = vi.fn<WASocketLike['updateMediaMessage']>(async (m) => m);
+  readonly groupFetchAllParticipating = vi.fn<WASocketLike['groupFetchAllParticipating']>(async () => ({}));
+  /** Adds everyone asked for, the connection's number as the group's creator. */
+  readonly groupCreate = vi.fn<WASocketLike['groupCreate']>(async (subject, participants) => ({
+    id: NEW_GROUP_JID,
+    subject,
+    owner: OWN_JID,
+    participants: [{ id: OWN_JID, admin: 'superadmin' as const }, ...participants.map((id) => ({ id, admin: null }))],
+  }));
+  readonly groupUpdateSubject = vi.fn<WASocketLike['groupUpdateSubject']>(async () => undefined);
+  readonly groupUpdateDescription = vi.fn<WASocketLike['groupUpdateDescription']>(async () => undefined);
+  readonly groupSettingUpdate = vi.fn<WASocketLike['groupSettingUpdate']>(async () => undefined);
 
   constructor(readonly config: UserFacingSocketConfig) {}
 
@@ -1016,6 +1042,162 @@ describe('WhatsApp driver: outbound', () => {
   it('refuses history while the socket is not open', async () => {
     const s = await setup();
     await expect(s.driver.fetchHistory({ chat: { kind: 'person', number: CUSTOMER }, limit: 5 })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+  });
+});
+
+describe('WhatsApp driver: groups', () => {
+  const groupMeta = (id: string, fields: Partial<GroupMetadata> = {}): GroupMetadata => ({ id, subject: 'Support group', owner: undefined, participants: [], ...fields });
+  /** A Boom as Baileys throws it for an error answer: the code in `data`, statusCode 500. */
+  const iqError = (text: string, code: number) => Object.assign(new Error(text), { output: { statusCode: 500 }, data: code });
+
+  it('lists groups with their settings and members keyed on phone numbers, the own number flagged, communities left out', async () => {
+    const s = await connected();
+    s.sock().pnByLid.set('98765432109876@lid', '5511955554444:2@s.whatsapp.net');
+    s.sock().groupFetchAllParticipating.mockResolvedValueOnce({
+      [GROUP_JID]: groupMeta(GROUP_JID, {
+        desc: 'Ask here',
+        announce: true,
+        restrict: true,
+        participants: [
+          { id: OWN_JID, admin: 'superadmin' },
+          { id: CUSTOMER_JID, admin: 'admin' },
+          { id: '22233344455566@lid', phoneNumber: '5511977776666@s.whatsapp.net', admin: null },
+          { id: '98765432109876@lid', admin: null },
+          { id: '11122233344455@lid', admin: null },
+        ],
+      }),
+      '120363000000000777@g.us': groupMeta('120363000000000777@g.us', { subject: 'Suppliers', participants: [{ id: `${OWN_LID}@lid`, admin: null }] }),
+      '120363000000000999@g.us': groupMeta('120363000000000999@g.us', { subject: 'Community', isCommunity: true, participants: [{ id: OWN_JID, admin: 'superadmin' }] }),
+    });
+    expect(await s.driver.listGroups()).toEqual([
+      {
+        groupId: '120363025246125888',
+        subject: 'Support group',
+        description: 'Ask here',
+        announce: true,
+        restrict: true,
+        participants: [
+          { number: OWN, admin: true, me: true },
+          { number: CUSTOMER, admin: true, me: false },
+          { number: '5511977776666', admin: false, me: false },
+          { number: '5511955554444', admin: false, me: false },
+          { number: '11122233344455', admin: false, me: false },
+        ],
+      },
+      { groupId: '120363000000000777', subject: 'Suppliers', description: '', announce: false, restrict: false, participants: [{ number: OWN, admin: false, me: true }] },
+    ]);
+    // A member known only by LID is written to at the LID.
+    expect(await s.auth.getOne('zapdesk-lid-only', '11122233344455')).toBe('1');
+    await s.driver.send({ kind: 'person', number: '11122233344455' }, { kind: 'text', body: 'Hello' }, { providerId: s.driver.newMessageId() });
+    expect(s.sock().sendMessage.mock.calls.at(-1)?.[0]).toBe('11122233344455@lid');
+    // Baileys reads the listed groups from the cache, not from WhatsApp.
+    expect(await s.sock().config.cachedGroupMetadata?.(GROUP_JID)).toMatchObject({ subject: 'Support group', desc: 'Ask here' });
+    const received = await receive(s, msg({ id: 'GL1', remoteJid: GROUP_JID, participant: CUSTOMER_JID, message: { conversation: 'hi' } }));
+    expect(received[0]?.group).toEqual({ subject: 'Support group' });
+    expect(s.sock().groupMetadata).not.toHaveBeenCalled();
+  });
+
+  it('reads one group, and answers ERR_GROUP_NOT_FOUND for a group the number is not in', async () => {
+    const s = await connected();
+    s.sock().groupMetadata.mockResolvedValueOnce(groupMeta(GROUP_JID, { subject: 'Orders', participants: [{ id: `${OWN_LID}@lid`, phoneNumber: OWN_JID, admin: 'admin' }] }));
+    expect(await s.driver.groupInfo('120363025246125888')).toEqual({
+      groupId: '120363025246125888',
+      subject: 'Orders',
+      description: '',
+      announce: false,
+      restrict: false,
+      participants: [{ number: OWN, admin: true, me: true }],
+    });
+    expect(s.sock().groupMetadata).toHaveBeenCalledWith(GROUP_JID);
+    expect(await s.sock().config.cachedGroupMetadata?.(GROUP_JID)).toMatchObject({ subject: 'Orders' });
+
+    s.sock().groupMetadata.mockRejectedValueOnce(Object.assign(new Error('item-not-found'), { output: { statusCode: 404 } }));
+    await expect(s.driver.groupInfo('120363025246125888')).rejects.toMatchObject({ code: 'ERR_GROUP_NOT_FOUND' });
+    s.sock().groupMetadata.mockRejectedValueOnce(iqError('forbidden', 403));
+    await expect(s.driver.groupInfo('120363025246125888')).rejects.toMatchObject({ code: 'ERR_GROUP_NOT_FOUND' });
+    s.sock().groupMetadata.mockRejectedValueOnce(Object.assign(new Error('Timed Out'), { output: { statusCode: 408 } }));
+    await expect(s.driver.groupInfo('120363025246125888')).rejects.toMatchObject({ code: 'ERR_GROUP_ACTION_FAILED' });
+  });
+
+  it('creates a group with the numbers that have an account, and reports the ones not added', async () => {
+    const s = await connected();
+    s.sock().onWhatsApp.mockImplementation(async (jid) => {
+      if (jid === '5500000000000@s.whatsapp.net') return [];
+      if (jid === '5500000000001@s.whatsapp.net') return [{ jid, exists: false }];
+      return [{ jid: jid ?? '', exists: true }];
+    });
+    const members = [
+      { id: OWN_JID, admin: 'superadmin' as const },
+      { id: CUSTOMER_JID, admin: null },
+      { id: '22233344455566@lid', phoneNumber: '5511966665555@s.whatsapp.net', admin: null },
+    ];
+    // The create answer lists the refused member too; the group read again does not.
+    s.sock().groupCreate.mockImplementationOnce(async (subject) => groupMeta(NEW_GROUP_JID, { subject, participants: [...members, { id: '5511977776666@s.whatsapp.net', admin: null }] }));
+    s.sock().groupMetadata.mockImplementationOnce(async () => groupMeta(NEW_GROUP_JID, { subject: 'Clients', participants: members }));
+    const created = await s.driver.createGroup('Clients', [CUSTOMER, '5500000000000', '5511977776666', '5511966665555', '5500000000001', CUSTOMER, OWN]);
+    expect(s.sock().groupCreate).toHaveBeenCalledWith('Clients', [CUSTOMER_JID, '5511977776666@s.whatsapp.net', '5511966665555@s.whatsapp.net']);
+    expect(s.sock().groupMetadata).toHaveBeenCalledWith(NEW_GROUP_JID);
+    expect(created).toEqual({
+      group: {
+        groupId: '120363000000000001',
+        subject: 'Clients',
+        description: '',
+        announce: false,
+        restrict: false,
+        participants: [
+          { number: OWN, admin: true, me: true },
+          { number: CUSTOMER, admin: false, me: false },
+          { number: '5511966665555', admin: false, me: false },
+        ],
+      },
+      failed: [
+        { number: '5500000000000', error: 'ERR_WAPP_INVALID_CONTACT' },
+        { number: '5511977776666', error: 'ERR_GROUP_ADD_REFUSED' },
+        { number: '5500000000001', error: 'ERR_WAPP_INVALID_CONTACT' },
+      ],
+    });
+    s.sock().groupCreate.mockRejectedValueOnce(iqError('bad-request', 400));
+    await expect(s.driver.createGroup('Clients', [CUSTOMER])).rejects.toMatchObject({ code: 'ERR_GROUP_ACTION_FAILED' });
+  });
+
+  it('changes the subject, the description and who may send, and keeps the cached metadata right', async () => {
+    const s = await connected();
+    await s.driver.groupInfo('120363025246125888');
+    await s.driver.updateGroup('120363025246125888', { subject: 'New name' });
+    await s.driver.updateGroup('120363025246125888', { description: 'House rules' });
+    await s.driver.updateGroup('120363025246125888', { announce: false });
+    await s.driver.updateGroup('120363025246125888', { announce: true });
+    expect(s.sock().groupUpdateSubject).toHaveBeenCalledWith(GROUP_JID, 'New name');
+    expect(s.sock().groupUpdateDescription).toHaveBeenCalledWith(GROUP_JID, 'House rules');
+    expect(s.sock().groupSettingUpdate.mock.calls).toEqual([
+      [GROUP_JID, 'not_announcement'],
+      [GROUP_JID, 'announcement'],
+    ]);
+    expect(await s.sock().config.cachedGroupMetadata?.(GROUP_JID)).toMatchObject({ subject: 'New name', desc: 'House rules', announce: true });
+  });
+
+  it('answers ERR_GROUP_NOT_ADMIN, ERR_GROUP_NOT_FOUND or ERR_GROUP_ACTION_FAILED when WhatsApp refuses a change', async () => {
+    const s = await connected();
+    s.sock().groupSettingUpdate.mockRejectedValueOnce(Object.assign(new Error('forbidden'), { output: { statusCode: 403 } }));
+    await expect(s.driver.updateGroup('120363025246125888', { announce: true })).rejects.toMatchObject({ code: 'ERR_GROUP_NOT_ADMIN' });
+    s.sock().groupUpdateSubject.mockRejectedValueOnce(iqError('not-authorized', 401));
+    await expect(s.driver.updateGroup('120363025246125888', { subject: 'x' })).rejects.toMatchObject({ code: 'ERR_GROUP_NOT_ADMIN' });
+    s.sock().groupUpdateDescription.mockRejectedValueOnce(Object.assign(new Error('item-not-found'), { output: { statusCode: 404 } }));
+    await expect(s.driver.updateGroup('120363025246125888', { description: 'x' })).rejects.toMatchObject({ code: 'ERR_GROUP_NOT_FOUND' });
+    s.sock().groupUpdateSubject.mockRejectedValueOnce(iqError('rate-overlimit', 429));
+    await expect(s.driver.updateGroup('120363025246125888', { subject: 'x' })).rejects.toMatchObject({ code: 'ERR_GROUP_ACTION_FAILED', message: expect.stringMatching(/slow down/) });
+    s.sock().groupUpdateSubject.mockRejectedValueOnce(new Error('Connection Closed'));
+    await expect(s.driver.updateGroup('120363025246125888', { subject: 'x' })).rejects.toMatchObject({ code: 'ERR_GROUP_ACTION_FAILED' });
+  });
+
+  it('refuses group calls while not connected', async () => {
+    const s = await setup();
+    await expect(s.driver.listGroups()).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    await expect(s.driver.groupInfo('120363025246125888')).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    await expect(s.driver.createGroup('Clients', [CUSTOMER])).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    await expect(s.driver.updateGroup('120363025246125888', { subject: 'x' })).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    expect(s.sock().groupFetchAllParticipating).not.toHaveBeenCalled();
+    expect(s.sock().groupCreate).not.toHaveBeenCalled();
   });
 });
 

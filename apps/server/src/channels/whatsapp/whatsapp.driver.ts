@@ -8,7 +8,7 @@
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import makeWASocket, { generateMessageIDV2, type ConnectionState, type UserFacingSocketConfig } from '@whiskeysockets/baileys';
 import { AppError } from '../../core/errors.js';
-import type { ChannelDriver, ChannelEvents, ChatAddress, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
+import type { ChannelDriver, ChannelEvents, ChatAddress, GroupChange, GroupCreated, GroupInfo, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
 import { WhatsappAddressing } from './whatsapp-addressing.js';
 import { loadWhatsappAuthState, type WhatsappAuthState } from './whatsapp-auth-state.js';
@@ -51,7 +51,7 @@ export class WhatsappDriver implements ChannelDriver {
     this.#logger = options.logger ?? silentBaileysLogger();
     this.#makeSocket = options.makeSocket ?? ((config) => makeWASocket(config));
     this.#addressing = new WhatsappAddressing(options.auth);
-    this.#groups = new WhatsappGroups(this.#logger);
+    this.#groups = new WhatsappGroups({ logger: this.#logger, addressing: this.#addressing, checkNumber: (sock, number) => this.#outbound.checkNumber(sock, number) });
     this.#inbound = new WhatsappInbound({
       events: this.#events,
       logger: this.#logger,
@@ -151,6 +151,22 @@ export class WhatsappDriver implements ChannelDriver {
   /** The chat's messages before or since a stored one (see WhatsappHistory). */
   async fetchHistory(request: HistoryRequest): Promise<InboundMessage[]> {
     return this.#history.fetch(this.#requireOpen(), request);
+  }
+
+  async listGroups(): Promise<GroupInfo[]> {
+    return this.#groups.listGroups(this.#requireOpen());
+  }
+
+  async groupInfo(groupId: string): Promise<GroupInfo> {
+    return this.#groups.groupInfo(this.#requireOpen(), groupId);
+  }
+
+  async createGroup(subject: string, numbers: string[]): Promise<GroupCreated> {
+    return this.#groups.createGroup(this.#requireOpen(), subject, numbers);
+  }
+
+  async updateGroup(groupId: string, change: GroupChange): Promise<void> {
+    return this.#groups.updateGroup(this.#requireOpen(), groupId, change);
   }
 
   #openSocket(): void {

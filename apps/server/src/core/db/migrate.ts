@@ -9,6 +9,9 @@ import { unreadTicketsIndexMigration } from './migrations/006_unread_tickets_ind
 import { outboundQueueMigration } from './migrations/008_outbound_queue.js';
 import { refreshTokenFamiliesMigration } from './migrations/009_refresh_token_families.js';
 import { campaignsMigration } from './migrations/010_campaigns.js';
+import { groupCampaignsMigration } from './migrations/011_group_campaigns.js';
+import { emailsMigration } from './migrations/012_emails.js';
+import { chatbotMigration } from './migrations/013_chatbot.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -22,6 +25,9 @@ export async function migrateToLatest(handle: DbHandle): Promise<void> {
     '008_outbound_queue': outboundQueueMigration(handle.kind),
     '009_refresh_token_families': refreshTokenFamiliesMigration(handle.kind),
     '010_campaigns': campaignsMigration(handle.kind),
+    '011_group_campaigns': groupCampaignsMigration(handle.kind),
+    '012_emails': emailsMigration(handle.kind),
+    '013_chatbot': chatbotMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

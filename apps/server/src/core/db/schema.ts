@@ -82,6 +82,8 @@ export type TicketsTable = {
   lastMessage: string;
   unreadMessages: number;
   isGroup: Bool;
+  /** The service-protocol number given when it was closed with 'Protocolo'. */
+  protocol: Generated<string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -109,6 +111,8 @@ export type MessagesTable = {
   sendStatus: Generated<string>;
   /** The ERR_ code of a failed send. */
   sendError: Generated<string | null>;
+  /** 1: sent by the chatbot. */
+  fromBot: Generated<Bool>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -177,6 +181,8 @@ export type CampaignsTable = {
   mediaType: string | null;
   minDelay: number;
   maxDelay: number;
+  /** 'numbers' (typed), 'groups' or 'participants' (of groups). */
+  audience: Generated<string>;
   status: string;
   pauseReason: string | null;
   note: string | null;
@@ -194,11 +200,59 @@ export type CampaignRecipientsTable = {
   input: string;
   /** Digits as sent (the bulk number rule applied); null when it is not a phone number. */
   number: string | null;
+  /** A group recipient (message in groups, group actions): its id; number is null then. */
+  groupId: string | null;
   status: string;
   error: string | null;
   providerId: string | null;
   sentAt: Timestamp | null;
   updatedAt: Timestamp;
+};
+
+export type EmailsTable = {
+  id: Generated<number>;
+  kind: string;
+  ticketId: number | null;
+  /** Comma-separated addresses. */
+  toAddresses: string;
+  subject: string;
+  body: string;
+  /** JSON: [{ filename, contentType, base64 }]. */
+  attachments: string;
+  status: string;
+  attempts: Generated<number>;
+  lastError: string | null;
+  nextAttemptAt: Timestamp | null;
+  sentAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+export type ChatbotSessionsTable = {
+  ticketId: number;
+  /** Typebot's session id; null until the flow starts (or after it expired or was restarted). */
+  sessionId: string | null;
+  /** 'active' (the bot answers), 'off' (stopped on this ticket) or 'ended' (the flow finished or handed over). */
+  status: string;
+  /** JSON: the choices of the question the bot asked last, so a number can answer it. */
+  choices: Generated<string>;
+  /** JSON: the bot's answers still to send and what follows them ('' when none). */
+  pending: Generated<string>;
+  lastActivityAt: Timestamp;
+  lastError: string | null;
+  errorAt: Timestamp | null;
+  updatedAt: Timestamp;
+};
+
+export type ChatbotInputsTable = {
+  id: Generated<number>;
+  ticketId: number;
+  text: string;
+  /** 1: the customer asked to start the flow again. */
+  restart: Generated<number>;
+  attempts: Generated<number>;
+  nextAttemptAt: Timestamp;
+  createdAt: Timestamp;
 };
 
 export type Database = {
@@ -216,6 +270,9 @@ export type Database = {
   refreshFamilies: RefreshFamiliesTable;
   campaigns: CampaignsTable;
   campaignRecipients: CampaignRecipientsTable;
+  emails: EmailsTable;
+  chatbotSessions: ChatbotSessionsTable;
+  chatbotInputs: ChatbotInputsTable;
   quickAnswers: QuickAnswersTable;
   settings: SettingsTable;
 };

@@ -7,20 +7,21 @@
  */
 import fs from 'node:fs/promises';
 import type { MediaType } from '@zapdesk/shared/domain';
+import { isGroupActionKind, type RecipientStatus } from '@zapdesk/shared/campaigns';
 import { isErrorCode, type ErrorCode } from '@zapdesk/shared/errors';
 import { renderVariables } from '@zapdesk/shared/variables';
-import type { ChannelDriver, OutboundContent } from '../../channels/channel.js';
+import type { ChannelDriver, ChatAddress, GroupChange, OutboundContent } from '../../channels/channel.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { numberVariants } from '@zapdesk/shared/domain';
-import { findContactByAnyNumber } from '../contacts/contacts.repository.js';
+import { findContactByAnyNumber, findGroupContact } from '../contacts/contacts.repository.js';
 import { mediaFile } from '../messages/media-store.js';
 import { presentMessage, publishMessageUpdate } from '../messages/messages.presenter.js';
 import { findMessageByProviderId, insertMessageRowOnce, setSendStatus } from '../messages/messages.repository.js';
 import { findLatestTicketId, findTicketById, touchTicket } from '../tickets/tickets.repository.js';
 import type { CampaignRow } from './campaigns.repository.js';
-import { claimRecipient, recipientsInDoubt, setRecipientStatus, type NextRecipient } from './recipients.repository.js';
+import { claimRecipient, recipientsInDoubt, setRecipientStatus, type NextRecipient, type RecipientRow } from './recipients.repository.js';
 
 export type SendOutcome = { status: 'sent' } | { status: 'notSent'; error: ErrorCode; passing: boolean };
 
@@ -30,7 +31,7 @@ export function isConnectionLost(code: ErrorCode): boolean {
 }
 
 function mediaTypeOf(campaign: CampaignRow): MediaType | null {
-  if (campaign.kind === 'text') return null;
+  if (campaign.kind === 'text' || isGroupActionKind(campaign.kind)) return null;
   if (campaign.kind === 'voice') return 'audio';
   return campaign.mediaType === 'image' || campaign.mediaType === 'video' || campaign.mediaType === 'audio' ? campaign.mediaType : 'other';
 }
@@ -94,6 +95,55 @@ async function recordInTicket(ctx: AppContext, whatsappId: number, providerId: s
   await publishMessageUpdate(ctx, message.id);
 }
 
+/** What a group action changes in a group. */
+function groupChange(campaign: CampaignRow): GroupChange | undefined {
+  switch (campaign.kind) {
+    case 'groupSubject':
+      return { subject: campaign.message };
+    case 'groupDescription':
+      return { description: campaign.message };
+    case 'groupOpen':
+      return { announce: false };
+    case 'groupClose':
+      return { announce: true };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A group's turn: its action done, or the message sent in it. Where only admins may do this and
+ * the connection's number is not one, nothing is tried: the group is reported not admin.
+ */
+async function sendToGroup(ctx: AppContext, driver: ChannelDriver, campaign: CampaignRow, groupId: string, providerId: string, connectionName: string): Promise<void> {
+  const group = await driver.groupInfo(groupId);
+  const isAdmin = group.participants.some((p) => p.me && p.admin);
+  const change = groupChange(campaign);
+  if (change) {
+    const adminsOnly = 'announce' in change || group.restrict;
+    if (adminsOnly && !isAdmin) throw new AppError('ERR_GROUP_NOT_ADMIN');
+    await driver.updateGroup(groupId, change);
+    return;
+  }
+  if (group.announce && !isAdmin) throw new AppError('ERR_GROUP_NOT_ADMIN');
+  const contact = await findGroupContact(ctx.db, groupId);
+  const body = renderVariables(campaign.message, { name: group.subject, connection: connectionName });
+  const content = await contentFor(ctx, campaign, body);
+  await storeInTicket(ctx, campaign, contact, providerId, body);
+  await driver.send({ kind: 'group', groupId }, content, { providerId });
+}
+
+async function sendToPerson(ctx: AppContext, driver: ChannelDriver, campaign: CampaignRow, number: string, providerId: string, connectionName: string): Promise<void> {
+  const contact = await findContactByAnyNumber(ctx.db, numberVariants(number));
+  const body = renderVariables(campaign.message, { name: contact?.name ?? '', connection: connectionName });
+  // Where the network can tell, a number without an account is not sent to.
+  const exists = await driver.checkNumber(number);
+  if (exists === undefined) throw new AppError('ERR_WAPP_INVALID_CONTACT');
+  const content = await contentFor(ctx, campaign, body);
+  await storeInTicket(ctx, campaign, contact, providerId, body);
+  await driver.send({ kind: 'person', number: exists }, content, { providerId });
+}
+
 /**
  * Sends one claimed-to-be recipient. Returns undefined when the claim was lost (a pause or a
  * cancel came first): nothing was sent.
@@ -104,14 +154,8 @@ export async function sendToRecipient(ctx: AppContext, driver: ChannelDriver, ca
   if (!(await claimRecipient(ctx.db, recipient.id, providerId, nowIso()))) return undefined;
   let outcome: SendOutcome;
   try {
-    const contact = await findContactByAnyNumber(ctx.db, numberVariants(recipient.number));
-    const body = renderVariables(campaign.message, { name: contact?.name ?? '', connection: connectionName });
-    // Where the network can tell, a number without an account is not sent to.
-    const exists = await driver.checkNumber(recipient.number);
-    if (exists === undefined) throw new AppError('ERR_WAPP_INVALID_CONTACT');
-    const content = await contentFor(ctx, campaign, body);
-    await storeInTicket(ctx, campaign, contact, providerId, body);
-    await driver.send({ kind: 'person', number: exists }, content, { providerId });
+    if (recipient.groupId !== null) await sendToGroup(ctx, driver, campaign, recipient.groupId, providerId, connectionName);
+    else await sendToPerson(ctx, driver, campaign, recipient.number, providerId, connectionName);
     outcome = { status: 'sent' };
   } catch (error) {
     const code: ErrorCode = error instanceof AppError && isErrorCode(error.code) ? error.code : 'ERR_SENDING_WAPP_MSG';
@@ -120,6 +164,13 @@ export async function sendToRecipient(ctx: AppContext, driver: ChannelDriver, ca
   }
   await recordOutcome(ctx, campaign.whatsappId, recipient.id, providerId, outcome);
   return outcome;
+}
+
+/** Where a recipient's send did not happen, the status that says why. */
+function notSentStatus(code: ErrorCode): RecipientStatus {
+  if (code === 'ERR_WAPP_INVALID_CONTACT') return 'notOnWhatsapp';
+  if (code === 'ERR_GROUP_NOT_ADMIN') return 'notAdmin';
+  return 'failed';
 }
 
 async function recordOutcome(ctx: AppContext, whatsappId: number, recipientId: number, providerId: string, outcome: SendOutcome): Promise<void> {
@@ -134,21 +185,31 @@ async function recordOutcome(ctx: AppContext, whatsappId: number, recipientId: n
     await setRecipientStatus(ctx.db, recipientId, { status: 'queued', error: outcome.error }, { from: ['sending'], now });
     return;
   }
-  const status = outcome.error === 'ERR_WAPP_INVALID_CONTACT' ? 'notOnWhatsapp' : 'failed';
-  await setRecipientStatus(ctx.db, recipientId, { status, error: outcome.error }, { from: ['sending'], now });
+  await setRecipientStatus(ctx.db, recipientId, { status: notSentStatus(outcome.error), error: outcome.error }, { from: ['sending'], now });
   await recordInTicket(ctx, whatsappId, providerId, { status: 'failed', error: outcome.error });
+}
+
+function addressOf(recipient: RecipientRow): ChatAddress | undefined {
+  if (recipient.groupId !== null) return { kind: 'group', groupId: recipient.groupId };
+  return recipient.number !== null ? { kind: 'person', number: recipient.number } : undefined;
 }
 
 /**
  * After a crash: each recipient left 'sending' on this connection is asked about. The phone has
- * it: sent. The phone says it never got it: queued again (it goes out under the same id). The phone cannot tell: unknown. Returns the campaigns touched.
+ * it: sent. The phone says it never got it: queued again (it goes out under the same id). The
+ * phone cannot tell: unknown. A group action is done again (setting a name twice is harmless).
+ * Returns the campaigns touched.
  */
 export async function recoverInDoubt(ctx: AppContext, whatsappId: number, driver: ChannelDriver | undefined): Promise<number[]> {
   const touched = new Set<number>();
   for (const recipient of await recipientsInDoubt(ctx.db, whatsappId)) {
     const now = nowIso();
-    const confirmed =
-      driver && recipient.number && recipient.providerId ? await driver.confirmSent({ kind: 'person', number: recipient.number }, recipient.providerId).catch(() => undefined) : undefined;
+    const address = addressOf(recipient);
+    const confirmed = isGroupActionKind(recipient.campaignKind)
+      ? false
+      : driver && address && recipient.providerId
+        ? await driver.confirmSent(address, recipient.providerId).catch(() => undefined)
+        : undefined;
     if (confirmed === true) {
       await setRecipientStatus(ctx.db, recipient.id, { status: 'sent', sentAt: now, error: null }, { from: ['sending'], now });
       if (recipient.providerId) await recordInTicket(ctx, whatsappId, recipient.providerId, { status: 'sent' });

@@ -1,15 +1,31 @@
 /** Campaign rows: the send's settings, its state and its place in the history. */
 import { sql, type Selectable } from 'kysely';
-import { CAMPAIGN_STATUSES, emptyCounts, RECIPIENT_STATUSES, type CampaignStatus, type RecipientCounts } from '@zapdesk/shared/campaigns';
+import {
+  CAMPAIGN_AUDIENCES,
+  CAMPAIGN_KINDS,
+  CAMPAIGN_STATUSES,
+  emptyCounts,
+  RECIPIENT_STATUSES,
+  type CampaignAudience,
+  type CampaignKind,
+  type CampaignStatus,
+  type RecipientCounts,
+} from '@zapdesk/shared/campaigns';
 import type { Db } from '../../core/db/database.js';
 import type { CampaignsTable } from '../../core/db/schema.js';
 
-export type CampaignRow = Omit<Selectable<CampaignsTable>, 'status'> & { status: CampaignStatus };
+type Typed = { status: CampaignStatus; kind: CampaignKind; audience: CampaignAudience };
+export type CampaignRow = Omit<Selectable<CampaignsTable>, keyof Typed> & Typed;
 
-export type CampaignInsert = Omit<Selectable<CampaignsTable>, 'id' | 'status' | 'updatedAt'> & { status: CampaignStatus };
+export type CampaignInsert = Omit<Selectable<CampaignsTable>, 'id' | 'updatedAt' | keyof Typed> & Typed;
 
 function toRow(r: Selectable<CampaignsTable>): CampaignRow {
-  return { ...r, status: CAMPAIGN_STATUSES.find((s) => s === r.status) ?? 'cancelled' };
+  return {
+    ...r,
+    status: CAMPAIGN_STATUSES.find((s) => s === r.status) ?? 'cancelled',
+    kind: CAMPAIGN_KINDS.find((k) => k === r.kind) ?? 'text',
+    audience: CAMPAIGN_AUDIENCES.find((a) => a === r.audience) ?? 'numbers',
+  };
 }
 
 export async function insertCampaign(db: Db, data: CampaignInsert): Promise<number> {

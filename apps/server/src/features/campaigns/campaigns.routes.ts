@@ -63,8 +63,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     service.getCampaign(ctx, actorOf(req), req.params.id),
   );
 
-  app.get('/campaigns/:id/recipients', { schema: { tags, params: ZIdParamsSchema, querystring: ZRecipientListQuerySchema, response: { 200: ZRecipientListSchema } }, onRequest }, (req) =>
-    service.listCampaignRecipients(ctx, sessionActor(req), req.params.id, req.query),
+  // Each recipient's (each group's) result, also for the token.
+  app.get(
+    '/campaigns/:id/recipients',
+    { schema: { tags, params: ZIdParamsSchema, querystring: ZRecipientListQuerySchema, response: { 200: ZRecipientListSchema } }, preValidation: sessionOrApiToken(ctx) },
+    (req) => service.listCampaignRecipients(ctx, actorOf(req), req.params.id, req.query),
   );
 
   app.put('/campaigns/:id', { schema: { tags, params: ZIdParamsSchema, body: ZCampaignUpdateSchema, response: { 200: ZCampaignSchema } }, onRequest }, (req) =>

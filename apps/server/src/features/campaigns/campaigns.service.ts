@@ -8,6 +8,8 @@ import {
   RESENDABLE_STATUSES,
   emptyCounts,
   parseRecipients,
+  type CampaignAudience,
+  type CampaignKind,
   type CampaignStatus,
   type RecipientStatus,
   type TCampaign,
@@ -34,7 +36,8 @@ export function presentCampaign(row: repo.CampaignListRow, counts: TCampaign['co
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   return {
     id: row.id,
-    kind: row.kind === 'mediaUrl' || row.kind === 'mediaPath' || row.kind === 'voice' ? row.kind : 'text',
+    kind: row.kind,
+    audience: row.audience,
     whatsappId: row.whatsappId,
     whatsappName: row.whatsappName,
     userId: row.userId,
@@ -90,21 +93,56 @@ export async function createCampaign(ctx: AppContext, actor: CampaignActor, inpu
   if (parsed.recipients.length > CAMPAIGN_LIMITS.maxRecipients) throw new AppError('ERR_TOO_MANY_RECIPIENTS', { fields: { numbers: 'TOO_BIG' } });
   // The file is fetched or read once, before anything is stored: a bad address stores nothing.
   const media = await prepareMedia(ctx, input);
+  const campaign = await storeCampaign(ctx, actor, {
+    kind: input.kind,
+    audience: 'numbers',
+    whatsappId: input.whatsappId,
+    message: input.kind === 'voice' ? '' : input.message,
+    media,
+    pace: { minDelay: input.minDelay, maxDelay: input.maxDelay },
+    scheduledAt: input.scheduledAt,
+    recipients: parsed.recipients.map((r) => ({
+      input: r.input,
+      number: r.number ?? null,
+      groupId: null,
+      status: r.number ? 'queued' : 'invalid',
+      error: r.number ? null : 'ERR_WAPP_INVALID_CONTACT',
+    })),
+  });
+  return { campaign, dropped: { blank: parsed.blank, duplicates: parsed.duplicates } };
+}
+
+export type NewCampaign = {
+  kind: CampaignKind;
+  audience: CampaignAudience;
+  whatsappId: number;
+  message: string;
+  media: PreparedMedia | undefined;
+  pace: { minDelay: number; maxDelay: number };
+  /** ISO time; absent or past starts now. */
+  scheduledAt?: string | undefined;
+  recipients: recipients.RecipientInsert[];
+};
+
+/** Stores a campaign and all its recipients in one transaction, then lets the sender know. */
+export async function storeCampaign(ctx: AppContext, actor: CampaignActor, input: NewCampaign): Promise<TCampaign> {
+  const { media } = input;
   const now = nowIso();
   const scheduled = input.scheduledAt !== undefined && Date.parse(input.scheduledAt) > Date.now();
   const id = await ctx.db.transaction().execute(async (trx) => {
     const campaignId = await repo.insertCampaign(trx, {
       kind: input.kind,
+      audience: input.audience,
       whatsappId: input.whatsappId,
       userId: actor.userId,
       source: actor.source,
-      message: input.kind === 'voice' ? '' : input.message,
+      message: input.message,
       mediaPath: media?.mediaPath ?? null,
       mediaMimetype: media?.mimetype ?? null,
       mediaName: media?.name ?? null,
       mediaType: media?.mediaType ?? null,
-      minDelay: input.minDelay,
-      maxDelay: input.maxDelay,
+      minDelay: input.pace.minDelay,
+      maxDelay: input.pace.maxDelay,
       status: scheduled ? 'scheduled' : 'running',
       pauseReason: null,
       note: null,
@@ -113,19 +151,14 @@ export async function createCampaign(ctx: AppContext, actor: CampaignActor, inpu
       finishedAt: null,
       createdAt: now,
     });
-    await recipients.insertRecipients(
-      trx,
-      campaignId,
-      parsed.recipients.map((r) => ({ input: r.input, number: r.number ?? null, status: r.number ? 'queued' : 'invalid', error: r.number ? null : 'ERR_WAPP_INVALID_CONTACT' })),
-      now,
-    );
+    await recipients.insertRecipients(trx, campaignId, input.recipients, now);
     return campaignId;
   });
   // A campaign of invalid numbers only is over at once.
   await completeIfDone(ctx, id);
   const campaign = await publishCampaign(ctx, id);
   if (!campaign) throw new AppError('ERR_NO_CAMPAIGN_FOUND');
-  return { campaign, dropped: { blank: parsed.blank, duplicates: parsed.duplicates } };
+  return campaign;
 }
 
 /** A running campaign with nothing left to send is completed. */
@@ -169,7 +202,7 @@ export async function listCampaignRecipients(ctx: AppContext, actor: CampaignAct
   const offset = (query.pageNumber - 1) * RECIPIENTS_PAGE_SIZE;
   const { rows, count } = await recipients.listRecipients(ctx.db, id, { status: query.status, number: query.number || undefined }, { limit: RECIPIENTS_PAGE_SIZE, offset });
   return {
-    recipients: rows.map((r) => ({ id: r.id, input: r.input, number: r.number, status: r.status, error: r.error, sentAt: r.sentAt, updatedAt: r.updatedAt })),
+    recipients: rows.map((r) => ({ id: r.id, input: r.input, number: r.number, groupId: r.groupId, status: r.status, error: r.error, sentAt: r.sentAt, updatedAt: r.updatedAt })),
     count,
     hasMore: offset + rows.length < count,
   };
@@ -252,13 +285,13 @@ export async function startScheduledOfDay(ctx: AppContext, actor: CampaignActor,
 
 /** zdg.csv of the history: one line per recipient of the campaigns the filters find. */
 export async function exportCampaignsCsv(ctx: AppContext, actor: CampaignActor, query: Omit<TCampaignListQuery, 'pageNumber'>): Promise<string> {
-  const rows: (string | number | null)[][] = [['campaign', 'kind', 'connection', 'author', 'created', 'status', 'number_typed', 'number', 'recipient_status', 'error', 'sent_at']];
+  const rows: (string | number | null)[][] = [['campaign', 'kind', 'connection', 'author', 'created', 'status', 'number_typed', 'number', 'group', 'recipient_status', 'error', 'sent_at']];
   const filters = listFilters(actor, { ...query, pageNumber: 1 });
   for (let page = 0; ; page += 1) {
     const { rows: campaigns } = await repo.listCampaigns(ctx.db, filters, { limit: 100, offset: page * 100 });
     for (const c of campaigns) {
       for await (const batch of recipients.allRecipients(ctx.db, c.id)) {
-        for (const r of batch) rows.push([c.id, c.kind, c.whatsappName, c.userName ?? 'API', c.createdAt, c.status, r.input, r.number, r.status, r.error, r.sentAt]);
+        for (const r of batch) rows.push([c.id, c.kind, c.whatsappName, c.userName ?? 'API', c.createdAt, c.status, r.input, r.number, r.groupId, r.status, r.error, r.sentAt]);
       }
     }
     if (campaigns.length < 100) break;

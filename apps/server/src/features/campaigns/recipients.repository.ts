@@ -2,7 +2,7 @@
  * Campaign recipients, one row each. A recipient goes queued -> sending (claimed, with its
  * provider id) -> sent / failed, and each step is committed before the next one starts.
  */
-import { RECIPIENT_STATUSES, type RecipientStatus } from '@zapdesk/shared/campaigns';
+import { CAMPAIGN_KINDS, RECIPIENT_STATUSES, type CampaignKind, type RecipientStatus } from '@zapdesk/shared/campaigns';
 import type { Db } from '../../core/db/database.js';
 
 /** Rows per INSERT: well under SQLite's limit of bound values for the columns written. */
@@ -13,6 +13,7 @@ export type RecipientRow = {
   campaignId: number;
   input: string;
   number: string | null;
+  groupId: string | null;
   status: RecipientStatus;
   error: string | null;
   providerId: string | null;
@@ -20,13 +21,14 @@ export type RecipientRow = {
   updatedAt: string;
 };
 
-const columns = ['id', 'campaignId', 'input', 'number', 'status', 'error', 'providerId', 'sentAt', 'updatedAt'] as const;
+const columns = ['id', 'campaignId', 'input', 'number', 'groupId', 'status', 'error', 'providerId', 'sentAt', 'updatedAt'] as const;
 
 function toRow(r: Omit<RecipientRow, 'status'> & { status: string }): RecipientRow {
   return { ...r, status: RECIPIENT_STATUSES.find((s) => s === r.status) ?? 'failed' };
 }
 
-export type RecipientInsert = { input: string; number: string | null; status: RecipientStatus; error: string | null };
+/** A person (`number`) or a group (`groupId`). */
+export type RecipientInsert = { input: string; number: string | null; groupId: string | null; status: RecipientStatus; error: string | null };
 
 export async function insertRecipients(db: Db, campaignId: number, recipients: RecipientInsert[], now: string): Promise<void> {
   for (let start = 0; start < recipients.length; start += INSERT_CHUNK) {
@@ -35,7 +37,14 @@ export async function insertRecipients(db: Db, campaignId: number, recipients: R
   }
 }
 
-export type NextRecipient = RecipientRow & { number: string };
+/** A recipient to send to: a person by number, or a group. */
+export type NextRecipient = RecipientRow & ({ number: string; groupId: null } | { number: null; groupId: string });
+
+function sendable(row: RecipientRow): NextRecipient | undefined {
+  if (row.groupId !== null) return { ...row, number: null, groupId: row.groupId };
+  if (row.number !== null) return { ...row, number: row.number, groupId: null };
+  return undefined;
+}
 
 /**
  * The next recipient to send on a connection: the oldest running campaign's first queued
@@ -53,8 +62,7 @@ export async function nextQueuedRecipient(db: Db, whatsappId: number): Promise<N
     .orderBy('campaignRecipients.id')
     .limit(1)
     .executeTakeFirst();
-  if (!row || row.number === null) return undefined;
-  return { ...toRow(row), number: row.number };
+  return row && sendable(toRow(row));
 }
 
 /**
@@ -100,16 +108,17 @@ export async function moveRecipients(db: Db, campaignId: number, change: { from:
 }
 
 /** Recipients left 'sending' on a connection: a crash came between their send and its result. */
-export async function recipientsInDoubt(db: Db, whatsappId: number): Promise<RecipientRow[]> {
+export async function recipientsInDoubt(db: Db, whatsappId: number): Promise<(RecipientRow & { campaignKind: CampaignKind })[]> {
   const rows = await db
     .selectFrom('campaignRecipients')
     .innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
     .select(columns.map((c) => `campaignRecipients.${c}` as const))
+    .select('campaigns.kind as campaignKind')
     .where('campaigns.whatsappId', '=', whatsappId)
     .where('campaignRecipients.status', '=', 'sending')
     .orderBy('campaignRecipients.id')
     .execute();
-  return rows.map(toRow);
+  return rows.map((r) => ({ ...toRow(r), campaignKind: CAMPAIGN_KINDS.find((k) => k === r.campaignKind) ?? 'text' }));
 }
 
 /** Connections with recipients left 'sending' (checked once at start). */

@@ -21,11 +21,9 @@ import {
 } from '@zapdesk/shared/campaigns';
 import type { AppContext } from '../../core/context.js';
 import * as service from './campaigns.service.js';
-import { actorOf, adminActor, sessionOrApiToken } from './tool-auth.js';
+import { actorOf, adminActor, sessionOrApiToken, toolRateLimit } from './tool-auth.js';
 import * as tools from './tool-api.service.js';
 
-/** Tool API calls per minute per token (or per signed-in user). */
-export const TOOL_API_RATE_LIMIT = 120;
 /** The pace of a send through the API, in seconds: it shares its connection's pace like any campaign. */
 export const TOOL_API_PACE = { minDelay: 1, maxDelay: 3 } as const;
 
@@ -34,12 +32,7 @@ const isUrl = (text: string) => /^https?:\/\//i.test(text);
 export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['tool API'];
   const preValidation = sessionOrApiToken(ctx);
-  const rateLimit = {
-    max: TOOL_API_RATE_LIMIT,
-    timeWindow: '1 minute',
-    hook: 'preHandler' as const,
-    keyGenerator: (req: FastifyRequest) => (req.toolActor?.userId ? `tool-user:${req.toolActor.userId}` : 'tool-token'),
-  };
+  const rateLimit = toolRateLimit;
   const security = [{ bearer: [] }];
   const send = async (req: FastifyRequest, input: Omit<TCampaignCreate, 'minDelay' | 'maxDelay'>) => {
     const { campaign } = await service.createCampaign(ctx, actorOf(req), { ...input, ...TOOL_API_PACE });

@@ -48,6 +48,17 @@ export function sessionOrApiToken(ctx: AppContext): preValidationAsyncHookHandle
   };
 }
 
+/** Tool API calls per minute per token (or per signed-in user). */
+export const TOOL_API_RATE_LIMIT = 120;
+
+/** The tool API's rate limit, counted per token or per signed-in user (after the caller is known). */
+export const toolRateLimit = {
+  max: TOOL_API_RATE_LIMIT,
+  timeWindow: '1 minute',
+  hook: 'preHandler' as const,
+  keyGenerator: (req: FastifyRequest) => (req.toolActor?.userId ? `tool-user:${req.toolActor.userId}` : 'tool-token'),
+};
+
 export function actorOf(req: FastifyRequest): CampaignActor {
   if (!req.toolActor) throw new AppError('ERR_API_TOKEN_INVALID');
   return req.toolActor;

@@ -180,6 +180,23 @@ export async function findContactByAnyNumber(db: Db, numbers: string[]): Promise
   return undefined;
 }
 
+/** People among these contacts (groups left out), with their numbers. */
+export async function contactNumbers(db: Db, ids: number[]): Promise<{ id: number; name: string; number: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('contacts')
+    .select(['id', 'name', 'number'])
+    .where('id', 'in', [...new Set(ids)])
+    .where('isGroup', '=', 0)
+    .orderBy('id')
+    .execute();
+}
+
+/** The contact that stands for a group (its number is the group id), when someone wrote in it. */
+export async function findGroupContact(db: Db, groupId: string): Promise<{ id: number; name: string } | undefined> {
+  return db.selectFrom('contacts').select(['id', 'name']).where('number', '=', groupId).where('isGroup', '=', 1).executeTakeFirst();
+}
+
 /** A contact first seen in a chat; undefined when another writer stored the number first. */
 export async function insertChatContactIfAbsent(db: Db, data: { name: string; number: string; isGroup: boolean }, now: string): Promise<number | undefined> {
   const inserted = await db

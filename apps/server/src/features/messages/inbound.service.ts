@@ -14,10 +14,21 @@ import { recentChatsOfConnection } from './history.repository.js';
 import { emptyOutbox, publishContact, publishOutbox, type Outbox } from './inbound/batch-outbox.js';
 import { storeMedia } from './inbound/media.js';
 import { readPipelineSettings, type PipelineSettings } from './inbound/pipeline-settings.js';
+import { routeToQueue } from './inbound/queue-menu.js';
 import { writeInbound, type Prepared } from './inbound/write-inbound.js';
+import { listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
 import { publishMessageUpdate } from './messages.presenter.js';
 import * as messages from './messages.repository.js';
 import type { InboundMessage } from '../../channels/channel.js';
+
+/**
+ * The connection's greeting and queue menu for a ticket that no queue took yet (after the
+ * chatbot's flow ended without naming one): the queue a single-queue connection gives, and what to answer.
+ */
+export async function queueMenuFor(ctx: AppContext, ticket: { id: number; whatsappId: number; contactId: number }): Promise<{ queueId?: number; reply: string }> {
+  const queues = await listConnectionQueues(ctx.db, ticket.whatsappId);
+  return routeToQueue(ctx.db, { ticketId: ticket.id, whatsappId: ticket.whatsappId, contactId: ticket.contactId, queues }, '', true);
+}
 
 /** After a crash, the chats active this long before the restart are read again from the phone. */
 export const CATCH_UP_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -22,6 +22,7 @@ export async function presentMessages(ctx: AppContext, rows: MessageRow[]): Prom
       read: r.read,
       ack: r.ack,
       isDeleted: r.isDeleted,
+      fromBot: r.fromBot,
       isEdited: r.isEdited && !r.isDeleted,
       sendStatus: r.sendStatus,
       sendError: r.sendError,

@@ -20,6 +20,8 @@ export type MessageRow = {
   quotedMsgId: number | null;
   isDeleted: boolean;
   isEdited: boolean;
+  /** Sent by the chatbot. */
+  fromBot: boolean;
   sendStatus: SendStatus;
   sendError: string | null;
   createdAt: string;
@@ -41,6 +43,7 @@ const columns = [
   'quotedMsgId',
   'isDeleted',
   'isEdited',
+  'fromBot',
   'sendStatus',
   'sendError',
   'createdAt',
@@ -57,6 +60,7 @@ function toRow(r: StoredMessage): MessageRow {
     read: bool(r.read),
     isDeleted: bool(r.isDeleted),
     isEdited: bool(r.isEdited),
+    fromBot: bool(r.fromBot),
     mediaType: MEDIA_TYPES.find((m) => m === r.mediaType) ?? null,
     sendStatus: SEND_STATUSES.find((v) => v === r.sendStatus) ?? 'sent',
   };
@@ -79,13 +83,13 @@ export async function findMessageByProviderId(db: Db, whatsappId: number, provid
 }
 
 /** Own messages stored before their send are 'queued'; everything else arrives 'sent'. */
-export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'sendStatus' | 'sendError' | 'updatedAt'> & { sendStatus?: SendStatus };
+export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'fromBot' | 'sendStatus' | 'sendError' | 'updatedAt'> & { sendStatus?: SendStatus; fromBot?: boolean };
 
 /** Inserts unless the provider id is already stored; returns the stored row, or undefined for a redelivery. */
 export async function insertMessageRowOnce(db: Db, data: MessageInsert): Promise<MessageRow | undefined> {
   const row = await db
     .insertInto('messages')
-    .values({ ...data, fromMe: data.fromMe ? 1 : 0, read: data.read ? 1 : 0, isDeleted: 0, searchText: foldText(data.body), updatedAt: data.createdAt })
+    .values({ ...data, fromMe: data.fromMe ? 1 : 0, read: data.read ? 1 : 0, fromBot: data.fromBot ? 1 : 0, isDeleted: 0, searchText: foldText(data.body), updatedAt: data.createdAt })
     .onConflict((oc) => oc.columns(['whatsappId', 'providerId']).doNothing())
     .returning(columns)
     .executeTakeFirst();

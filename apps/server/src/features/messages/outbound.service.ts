@@ -35,6 +35,8 @@ export type OutboundRequest = {
   ticket: TTicket;
   content: OutboundContent;
   quotedMsgId?: number | null;
+  /** Sent by the chatbot: shown as the bot's in the chat. */
+  fromBot?: boolean;
 };
 
 export type SendOutcome = { status: 'sent' } | { status: 'queued' } | { status: 'failed'; error: ErrorCode };
@@ -90,6 +92,7 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
       mediaPath,
       quotedMsgId: quoted?.id ?? null,
       sendStatus: 'queued',
+      fromBot: request.fromBot ?? false,
       createdAt: now,
     });
     if (!row) throw new AppError('ERR_CREATING_MESSAGE');

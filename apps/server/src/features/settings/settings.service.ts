@@ -1,3 +1,4 @@
+import { isEmailList } from '@zapdesk/shared/email';
 import { MASKED_VALUE, SETTING_KEYS, SETTINGS, isSettingKey, type SettingKey } from '@zapdesk/shared/domain';
 import type { TSetting } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
@@ -56,11 +57,24 @@ function parseKey(key: string): SettingKey {
 function checkValue(key: SettingKey, value: string): void {
   const def = SETTINGS[key];
   if (def.kind === 'readonly') throw new AppError('ERR_SETTING_READ_ONLY');
-  const allowed = def.kind === 'toggle' ? ['enabled', 'disabled'] : def.kind === 'select' && 'options' in def ? def.options : undefined;
+  const allowed: readonly string[] | undefined = def.kind === 'toggle' ? ['enabled', 'disabled'] : def.kind === 'select' && 'options' in def ? def.options : undefined;
   if (allowed && !allowed.includes(value)) {
     throw new AppError('ERR_VALIDATION', { message: `${key} must be one of: ${allowed.join(', ')}`, fields: { value: 'INVALID' } });
   }
+  const rule = VALUE_RULES[key];
+  if (rule && value !== '' && !rule.test(value)) throw new AppError('ERR_VALIDATION', { message: `${key}: ${rule.message}`, fields: { value: 'INVALID' } });
 }
+
+/** Text settings with a shape: checked here, so a typo is refused instead of failing later. */
+const VALUE_RULES: Partial<Record<SettingKey, { test: (value: string) => boolean; message: string }>> = {
+  emailPort: { test: (v) => /^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, message: 'a port number, 1 to 65535' },
+  emailHost: { test: (v) => /^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/.test(v), message: 'a host name or an IP address' },
+  emailFrom: { test: (v) => isEmailList(v, 1), message: 'one e-mail address' },
+  emailTo: { test: (v) => isEmailList(v, 20), message: 'e-mail addresses separated by commas' },
+  typebotTime: { test: (v) => /^\d{1,5}$/.test(v) && Number(v) >= 1, message: 'minutes, 1 or more' },
+  typebotDebounce: { test: (v) => /^\d{1,2}$/.test(v) && Number(v) <= 60, message: 'seconds, 0 to 60' },
+  typebotUrl: { test: (v) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(v), message: 'the address of the Typebot server, http(s)://host' },
+};
 
 export async function updateSetting(ctx: AppContext, rawKey: string, value: string): Promise<TSetting> {
   const key = parseKey(rawKey);

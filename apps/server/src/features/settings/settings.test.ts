@@ -29,6 +29,9 @@ function putSetting(key: string, value: unknown, token = t.adminToken) {
 
 const keysOfKind = (kind: string) => SETTING_KEYS.filter((key) => SETTINGS[key].kind === kind);
 
+/** Text settings whose values have a shape (ports, hosts, addresses, minutes). */
+const SHAPED: readonly string[] = ['emailPort', 'emailHost', 'emailFrom', 'emailTo', 'typebotTime', 'typebotDebounce', 'typebotUrl'];
+
 describe('GET /api/settings', () => {
   it('lists every setting key once, with its default, on a fresh app', async () => {
     const settings = await listSettings();
@@ -91,7 +94,7 @@ describe('PUT /api/settings/:key', () => {
     expect(await settingOf('timeCreateNewTicket')).toMatchObject({ value: '172800' });
   });
 
-  it.each(keysOfKind('text').filter((key) => !('secret' in SETTINGS[key])))('takes any text for %s, empty included', async (key) => {
+  it.each(keysOfKind('text').filter((key) => !('secret' in SETTINGS[key]) && !SHAPED.includes(key)))('takes any text for %s, empty included', async (key) => {
     for (const value of ['https://bot.example/typebot?x=1;y=2', 'Olá, ação & "aspas"', '']) {
       const res = await putSetting(key, value);
       expect(res.statusCode).toBe(200);
@@ -114,7 +117,24 @@ describe('PUT /api/settings/:key', () => {
   });
 
   it('accepts a value of exactly 2000 characters', async () => {
-    expect((await putSetting('emailTo', 'v'.repeat(2000))).statusCode).toBe(200);
+    expect((await putSetting('typebotName', 'v'.repeat(2000))).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['emailPort', ['465', '2525'], ['0', '70000', 'abc', '25 ']],
+    ['emailHost', ['smtp.example.com', '127.0.0.1', '[::1]'], ['smtp example', 'a/b', 'host\r\nX: y']],
+    ['emailFrom', ['loja@example.com'], ['not an address', 'a@b.com, c@d.com']],
+    ['emailTo', ['a@example.com', 'a@example.com, b@example.com'], ['a@example.com; b', 'x\r\nBcc: evil@example.com']],
+    ['typebotTime', ['1', '30'], ['0', '-5', 'ten']],
+    ['typebotDebounce', ['0', '3', '60'], ['61', '-1', 'x']],
+    ['typebotUrl', ['https://typebot.io', 'http://127.0.0.1:3000', 'https://bots.example.com/typebot'], ['typebot.io', 'javascript:alert(1)', 'https://a b']],
+  ] as const)('takes only well-formed values for %s (empty clears it)', async (key, good, bad) => {
+    for (const value of [...good, '']) expect((await putSetting(key, value)).statusCode, value).toBe(200);
+    for (const value of bad) {
+      const res = await putSetting(key, value);
+      expect(res.statusCode, value).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { value: 'INVALID' } });
+    }
   });
 
   it.each(['noSuchSetting', 'constructor', '__proto__', 'USERCREATION'])('answers 404 ERR_NO_SETTING_FOUND to the unknown key %s', async (key) => {

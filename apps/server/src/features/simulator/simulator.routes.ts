@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ID, type MediaType } from '@zapdesk/shared/domain';
+import { ZSimulatorGroupCreateSchema, ZSimulatorGroupSchema, ZSimulatorGroupsSchema } from '@zapdesk/shared/groups';
 import { ZSimulatorContactSchema, ZSimulatorEditSchema, ZSimulatorHistorySchema, ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
 import type { InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -105,5 +106,15 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
     (await simulator(req.params.connectionId)).drop();
     await sessions.settled(req.params.connectionId);
     return { status: 'DISCONNECTED' };
+  });
+
+  // Groups the phone belongs to: set up by a test or the demo, and read back to see what the product changed.
+  app.post('/simulator/:connectionId/groups', { schema: { tags, params: ZParams, body: ZSimulatorGroupCreateSchema, response: { 201: ZSimulatorGroupSchema } }, onRequest }, async (req, reply) =>
+    reply.code(201).send((await simulator(req.params.connectionId)).addGroup(req.body)),
+  );
+
+  app.get('/simulator/:connectionId/groups', { schema: { tags, params: ZParams, response: { 200: ZSimulatorGroupsSchema } }, onRequest }, async (req) => {
+    const driver = await simulator(req.params.connectionId);
+    return { ownNumber: driver.ownNumber, groups: driver.groups() };
   });
 };

@@ -42,7 +42,8 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
     .innerJoin('whatsapps', 'whatsapps.id', 'tickets.whatsappId')
     .leftJoin('queues', 'queues.id', 'tickets.queueId')
     .leftJoin('users', 'users.id', 'tickets.userId')
-    .select([...ticketColumns, 'whatsapps.name as whatsappName', 'queues.name as queueName', 'queues.color as queueColor', 'users.name as userName'])
+    .leftJoin('chatbotSessions', 'chatbotSessions.ticketId', 'tickets.id')
+    .select([...ticketColumns, 'whatsapps.name as whatsappName', 'queues.name as queueName', 'queues.color as queueColor', 'users.name as userName', 'chatbotSessions.status as botStatus'])
     .where('tickets.id', 'in', ids)
     .execute();
   const contacts = await findContactsByIds(db, [...new Set(rows.map((r) => r.contactId))]);
@@ -60,6 +61,7 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
       lastMessage: r.lastMessage,
       unreadMessages: r.unreadMessages,
       isGroup: bool(r.isGroup),
+      chatbot: r.botStatus === 'active' && r.status === 'pending' && r.userId === null,
       contact,
       queue: r.queueId !== null && r.queueName !== null && r.queueColor !== null ? { id: r.queueId, name: r.queueName, color: r.queueColor } : null,
       user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
@@ -147,7 +149,7 @@ export async function insertActiveTicketOnce(
   return row?.id;
 }
 
-export type TicketPatch = Partial<{ status: TicketStatus; userId: number | null; queueId: number | null; whatsappId: number; lastMessage: string; unreadMessages: number }>;
+export type TicketPatch = Partial<{ status: TicketStatus; userId: number | null; queueId: number | null; whatsappId: number; lastMessage: string; unreadMessages: number; protocol: string | null }>;
 
 export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: string): Promise<void> {
   await db

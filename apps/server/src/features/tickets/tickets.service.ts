@@ -15,6 +15,7 @@ import { findContactById } from '../contacts/contacts.repository.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';
 import * as lists from './tickets-list.repository.js';
+import { closeNoticePlan, queueCloseNotices } from '../email/email.service.js';
 import * as repo from './tickets.repository.js';
 
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
@@ -68,7 +69,13 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
     if (farewell.trim() && ticket.status !== 'closed' && sessions.driver(ticket.whatsappId)) {
       await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: farewell } }).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
     }
-    await repo.updateTicket(ctx.db, id, { status, userId: actor.id }, now);
+    const notices = await closeNoticePlan(ctx);
+    // The closing notice is stored with the close: committed together or not at all.
+    const queued = await ctx.db.transaction().execute(async (trx) => {
+      await repo.updateTicket(trx, id, { status, userId: actor.id }, now);
+      return ticket.status === 'closed' ? 0 : queueCloseNotices(trx, notices, [id], now);
+    });
+    if (queued) ctx.events.publish('email.queued', { count: queued });
   }
   const updated = await repo.findTicketById(ctx.db, id);
   if (!updated) throw new AppError('ERR_NO_TICKET_FOUND');
@@ -106,6 +113,8 @@ export async function closeWithProtocol(ctx: AppContext, sessions: SessionManage
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN', { message: 'Only an open ticket can be closed with a protocol.' });
   const protocol = protocolNumber(ticket.id);
   await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: protocolNotice(protocol) } });
+  // Kept on the ticket: the closing notice carries it, and /zdgProtocolo mails this one, never a number sent by a client.
+  await repo.updateTicket(ctx.db, id, { protocol }, nowIso());
   return { protocol, ticket: await changeStatus(ctx, sessions, actor, id, 'closed') };
 }
 
@@ -228,7 +237,16 @@ export async function closeAllTickets(ctx: AppContext, actor: AuthUser): Promise
   const scope = { userId: actor.id, admin, showAll: admin, queueIds: await repo.userQueueIds(ctx.db, actor.id) };
   const ids = await lists.visibleActiveTicketIds(ctx.db, scope);
   const now = nowIso();
-  for (let i = 0; i < ids.length; i += 500) await repo.closeTickets(ctx.db, ids.slice(i, i + 500), actor.id, now);
+  const notices = await closeNoticePlan(ctx);
+  let queued = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    queued += await ctx.db.transaction().execute(async (trx) => {
+      await repo.closeTickets(trx, chunk, actor.id, now);
+      return queueCloseNotices(trx, notices, chunk, now);
+    });
+  }
+  if (queued) ctx.events.publish('email.queued', { count: queued });
   for (let i = 0; i < ids.length; i += 100) {
     for (const ticket of await repo.findTicketsByIds(ctx.db, ids.slice(i, i + 100))) ctx.events.publish('ticket.saved', { ticket });
   }

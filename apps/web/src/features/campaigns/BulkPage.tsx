@@ -4,14 +4,14 @@ import Stack from '@mui/material/Stack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import type { CampaignKind, TCampaign } from '@zapdesk/shared/campaigns';
+import type { SendKind, TCampaign } from '@zapdesk/shared/campaigns';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { CampaignForm } from './CampaignForm';
 import { CampaignProgress } from './CampaignProgress';
 
 const TITLES = { text: 'bulkText', mediaUrl: 'bulkMediaUrl', mediaPath: 'bulkMediaPath', voice: 'bulkAudio' } as const;
 
-export function BulkPage({ kind }: { kind: CampaignKind }) {
+export function BulkPage({ kind }: { kind: SendKind }) {
   const { t } = useTranslation();
   const [started, setStarted] = useState<TCampaign[]>([]);
 

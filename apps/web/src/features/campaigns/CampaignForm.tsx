@@ -7,18 +7,17 @@ import Send from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CAMPAIGN_LIMITS, ZCampaignCreateSchema, type CampaignKind, type TCampaign } from '@zapdesk/shared/campaigns';
+import { CAMPAIGN_LIMITS, ZCampaignCreateSchema, type SendKind, type TCampaign } from '@zapdesk/shared/campaigns';
 import { ApiError } from '../../core/api/ApiError';
 import { fieldErrorText } from '../../core/forms/fieldErrors';
 import { MessageTextField } from '../../core/ui/MessageTextField';
 import { toastError } from '../../core/ui/toastError';
-import { useWhatsapps } from '../whatsapps/whatsapps.api';
+import { ConnectionSelect, useChosenConnection } from '../whatsapps/ConnectionSelect';
 import { createCampaign } from './campaigns.api';
 import { MediaSourceField } from './MediaSourceField';
 import { NumbersField } from './NumbersField';
@@ -43,12 +42,11 @@ function localInputValue(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-type Props = { kind: CampaignKind; onCreated: (campaign: TCampaign, dropped: { blank: number; duplicates: number }) => void };
+type Props = { kind: SendKind; onCreated: (campaign: TCampaign, dropped: { blank: number; duplicates: number }) => void };
 
 export function CampaignForm({ kind, onCreated }: Props) {
   const { t } = useTranslation();
-  const connections = useWhatsapps();
-  const [chosenConnection, setConnection] = useState<number | ''>('');
+  const { whatsappId, choose, connections } = useChosenConnection();
   const [numbers, setNumbers] = useState('');
   const [message, setMessage] = useState('');
   const [media, setMedia] = useState({ mediaUrl: '', mediaPath: '' });
@@ -58,9 +56,6 @@ export function CampaignForm({ kind, onCreated }: Props) {
   const [scheduledAt, setScheduledAt] = useState(() => localInputValue(new Date(Date.now() + 60 * 60_000)));
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  const list = connections.data ?? [];
-  // The connected default first, as the user would pick it.
-  const whatsappId = chosenConnection !== '' ? chosenConnection : (list.find((w) => w.status === 'CONNECTED' && w.isDefault) ?? list.find((w) => w.status === 'CONNECTED') ?? list[0])?.id;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -102,21 +97,7 @@ export function CampaignForm({ kind, onCreated }: Props) {
       <Alert severity="info" data-testid="campaign-background-note">
         {t('campaigns.form.backgroundNote', { block: CAMPAIGN_LIMITS.adviceBlockSize })}
       </Alert>
-      <TextField
-        select
-        label={t('campaigns.form.connection')}
-        value={whatsappId ?? ''}
-        onChange={(event) => setConnection(Number(event.target.value))}
-        error={Boolean(errors.whatsappId)}
-        helperText={errors.whatsappId}
-        slotProps={{ htmlInput: { 'data-testid': 'campaign-connection' } }}
-      >
-        {list.map((w) => (
-          <MenuItem key={w.id} value={w.id}>
-            {`${w.name} · ${t(`connections.statuses.${w.status}`)}`}
-          </MenuItem>
-        ))}
-      </TextField>
+      <ConnectionSelect whatsappId={whatsappId} connections={connections} onChange={choose} error={errors.whatsappId} testId="campaign-connection" />
       <NumbersField value={numbers} onChange={setNumbers} error={errors.numbers} />
       {kind === 'text' || kind === 'voice' ? null : (
         <MediaSourceField kind={kind} {...media} onChange={(change) => setMedia((m) => ({ ...m, ...change }))} error={errors.mediaUrl ?? errors.mediaPath} />

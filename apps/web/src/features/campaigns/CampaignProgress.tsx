@@ -22,19 +22,20 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isErrorCode } from '@zapdesk/shared/errors';
-import type { RecipientStatus, TCampaign } from '@zapdesk/shared/campaigns';
+import { isGroupActionKind, type RecipientStatus, type TCampaign } from '@zapdesk/shared/campaigns';
 import { formatShortDateTime } from '../../core/ui/formatDate';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { ApiError } from '../../core/api/ApiError';
 import { campaignsKeys, controlCampaign, fetchCampaign, fetchRecipients, type CampaignAction } from './campaigns.api';
 
 /** Statuses in the order they are shown; zero counts are left out. */
-const SHOWN: RecipientStatus[] = ['sent', 'queued', 'sending', 'failed', 'unknown', 'notOnWhatsapp', 'invalid', 'cancelled', 'skipped'];
+const SHOWN: RecipientStatus[] = ['sent', 'queued', 'sending', 'failed', 'unknown', 'notOnWhatsapp', 'notAdmin', 'invalid', 'cancelled', 'skipped'];
 const COLORS: Partial<Record<RecipientStatus, 'success' | 'error' | 'warning' | 'default' | 'info'>> = {
   sent: 'success',
   failed: 'error',
   unknown: 'warning',
   notOnWhatsapp: 'warning',
+  notAdmin: 'warning',
   invalid: 'warning',
   sending: 'info',
 };
@@ -77,12 +78,15 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
   };
 
   const canResend = campaign.counts.failed + campaign.counts.unknown > 0;
+  // A group action's 'sent' is 'done'; its rows are groups.
+  const statusText = (status: RecipientStatus) => t(`campaigns.recipientStatus.${status === 'sent' && isGroupActionKind(campaign.kind) ? 'done' : status}`);
   return (
     <Stack gap={2} data-testid="campaign-progress" data-status={campaign.status} data-done={done} data-total={campaign.total}>
       <Stack direction={{ xs: 'column', sm: 'row' }} justifyContent="space-between" alignItems={{ sm: 'center' }} gap={1}>
         <Box>
           <Typography variant="subtitle1" fontWeight={700}>
             {t('campaigns.progress.title', { id: campaign.id, connection: campaign.whatsappName })}
+            {campaign.audience === 'numbers' ? '' : ` · ${t(`campaigns.kinds.${campaign.kind}`)}${isGroupActionKind(campaign.kind) ? '' : ` · ${t(`campaigns.audiences.${campaign.audience}`)}`}`}
           </Typography>
           <Typography variant="body2" color="text.secondary">
             {t(`campaigns.status.${campaign.status}`)}
@@ -126,20 +130,14 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
       </Box>
       <Stack direction="row" gap={1} flexWrap="wrap" data-testid="campaign-counts">
         {SHOWN.filter((status) => campaign.counts[status] > 0).map((status) => (
-          <Chip
-            key={status}
-            size="small"
-            color={COLORS[status] ?? 'default'}
-            label={`${t(`campaigns.recipientStatus.${status}`)}: ${campaign.counts[status]}`}
-            data-testid={`campaign-count-${status}`}
-          />
+          <Chip key={status} size="small" color={COLORS[status] ?? 'default'} label={`${statusText(status)}: ${campaign.counts[status]}`} data-testid={`campaign-count-${status}`} />
         ))}
       </Stack>
       <Box sx={{ overflowX: 'auto', maxHeight: 360, overflowY: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
         <Table size="small" stickyHeader data-testid="campaign-recipients">
           <TableHead>
             <TableRow>
-              <TableCell>{t('campaigns.progress.number')}</TableCell>
+              <TableCell>{campaign.audience === 'groups' ? t('campaigns.progress.group') : t('campaigns.progress.number')}</TableCell>
               <TableCell>{t('campaigns.progress.state')}</TableCell>
               <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.progress.error')}</TableCell>
               <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.progress.sentAt')}</TableCell>
@@ -149,7 +147,7 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
             {rows.map((row) => (
               <TableRow key={row.id} data-testid="campaign-recipient" data-status={row.status}>
                 <TableCell sx={{ wordBreak: 'break-all' }}>{row.number ?? row.input}</TableCell>
-                <TableCell>{t(`campaigns.recipientStatus.${row.status}`)}</TableCell>
+                <TableCell>{statusText(row.status)}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{row.error ? codeText(row.error) : ''}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{row.sentAt ? formatShortDateTime(row.sentAt) : ''}</TableCell>
               </TableRow>

@@ -19,7 +19,7 @@ import TextField from '@mui/material/TextField';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CAMPAIGN_STATUSES, type TCampaign } from '@zapdesk/shared/campaigns';
+import { CAMPAIGN_STATUSES, isGroupActionKind, type TCampaign } from '@zapdesk/shared/campaigns';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { formatShortDateTime } from '../../core/ui/formatDate';
 import { PageLayout } from '../../core/ui/PageLayout';
@@ -120,7 +120,10 @@ export default function HistoryPage() {
               {rows.map((c) => (
                 <TableRow key={c.id} hover sx={{ cursor: 'pointer' }} onClick={() => setOpened(c)} data-testid="history-row" data-id={c.id}>
                   <TableCell>{c.id}</TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t(`campaigns.kinds.${c.kind}`)}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
+                    {t(`campaigns.kinds.${c.kind}`)}
+                    {c.audience === 'numbers' || isGroupActionKind(c.kind) ? '' : ` · ${t(`campaigns.audiences.${c.audience}`)}`}
+                  </TableCell>
                   <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{c.whatsappName}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{c.userName ?? (c.source === 'api' ? 'API' : '')}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{formatShortDateTime(c.createdAt)}</TableCell>

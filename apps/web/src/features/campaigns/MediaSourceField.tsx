@@ -10,13 +10,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import type { CampaignKind } from '@zapdesk/shared/campaigns';
+import type { SendKind } from '@zapdesk/shared/campaigns';
 import { toastError } from '../../core/ui/toastError';
 import { AudioRecorder } from '../chat/AudioRecorder';
 import { campaignsKeys, fetchLocalMedia, uploadRecording } from './campaigns.api';
 
 type Props = {
-  kind: Exclude<CampaignKind, 'text'>;
+  kind: Exclude<SendKind, 'text'>;
   mediaUrl: string;
   mediaPath: string;
   onChange: (change: { mediaUrl?: string; mediaPath?: string }) => void;

@@ -1,8 +1,10 @@
 /**
  * The chat's import/export panel: the ticket's connection id, a form that imports the contact's
- * past messages from the phone's history, and a CSV export of the messages loaded in the chat.
+ * past messages from the phone's history, and the messages loaded in the chat as a CSV file or by e-mail.
  */
 import Download from '@mui/icons-material/Download';
+import Email from '@mui/icons-material/Email';
+import Send from '@mui/icons-material/Send';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -15,8 +17,8 @@ import { toast } from 'react-toastify';
 import { HISTORY_IMPORT_MAX, type TMessage, type TTicket } from '@zapdesk/shared/messaging';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { errorText, toastError } from '../../core/ui/toastError';
-import { fetchTicketConnectionId, importHistory } from './chat.api';
-import { CSV_FILE_NAME, messagesToCsv } from './chatCsv';
+import { emailConversation, fetchTicketConnectionId, importHistory } from './chat.api';
+import { CSV_FILE_NAME, messagesToCsv, messagesToText } from './chatCsv';
 import { ticketsKeys, type MessagePage } from '../tickets/tickets.api';
 
 const DEFAULT_IMPORT_LIMIT = 100;
@@ -56,16 +58,44 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
     }
   };
 
-  const exportCsv = () => {
+  /** The messages loaded in the chat, oldest first. */
+  const loadedMessages = (): TMessage[] => {
     const data = queryClient.getQueryData<InfiniteData<MessagePage>>(ticketsKeys.messages(ticket.id));
     const byId = new Map<number, TMessage>();
     for (const page of data?.pages ?? []) for (const message of page.messages) byId.set(message.id, message);
-    const messages = [...byId.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
-    const csv = messagesToCsv(messages, {
-      header: [t('chat.csvDate'), t('chat.csvTime'), t('chat.csvFrom'), t('chat.csvBody')],
-      me: user?.name ?? t('chat.you'),
-      contact: ticket.contact.name,
-    });
+    return [...byId.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+  };
+  const labels = () => ({
+    header: [t('chat.csvDate'), t('chat.csvTime'), t('chat.csvFrom'), t('chat.csvBody')] as [string, string, string, string],
+    me: user?.name ?? t('chat.you'),
+    contact: ticket.contact.name,
+  });
+
+  const [mailOpen, setMailOpen] = useState(false);
+  const [mailTo, setMailTo] = useState('');
+  const [mailing, setMailing] = useState(false);
+  const sendByEmail = async (event: FormEvent) => {
+    event.preventDefault();
+    setMailing(true);
+    try {
+      const messages = loadedMessages();
+      await emailConversation({
+        subject: t('chat.emailSubject', { id: ticket.id, name: ticket.contact.name }),
+        text: messagesToText(messages, labels()),
+        csv: messagesToCsv(messages, labels()),
+        to: mailTo.trim() || undefined,
+      });
+      toast.success(t('chat.emailQueued'));
+      setMailOpen(false);
+    } catch (caught) {
+      toastError(caught);
+    } finally {
+      setMailing(false);
+    }
+  };
+
+  const exportCsv = () => {
+    const csv = messagesToCsv(loadedMessages(), labels());
     const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
@@ -115,9 +145,37 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
           {t('chat.importHistory')}
         </Button>
       </Box>
-      <Button variant="contained" startIcon={<Download />} onClick={exportCsv} sx={{ ml: 'auto' }} data-testid="panel-export-csv">
-        {t('chat.exportCsv')}
-      </Button>
+      <Box sx={{ display: 'flex', gap: 1, ml: 'auto', flexWrap: 'wrap' }}>
+        <Button variant="outlined" startIcon={<Email />} onClick={() => setMailOpen((open) => !open)} data-testid="panel-export-email">
+          {t('chat.exportEmail')}
+        </Button>
+        <Button variant="contained" startIcon={<Download />} onClick={exportCsv} data-testid="panel-export-csv">
+          {t('chat.exportCsv')}
+        </Button>
+      </Box>
+      {mailOpen ? (
+        <Box
+          component="form"
+          onSubmit={(event) => void sendByEmail(event)}
+          noValidate
+          sx={{ display: 'flex', gap: 1, width: '100%', flexWrap: 'wrap', alignItems: 'flex-start' }}
+          data-testid="panel-email-form"
+        >
+          <TextField
+            size="small"
+            type="email"
+            label={t('chat.emailTo')}
+            placeholder={t('chat.emailToHelp')}
+            value={mailTo}
+            onChange={(event) => setMailTo(event.target.value)}
+            sx={{ flex: 1, minWidth: 220 }}
+            slotProps={{ htmlInput: { 'data-testid': 'panel-email-to' } }}
+          />
+          <Button type="submit" variant="contained" disabled={mailing} startIcon={mailing ? <CircularProgress size={16} /> : <Send />} sx={{ height: 40 }} data-testid="panel-email-send">
+            {t('chat.emailSend')}
+          </Button>
+        </Box>
+      ) : null}
     </Box>
   );
 }

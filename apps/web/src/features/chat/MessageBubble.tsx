@@ -1,6 +1,7 @@
 /** One chat message: text, media by type, the quoted block, time, delivery icon and options menu. */
 import AccessTime from '@mui/icons-material/AccessTime';
 import Block from '@mui/icons-material/Block';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import Done from '@mui/icons-material/Done';
 import DoneAll from '@mui/icons-material/DoneAll';
 import Download from '@mui/icons-material/Download';
@@ -287,6 +288,12 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
           </>
         )}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 0.5, mt: 0.25 }}>
+          {message.fromBot ? (
+            <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11, display: 'inline-flex', alignItems: 'center', gap: 0.25 }} data-testid="message-bot">
+              <SmartToyOutlined sx={{ fontSize: 14 }} />
+              {t('chat.botMessage')}
+            </Typography>
+          ) : null}
           {message.isEdited && !message.isDeleted ? (
             <Typography variant="caption" color="text.secondary" sx={{ fontSize: 11, fontStyle: 'italic' }} data-testid="message-edited">
               {t('chat.editedMessage')}

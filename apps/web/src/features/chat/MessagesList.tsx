@@ -113,17 +113,23 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   // top and must not count as the reader scrolling there. (Virtuoso's startReached fires when the
   // first row renders, which with the overscan is well before 50px: the top state is used instead.)
   const settled = useRef(false);
-  const atTop = useRef(false);
   const loadOlder = () => {
     if (settled.current && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   };
   // Should the bottom state never be reported (an empty-looking list), settle after a moment anyway.
   const hasRows = messages.length > 0;
+  // (Only once the list is at its end or shorter than the screen: on a busy machine the first
+  // paint at the top can outlast the fallback, and must still not load older pages.)
   useEffect(() => {
     if (!hasRows) return;
-    const timer = setTimeout(() => {
-      settled.current = true;
-    }, SETTLE_FALLBACK_MS);
+    let timer: ReturnType<typeof setTimeout>;
+    const settleWhenOpened = () => {
+      const element = scroller.current;
+      const opened = !element || element.scrollHeight <= element.clientHeight || element.scrollHeight - element.scrollTop - element.clientHeight < AT_END_PX;
+      if (opened) settled.current = true;
+      else timer = setTimeout(settleWhenOpened, SETTLE_FALLBACK_MS / 3);
+    };
+    timer = setTimeout(settleWhenOpened, SETTLE_FALLBACK_MS);
     return () => clearTimeout(timer);
   }, [hasRows]);
   // Virtuoso measures rows in whole pixels: over a screen of rows the fractions add up to a few
@@ -203,8 +209,13 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
             if (value && !settled.current) {
               settled.current = true;
               stickToBottom();
-              // A chat shorter than the screen is at the top too: bring the older pages.
-              if (atTop.current) loadOlder();
+              // A chat shorter than the screen is at the top too: bring the older pages. (Measured
+              // on the scroller a frame later: Virtuoso's top state may still hold the first paint's
+              // 'at top' when the bottom state arrives.)
+              requestAnimationFrame(() => {
+                const element = scroller.current;
+                if (element && element.scrollHeight - element.clientHeight < TOP_THRESHOLD_PX) loadOlderRef.current();
+              });
             }
           }}
           atBottomThreshold={AT_END_PX}
@@ -221,7 +232,6 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
           itemContent={renderItem}
           atTopThreshold={TOP_THRESHOLD_PX}
           atTopStateChange={(value) => {
-            atTop.current = value;
             if (value) loadOlder();
           }}
           // Short chats render whole; long ones keep about a screen's worth mounted either side.

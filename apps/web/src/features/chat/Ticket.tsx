@@ -35,6 +35,7 @@ import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
 import { deleteTicket, requestProtocol } from './chat.api';
 import { ContactDrawer } from '../tickets/ContactDrawer';
+import { ChatbotBanner } from './ChatbotBanner';
 import { ImportExportPanel } from './ImportExportPanel';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
@@ -245,6 +246,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
       <Box sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
         <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           {panelOpen ? <ImportExportPanel ticket={ticket} /> : null}
+          <ChatbotBanner ticket={ticket} isAdmin={isAdmin} />
           <MessagesList ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
           <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </Box>

@@ -54,3 +54,9 @@ export async function startChat(card: { name: string; number: string }): Promise
     return open.id;
   }
 }
+
+/** The conversation by e-mail (spec 'EMAIL' export): its text in the body and zdg.csv attached; to `to`, or to the configured address. */
+export function emailConversation(input: { subject: string; text: string; csv: string; to?: string | undefined }) {
+  const body = { zdgSubject: input.subject, zdgText: input.text, zdgFileName: 'zdg.csv', zdgContent: input.csv, ...(input.to ? { zdgTo: input.to } : {}) };
+  return request<{ id: number; status: string }>(input.to ? '/zdgSendEmailAttachUser' : '/zdgSendEmailAttach', { method: 'POST', body });
+}

@@ -13,3 +13,11 @@ export function messagesToCsv(messages: TMessage[], labels: { header: [string, s
   }
   return csvFile(rows);
 }
+
+/** The same messages as plain text, one per line, for the body of the conversation's e-mail. */
+export function messagesToText(messages: TMessage[], labels: { me: string; contact: string }): string {
+  return messages
+    .filter((message) => !message.isDeleted)
+    .map((message) => `${formatDay(message.createdAt)} ${formatTime(message.createdAt)} - ${message.fromMe ? labels.me : (message.contact?.name ?? labels.contact)}: ${message.body}`)
+    .join('\n');
+}

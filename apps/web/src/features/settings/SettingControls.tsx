@@ -13,7 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { TIME_CREATE_NEW_TICKET_OPTIONS, type SettingKey } from '@zapdesk/shared/domain';
+import { SETTINGS, TIME_CREATE_NEW_TICKET_OPTIONS, type SettingKey } from '@zapdesk/shared/domain';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { PasswordField } from '../../core/ui/PasswordField';
 import { toastError } from '../../core/ui/toastError';
@@ -44,8 +44,15 @@ export function ToggleControl({ settingKey, value, onSave }: { settingKey: Setti
   );
 }
 
-export function TimeSelectControl({ settingKey, value, onSave }: { settingKey: SettingKey; value: string; onSave: Save }) {
+/** A setting with a fixed list of values; each value's label is translated. */
+export function SelectControl({ settingKey, value, onSave }: { settingKey: SettingKey; value: string; onSave: Save }) {
   const { t } = useTranslation();
+  const options: readonly { value: string; label: string }[] =
+    settingKey === 'timeCreateNewTicket'
+      ? TIME_CREATE_NEW_TICKET_OPTIONS.map((seconds) => ({ value: String(seconds), label: t(`settings.timeOptions.${seconds}`) }))
+      : settingKey === 'emailSecurity' || settingKey === 'emailLanguage'
+        ? SETTINGS[settingKey].options.map((option) => ({ value: option, label: t(`settings.options.${option}`) }))
+        : [];
   return (
     <TextField
       select
@@ -56,9 +63,9 @@ export function TimeSelectControl({ settingKey, value, onSave }: { settingKey: S
       data-testid={`setting-${settingKey}`}
       aria-label={t(`settings.keys.${settingKey}.label`)}
     >
-      {TIME_CREATE_NEW_TICKET_OPTIONS.map((seconds) => (
-        <MenuItem key={seconds} value={String(seconds)}>
-          {t(`settings.timeOptions.${seconds}`)}
+      {options.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
         </MenuItem>
       ))}
     </TextField>

@@ -15,7 +15,9 @@ import type { TSetting } from '@zapdesk/shared/schemas';
 import { CenteredLoader } from '../../core/ui/CenteredLoader';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
-import { ApiTokenControl, SecretControl, TextControl, TimeSelectControl, ToggleControl } from './SettingControls';
+import { ChatbotStatus } from './ChatbotStatus';
+import { EmailPanel } from './EmailPanel';
+import { ApiTokenControl, SecretControl, SelectControl, TextControl, ToggleControl } from './SettingControls';
 import { saveSettingInCache, settingsKey, updateSetting, useSettings } from './settings.api';
 
 type Group = (typeof SETTINGS)[SettingKey]['group'];
@@ -50,7 +52,7 @@ export default function SettingsPage() {
   const renderControl = (key: SettingKey, setting: TSetting) => {
     const definition = SETTINGS[key];
     if (definition.kind === 'toggle') return <ToggleControl settingKey={key} value={setting.value} onSave={save} />;
-    if (definition.kind === 'select') return <TimeSelectControl settingKey={key} value={setting.value} onSave={save} />;
+    if (definition.kind === 'select') return <SelectControl settingKey={key} value={setting.value} onSave={save} />;
     if (definition.kind === 'readonly') return <ApiTokenControl value={setting.value} />;
     if (isSecret(key)) return <SecretControl settingKey={key} isSet={setting.isSet} onSave={save} />;
     return <TextControl settingKey={key} value={setting.value} onSave={save} />;
@@ -97,6 +99,8 @@ export default function SettingsPage() {
                     </Box>
                   );
                 })}
+                {group === 'email' ? <EmailPanel /> : null}
+                {group === 'typebot' ? <ChatbotStatus /> : null}
               </Paper>
             );
           })}

@@ -2,6 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { SettingKey } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import type { TSetting } from '@zapdesk/shared/schemas';
+import type { TEmail, TEmailList } from '@zapdesk/shared/email';
 import { request } from '../../core/api/client';
 
 export const settingsKey = ['settings'] as const;
@@ -27,4 +28,18 @@ export function saveSettingInCache(queryClient: QueryClient, setting: TSetting):
 
 export function applySettingsEvent(queryClient: QueryClient, payload: Parameters<ServerToClientEvents['settings']>[0]): void {
   saveSettingInCache(queryClient, payload.setting);
+}
+
+export const emailsKey = ['emails'] as const;
+
+export function fetchEmails() {
+  return request<TEmailList>('/emails');
+}
+
+export function sendTestEmail(to: string | undefined) {
+  return request<{ to: string; messageId: string }>('/emails/test', { method: 'POST', body: to ? { to } : {} });
+}
+
+export function retryEmail(id: number) {
+  return request<TEmail>(`/emails/${id}/retry`, { method: 'POST' });
 }

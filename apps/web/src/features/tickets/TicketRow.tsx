@@ -9,6 +9,7 @@ import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import ListItemButton from '@mui/material/ListItemButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -99,6 +100,9 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, mt: 0.5, minWidth: 0 }}>
           {ticket.user ? <Chip label={ticket.user.name} size="small" sx={{ height: 20, fontSize: 11, minWidth: 0 }} data-testid="ticket-user-tag" /> : null}
+          {ticket.chatbot ? (
+            <Chip icon={<SmartToyOutlined />} label={t('tickets.botTag')} size="small" color="info" variant="outlined" sx={{ height: 20, fontSize: 11 }} data-testid="ticket-bot-tag" />
+          ) : null}
           <Chip label={ticket.whatsapp.name} size="small" variant="outlined" sx={{ height: 20, fontSize: 11, minWidth: 0 }} data-testid="ticket-connection-tag" />
           {pending ? (
             <Box sx={{ ml: 'auto', display: 'flex', gap: 0.5, flexShrink: 0 }}>

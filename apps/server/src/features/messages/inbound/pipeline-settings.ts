@@ -1,10 +1,11 @@
 /** The settings and queues the pipeline reads once per batch of a connection's messages. */
 import type { Db } from '../../../core/db/database.js';
+import { readBotSettings, type BotSettings } from '../../chatbot/chatbot.service.js';
 import { getSettingValue } from '../../settings/settings.repository.js';
 import { listConnectionQueues } from '../../whatsapps/whatsapps.repository.js';
 
 /** Settings and the connection's queues, read once per batch. */
-export type PipelineSettings = { acceptsGroups: boolean; routesGroups: boolean; reopenWithinSeconds: number; queues: ConnectionQueue[] };
+export type PipelineSettings = { acceptsGroups: boolean; routesGroups: boolean; reopenWithinSeconds: number; queues: ConnectionQueue[]; bot: BotSettings | undefined };
 
 export type ConnectionQueue = Awaited<ReturnType<typeof listConnectionQueues>>[number];
 
@@ -15,5 +16,6 @@ export async function readPipelineSettings(db: Db, whatsappId: number): Promise<
     acceptsGroups: (await getSettingValue(db, 'CheckMsgIsGroup')) === 'disabled',
     routesGroups: (await getSettingValue(db, 'groups')) === 'enabled',
     reopenWithinSeconds: Number(await getSettingValue(db, 'timeCreateNewTicket')) || 0,
+    bot: await readBotSettings(db),
   };
 }

@@ -11,6 +11,7 @@ import type { Outbox } from './batch-outbox.js';
 import { upsertChatContact, upsertSender } from './chat-contact.js';
 import { lastMessageText, storedBody, storedMediaType } from './message-content.js';
 import type { PipelineSettings } from './pipeline-settings.js';
+import { stopOnPhoneMessage, takeInbound } from '../../chatbot/chatbot.service.js';
 import { routeToQueue } from './queue-menu.js';
 import { findOrCreateTicket } from './ticket-choice.js';
 
@@ -45,13 +46,19 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
     createdAt: message.timestamp.toISOString(),
   });
   if (!row) return; // a redelivery: the first delivery stored it
+  const now = nowIso();
+  // The chatbot answers a waiting ticket before the queue menu; a message typed on the phone
+  // itself stops it there.
+  const bot = settings.bot && !isGroup ? settings.bot : undefined;
+  const botTook = bot && !message.fromMe && ticketRef.userId === null ? await takeInbound(db, bot, ticketRef.id, storedBody(message), now) : false;
+  if (bot && message.fromMe) await stopOnPhoneMessage(db, ticketRef.id, now);
   // The queue is decided with the message, in the same update, so that nobody hears of it
   // (and no list shows it) before its queue is known.
   const routing =
-    !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
+    !botTook && !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
       ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id, queues: settings.queues }, message.body, ticketRef.created)
       : undefined;
-  await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, queueId: routing?.queueId }, nowIso());
+  await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, queueId: routing?.queueId }, now);
   outbox.stored.push(row);
   if (routing?.reply.trim()) outbox.replies.push({ ticketId: ticketRef.id, body: routing.reply });
 }

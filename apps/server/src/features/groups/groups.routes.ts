@@ -1,0 +1,144 @@
+/**
+ * Group tools for signed-in users (the /ZDGGroups page) and the spec's group calls of the tool
+ * API (`/zdgGroups*`, `/zdgOpenGroup`, `/zdgCloseGroup`), which take a session or the userApiToken.
+ * An action answers 202 with its campaign; GET /campaigns/{id} and /campaigns/{id}/recipients
+ * follow it, group by group.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZCampaignSchema, ZToolAcceptedSchema } from '@zapdesk/shared/campaigns';
+import {
+  ZGroupActionSchema,
+  ZGroupCreateSchema,
+  ZGroupCreatedSchema,
+  ZGroupListQuerySchema,
+  ZGroupListSchema,
+  ZToolGroupCreateSchema,
+  ZToolGroupDescriptionSchema,
+  ZToolGroupMessageSchema,
+  ZToolGroupSettingSchema,
+  ZToolGroupSubjectSchema,
+  type TGroupAction,
+} from '@zapdesk/shared/groups';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { authenticate } from '../../core/http/auth-hooks.js';
+import { sessionActor } from '../campaigns/campaigns.routes.js';
+import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
+import * as service from './groups.service.js';
+
+export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
+  const tags = ['groups'];
+  const onRequest = authenticate(ctx);
+
+  app.get('/groups', { schema: { tags, querystring: ZGroupListQuerySchema, response: { 200: ZGroupListSchema } }, onRequest }, async (req) => ({
+    groups: await service.listGroups(ctx, sessions, req.query.whatsappId),
+  }));
+
+  app.post('/groups', { schema: { tags, body: ZGroupCreateSchema, response: { 201: ZGroupCreatedSchema } }, onRequest }, async (req, reply) =>
+    reply.code(201).send(await service.createGroup(ctx, sessions, req.body)),
+  );
+
+  app.post(
+    '/groups/actions',
+    {
+      schema: {
+        tags,
+        description: 'An action on groups, done on the server one group at a time at the group pace. Without `groupIds`: every group where the connection is admin.',
+        body: ZGroupActionSchema,
+        response: { 202: ZCampaignSchema },
+      },
+      onRequest,
+    },
+    async (req, reply) => reply.code(202).send(await service.startGroupAction(ctx, sessions, sessionActor(req), req.body)),
+  );
+
+  // ---------- the tool API ----------
+  const toolTags = ['tool API'];
+  const security = [{ bearer: [] }];
+  const preValidation = sessionOrApiToken(ctx);
+  const config = { rateLimit: toolRateLimit };
+  const accepted = { 202: ZToolAcceptedSchema };
+  const start = async (req: FastifyRequest, input: TGroupAction) => {
+    const campaign = await service.startGroupAction(ctx, sessions, actorOf(req), input);
+    return { id: campaign.id, status: campaign.status };
+  };
+  const allAdminGroups = 'Without `groupIds`, every group where the connection is admin.';
+
+  app.post(
+    '/zdgGroups',
+    { schema: { tags: toolTags, security, description: `Renames groups to \`subject\`. ${allAdminGroups}`, body: ZToolGroupSubjectSchema, response: accepted }, preValidation, config },
+    async (req, reply) => reply.code(202).send(await start(req, { action: 'subject', whatsappId: req.body.ticketwhatsappId, groupIds: req.body.groupIds, subject: req.body.subject })),
+  );
+
+  app.post(
+    '/zdgGroupsDescription',
+    { schema: { tags: toolTags, security, description: `Sets the groups' description. ${allAdminGroups}`, body: ZToolGroupDescriptionSchema, response: accepted }, preValidation, config },
+    async (req, reply) => reply.code(202).send(await start(req, { action: 'description', whatsappId: req.body.ticketwhatsappId, groupIds: req.body.groupIds, description: req.body.description })),
+  );
+
+  app.post(
+    '/zdgGroupsCreate',
+    {
+      schema: {
+        tags: toolTags,
+        security,
+        description: 'Creates a group named `title` with the members in `contact` (numbers one per line or comma-separated, or a list), and answers what could not be added.',
+        body: ZToolGroupCreateSchema,
+        response: { 201: ZGroupCreatedSchema },
+      },
+      preValidation,
+      config,
+    },
+    async (req, reply) => {
+      actorOf(req);
+      const contact = req.body.contact;
+      const participants = (Array.isArray(contact) ? contact : contact.split(/[,;\n]/)).join('\n');
+      return reply.code(201).send(await service.createGroup(ctx, sessions, { whatsappId: req.body.ticketwhatsappId, title: req.body.title, participants, contactIds: [] }));
+    },
+  );
+
+  app.post(
+    '/zdgGroupsMessage',
+    {
+      schema: {
+        tags: toolTags,
+        security,
+        description: `\`newMessageGroup\`: a message in the groups; \`newMessAgeGroupNasa\`: a private message to every participant, once each. One of the two. ${allAdminGroups}`,
+        body: ZToolGroupMessageSchema,
+        response: accepted,
+      },
+      preValidation,
+      config,
+    },
+    async (req, reply) => {
+      const inGroups = req.body.newMessageGroup?.trim() ?? '';
+      const toParticipants = req.body.newMessAgeGroupNasa?.trim() ?? '';
+      if ((inGroups === '') === (toParticipants === '')) throw new AppError('ERR_GROUP_FIELDS');
+      const action = inGroups ? 'message' : 'participants';
+      return reply.code(202).send(await start(req, { action, whatsappId: req.body.ticketwhatsappId, groupIds: req.body.groupIds, message: inGroups || toParticipants }));
+    },
+  );
+
+  for (const [path, action, word] of [
+    ['/zdgOpenGroup', 'open', 'ABRIR'],
+    ['/zdgCloseGroup', 'close', 'FECHAR'],
+  ] as const) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags: toolTags,
+          security,
+          description: `${action === 'open' ? 'Opens the groups: everyone may send' : 'Closes the groups: only admins may send'}. ${allAdminGroups}`,
+          body: ZToolGroupSettingSchema,
+          response: accepted,
+        },
+        preValidation,
+        config,
+      },
+      async (req, reply) => reply.code(202).send(await start(req, { action, whatsappId: req.body.ticketwhatsappId, groupIds: req.body.groupIds, confirm: word })),
+    );
+  }
+};

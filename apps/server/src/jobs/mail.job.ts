@@ -1,0 +1,91 @@
+/**
+ * The mail sender: stored mails go out one at a time. A mail the SMTP server turns away for now
+ * (or that cannot reach it) waits MAIL_RETRY_SECONDS, then twice as long each time, up to an
+ * hour; after MAX_ATTEMPTS, or at once when the refusal is final, it is failed and shown with
+ * its error to admins, who can send it again.
+ */
+import type { AppContext } from '../core/context.js';
+import { nowIso } from '../core/time.js';
+import { deliver, readEmailSettings, smtpErrorText } from '../features/email/email.service.js';
+import * as repo from '../features/email/email.repository.js';
+
+export const MAIL_POLL_MS = 2_000;
+export const MAX_ATTEMPTS = 8;
+const MAX_WAIT_MS = 60 * 60_000;
+
+/**
+ * A refusal that waiting will not change: the SMTP server answered 5xx (no such mailbox, message
+ * refused), except 535 (the password, which an admin may fix).
+ */
+export function isPermanent(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'responseCode' in error ? Number(error.responseCode) : NaN;
+  return code >= 500 && code < 600 && code !== 535;
+}
+
+export function retryDelayMs(baseSeconds: number, attempts: number): number {
+  return Math.min(MAX_WAIT_MS, baseSeconds * 1000 * 2 ** Math.max(0, attempts - 1));
+}
+
+export async function startMailSender(ctx: AppContext, onError: (error: unknown) => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  // A mail a stopped server was sending goes again (at least once: the SMTP server may have it).
+  await repo.requeueSending(ctx.db, nowIso());
+
+  const sendDue = async () => {
+    for (;;) {
+      if (stopped) return;
+      const ids = await repo.dueEmailIds(ctx.db, nowIso(), 10);
+      if (ids.length === 0) return;
+      const settings = await readEmailSettings(ctx);
+      for (const id of ids) {
+        if (stopped) return;
+        if (!(await repo.claimEmail(ctx.db, id, nowIso()))) continue;
+        const mail = await repo.findEmail(ctx.db, id);
+        if (!mail) continue;
+        try {
+          await deliver(ctx, settings, mail);
+          const now = nowIso();
+          await repo.updateEmail(ctx.db, id, { status: 'sent', sentAt: now, lastError: null, attempts: mail.attempts + 1, nextAttemptAt: null }, { from: ['sending'], now });
+        } catch (error) {
+          const attempts = mail.attempts + 1;
+          const now = nowIso();
+          const failed = attempts >= MAX_ATTEMPTS || isPermanent(error);
+          const next = failed ? null : new Date(Date.now() + retryDelayMs(ctx.config.mailRetrySeconds, attempts)).toISOString();
+          await repo.updateEmail(ctx.db, id, { status: failed ? 'failed' : 'queued', attempts, lastError: smtpErrorText(error), nextAttemptAt: next }, { from: ['sending'], now });
+        }
+      }
+    }
+  };
+
+  /** One pass at a time; a kick during a pass makes another pass right after it. */
+  const kick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = sendDue()
+      .catch(onError)
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  };
+
+  const unsubscribe = ctx.events.subscribe('email.queued', () => kick());
+  const timer = setInterval(kick, MAIL_POLL_MS);
+  timer.unref();
+  kick();
+
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    unsubscribe();
+    await running;
+  };
+}
