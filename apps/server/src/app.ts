@@ -43,6 +43,7 @@ import { toolApiRoutes } from './features/campaigns/tool-api.routes.js';
 import { groupsRoutes } from './features/groups/groups.routes.js';
 import { emailRoutes } from './features/email/email.routes.js';
 import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
+import { vonageRoutes } from './features/vonage/vonage.routes.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
 import { startMailSender } from './jobs/mail.job.js';
 import { startChatbotWorker } from './jobs/chatbot.job.js';
@@ -163,7 +164,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes]) {
+      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
         await api.register(routes, { ctx });
       }
       for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, campaignsRoutes, toolApiRoutes, groupsRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {

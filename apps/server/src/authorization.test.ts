@@ -319,6 +319,14 @@ const table: Record<string, Row> = {
     call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgFileName: 'a.txt', zdgContent: 'a', zdgTo: 'a@example.com' } }),
   },
   'POST /api/zdgProtocolo': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { ticket: ticket.id } }) },
+  // SMS and calls: any signed-in user sends (400 here: no sender is set), the credentials test is
+  // for admins; the tool API's takes a session or the token.
+  'POST /api/sms': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { numbers: '5511988887777', text: 'Oi' } }) },
+  'POST /api/calls': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { numbers: '5511988887777', text: 'Oi' } }) },
+  'POST /api/vonage/balance': { anon: 401, user: 403, admin: 400 },
+  'GET /api/contacts/{id}/phone-sends': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}/phone-sends` }) },
+  'POST /api/sendSms': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
+  'POST /api/makeVoiceCall': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
   // The whole contact list and its clean-up are for admins (or the token).
   'GET /api/contactsZDG': { anon: 401, user: 403, admin: ok },
   'POST /api/delContacts': { anon: 401, user: 403, admin: ok, call: () => ({ payload: {} }) },

@@ -12,11 +12,18 @@ export type SendKind = (typeof SEND_KINDS)[number];
 /** What the group tools change in each group (no message is sent). */
 export const GROUP_ACTION_KINDS = ['groupSubject', 'groupDescription', 'groupOpen', 'groupClose'] as const;
 export type GroupActionKind = (typeof GROUP_ACTION_KINDS)[number];
-export const CAMPAIGN_KINDS = [...SEND_KINDS, ...GROUP_ACTION_KINDS] as const;
+/** What goes through the telephony provider (Vonage) instead of a connection: SMS and voice calls. */
+export const PHONE_KINDS = ['sms', 'call'] as const;
+export type PhoneKind = (typeof PHONE_KINDS)[number];
+export const CAMPAIGN_KINDS = [...SEND_KINDS, ...GROUP_ACTION_KINDS, ...PHONE_KINDS] as const;
 export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
 
 export function isGroupActionKind(kind: CampaignKind): kind is GroupActionKind {
   return (GROUP_ACTION_KINDS as readonly string[]).includes(kind);
+}
+
+export function isPhoneKind(kind: CampaignKind): kind is PhoneKind {
+  return (PHONE_KINDS as readonly string[]).includes(kind);
 }
 
 /** Whom a campaign is for: numbers typed on a bulk page, groups, or the participants of groups. */
@@ -69,8 +76,11 @@ export type ParsedRecipients = {
   duplicates: number;
 };
 
-/** One number per line; blank lines and repeats of a number (after normalising) are dropped and counted. */
-export function parseRecipients(text: string): ParsedRecipients {
+/**
+ * One number per line; blank lines and repeats of a number (after normalising) are dropped and
+ * counted. `normalize`: the bulk pages' WhatsApp rule, or the phone network's (SMS, calls).
+ */
+export function parseRecipients(text: string, normalize: (typed: string) => string | undefined = normalizeBulkNumber): ParsedRecipients {
   const seen = new Set<string>();
   const recipients: ParsedRecipients['recipients'] = [];
   let blank = 0;
@@ -81,7 +91,7 @@ export function parseRecipients(text: string): ParsedRecipients {
       blank += 1;
       continue;
     }
-    const number = normalizeBulkNumber(input);
+    const number = normalize(input);
     const key = number ?? `invalid:${input}`;
     if (seen.has(key)) {
       duplicates += 1;
@@ -122,8 +132,11 @@ export const ZCampaignSchema = z.object({
   id: z.number(),
   kind: z.enum(CAMPAIGN_KINDS),
   audience: z.enum(CAMPAIGN_AUDIENCES),
-  whatsappId: z.number(),
+  /** The connection it goes through; null for SMS and calls (the telephony provider). */
+  whatsappId: z.number().nullable(),
   whatsappName: z.string(),
+  /** SMS and calls: the number or name they come from. */
+  sender: z.string().nullable(),
   userId: z.number().nullable(),
   /** The author's name; null for a send through the API token. */
   userName: z.string().nullable(),
@@ -154,6 +167,10 @@ export const ZRecipientSchema = z.object({
   groupId: z.string().nullable(),
   status: z.enum(RECIPIENT_STATUSES),
   error: z.string().nullable(),
+  /** The provider's id of what was sent (Vonage's message or call id for SMS and calls). */
+  providerId: z.string().nullable(),
+  /** SMS and calls: what the provider reported since (delivered, answered, completed, failed...). */
+  delivery: z.string().nullable(),
   sentAt: z.string().nullable(),
   updatedAt: z.string(),
 });

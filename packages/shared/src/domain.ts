@@ -77,6 +77,12 @@ export const SETTINGS = {
   vonageApiKey: { kind: 'text', default: '', group: 'vonage' },
   vonageApiSecret: { kind: 'text', default: '', secret: true, group: 'vonage' },
   vonageApiId: { kind: 'text', default: '', group: 'vonage' },
+  /** The private key of the Vonage application (voice calls sign their requests with it). */
+  vonagePrivateKey: { kind: 'text', default: '', secret: true, group: 'vonage' },
+  /** Vonage's signature secret: delivery receipts and call events are checked with it. */
+  vonageSignatureSecret: { kind: 'text', default: '', secret: true, group: 'vonage' },
+  /** The sender used when the page or the API call leaves 'from' empty. */
+  vonageFrom: { kind: 'text', default: '', group: 'vonage' },
   userApiToken: { kind: 'readonly', default: '', group: 'api' },
 } as const satisfies Record<string, SettingDefinition>;
 

@@ -35,6 +35,23 @@ export function parseTrustProxy(value: string): TrustProxy {
   return entries;
 }
 
+/** 'min-max' seconds between two sends of a lane, e.g. 5-15. */
+function paceSeconds(fallback: string) {
+  return z
+    .string()
+    .regex(/^\d{1,4}-\d{1,4}$/, 'min-max seconds, e.g. 5-15')
+    .refine((v) => {
+      const [min = 0, max = 0] = v.split('-').map(Number);
+      return min <= max;
+    }, 'the minimum is above the maximum')
+    .default(fallback);
+}
+
+function toPace(value: string): { minDelay: number; maxDelay: number } {
+  const [minDelay = 0, maxDelay = 0] = value.split('-').map(Number);
+  return { minDelay, maxDelay };
+}
+
 const ZEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -54,14 +71,10 @@ const ZEnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   LOCAL_MEDIA_DIR: z.string().optional(),
   ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
-  GROUP_PACE_SECONDS: z
-    .string()
-    .regex(/^\d{1,4}-\d{1,4}$/, 'min-max seconds, e.g. 5-15')
-    .refine((v) => {
-      const [min = 0, max = 0] = v.split('-').map(Number);
-      return min <= max;
-    }, 'the minimum is above the maximum')
-    .default('5-15'),
+  GROUP_PACE_SECONDS: paceSeconds('5-15'),
+  PHONE_PACE_SECONDS: paceSeconds('4-6'),
+  VONAGE_REST_URL: z.url().default('https://rest.nexmo.com'),
+  VONAGE_API_URL: z.url().default('https://api.nexmo.com'),
   SMTP_CA_FILE: z.string().optional(),
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   TYPEBOT_RETRY_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
@@ -94,6 +107,11 @@ export type Config = {
   allowPrivateMediaUrls: boolean;
   /** Seconds between two groups of a group action (spec 9: 5 s plus up to 10 s). */
   groupPace: { minDelay: number; maxDelay: number };
+  /** Seconds between two SMS or calls (spec 9: about 5 s). */
+  phonePace: { minDelay: number; maxDelay: number };
+  /** Vonage's hosts: the real ones unless a test points them at a fake on loopback. */
+  vonageRestUrl: string;
+  vonageApiUrl: string;
   /** A PEM file of certificate authorities the SMTP server's certificate may be signed by (self-signed servers). */
   smtpCaFile: string | undefined;
   /** The first wait before a failed mail is tried again; each next wait doubles, up to an hour. */
@@ -136,7 +154,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     localMediaDir: path.resolve(e.LOCAL_MEDIA_DIR ?? path.join(e.DATA_DIR, 'local-media')),
     allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
-    groupPace: { minDelay: Number(e.GROUP_PACE_SECONDS.split('-')[0]), maxDelay: Number(e.GROUP_PACE_SECONDS.split('-')[1]) },
+    groupPace: toPace(e.GROUP_PACE_SECONDS),
+    phonePace: toPace(e.PHONE_PACE_SECONDS),
+    vonageRestUrl: e.VONAGE_REST_URL.replace(/\/+$/, ''),
+    vonageApiUrl: e.VONAGE_API_URL.replace(/\/+$/, ''),
     smtpCaFile: e.SMTP_CA_FILE ? path.resolve(e.SMTP_CA_FILE) : undefined,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,
     typebotRetrySeconds: e.TYPEBOT_RETRY_SECONDS,

@@ -1,8 +1,9 @@
 /**
- * The campaign sender. Each connection sends one campaign message at a time, waiting between
- * two sends a uniformly random pace between the min and max seconds of the campaign whose
- * message goes next (several campaigns on one connection share its pace). Scheduled campaigns
- * start on time, also after a restart; a disconnected phone pauses its campaigns until it is back.
+ * The campaign sender. Each lane (a connection, or the telephony provider for SMS and calls)
+ * sends one campaign message at a time, waiting between two sends a uniformly random pace
+ * between the min and max seconds of the campaign whose message goes next (several campaigns
+ * on one lane share its pace). Scheduled campaigns start on time, also after a restart; a
+ * disconnected phone pauses its campaigns until it is back.
  */
 import type { SessionManager } from '../channels/session-manager.js';
 import type { AppContext } from '../core/context.js';
@@ -12,6 +13,8 @@ import { recoverInDoubt, sendToRecipient } from '../features/campaigns/campaign-
 import { completeIfDone, publishCampaign } from '../features/campaigns/campaigns.service.js';
 import * as campaigns from '../features/campaigns/campaigns.repository.js';
 import * as recipients from '../features/campaigns/recipients.repository.js';
+import type { Lane } from '../features/campaigns/recipients.repository.js';
+import { sendPhoneRecipient } from '../features/vonage/phone-send.js';
 import { findWhatsappById } from '../features/whatsapps/whatsapps.repository.js';
 
 /** How often due scheduled campaigns and idle connections are looked at. */
@@ -32,12 +35,12 @@ export function paceMs(minDelay: number, maxDelay: number, random = Math.random)
 }
 
 export async function startCampaignSender(ctx: AppContext, sessions: SessionManager, onError: (error: unknown) => void): Promise<() => Promise<void>> {
-  const connections = new Map<number, ConnectionState>();
+  const connections = new Map<Lane, ConnectionState>();
   const lastProgress = new Map<number, number>();
   const loops = new Set<Promise<void>>();
   let stopped = false;
 
-  const stateOf = (whatsappId: number): ConnectionState => {
+  const stateOf = (whatsappId: Lane): ConnectionState => {
     let state = connections.get(whatsappId);
     if (!state) {
       state = { running: false, lastSentAt: undefined, delayMs: undefined, wake: undefined };
@@ -94,16 +97,22 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     kick(whatsappId);
   };
 
-  /** Sends a connection's queued recipients until none is left; one loop per connection. */
-  const run = async (whatsappId: number, state: ConnectionState) => {
-    const connection = await findWhatsappById(ctx.db, whatsappId);
+  /** A campaign that cannot go on until someone acts (the provider's credentials) waits, paused. */
+  const pauseCampaign = async (campaignId: number, reason: string) => {
+    const now = nowIso();
+    if (await campaigns.updateCampaign(ctx.db, campaignId, { status: 'paused', pauseReason: reason }, { from: ['running'], now })) await progress(campaignId, true);
+  };
+
+  /** Sends a lane's queued recipients until none is left; one loop per lane. */
+  const run = async (whatsappId: Lane, state: ConnectionState) => {
+    const connection = whatsappId === null ? undefined : await findWhatsappById(ctx.db, whatsappId);
     while (!stopped) {
       const next = await recipients.nextQueuedRecipient(ctx.db, whatsappId);
       if (!next) return;
       const campaign = await campaigns.findCampaign(ctx.db, next.campaignId);
       if (!campaign) return;
-      const driver = sessions.driver(whatsappId);
-      if (!driver?.connected) {
+      const driver = whatsappId === null ? undefined : sessions.driver(whatsappId);
+      if (whatsappId !== null && !driver?.connected) {
         await pauseConnection(whatsappId);
         return;
       }
@@ -116,11 +125,20 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
           continue;
         }
       }
-      const outcome = await sessions.exclusive(whatsappId, () => sendToRecipient(ctx, driver, campaign, next, connection?.name ?? ''));
-      if (outcome === undefined) continue; // a pause or cancel came first: nothing was sent
-      if (outcome.status === 'notSent' && outcome.passing) {
-        await pauseConnection(whatsappId);
-        return;
+      if (whatsappId === null || !driver) {
+        const outcome = await sendPhoneRecipient(ctx, campaign, next);
+        if (outcome === undefined) continue; // a pause or cancel came first: nothing was sent
+        if (outcome.status === 'paused') {
+          await pauseCampaign(campaign.id, outcome.error);
+          continue;
+        }
+      } else {
+        const outcome = await sessions.exclusive(whatsappId, () => sendToRecipient(ctx, driver, campaign, next, connection?.name ?? ''));
+        if (outcome === undefined) continue; // a pause or cancel came first: nothing was sent
+        if (outcome.status === 'notSent' && outcome.passing) {
+          await pauseConnection(whatsappId);
+          return;
+        }
       }
       state.lastSentAt = Date.now();
       state.delayMs = undefined;
@@ -132,7 +150,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     }
   };
 
-  function kick(whatsappId: number): void {
+  function kick(whatsappId: Lane): void {
     if (stopped) return;
     const state = stateOf(whatsappId);
     if (state.running) {
@@ -159,7 +177,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
       }
     }
     for (const whatsappId of await campaigns.connectionsWithRunningCampaigns(ctx.db)) {
-      if (sessions.driver(whatsappId)) kick(whatsappId);
+      if (whatsappId === null || sessions.driver(whatsappId)) kick(whatsappId);
     }
   };
 
@@ -167,7 +185,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
   let unknownLeft = await recipients.hasUnknownRecipients(ctx.db);
   for (const whatsappId of await recipients.connectionsWithRecipientsInDoubt(ctx.db)) {
     unknownLeft = true;
-    for (const id of await recoverInDoubt(ctx, whatsappId, sessions.driver(whatsappId))) {
+    for (const id of await recoverInDoubt(ctx, whatsappId, whatsappId === null ? undefined : sessions.driver(whatsappId))) {
       await completeIfDone(ctx, id);
       await progress(id, true);
     }

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { DbHandle } from './database.js';
 import { initialMigration } from './migrations/001_initial.js';
 import { usersSearchTextMigration } from './migrations/002_users_search_text.js';
@@ -12,9 +12,19 @@ import { campaignsMigration } from './migrations/010_campaigns.js';
 import { groupCampaignsMigration } from './migrations/011_group_campaigns.js';
 import { emailsMigration } from './migrations/012_emails.js';
 import { chatbotMigration } from './migrations/013_chatbot.js';
+import { phoneCampaignsMigration } from './migrations/014_phone_campaigns.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
+  await migrate(handle, (migrator) => migrator.migrateToLatest());
+}
+
+/** Runs the migrations up to and including `name` only (tests of a migration on older data). */
+export async function migrateUpTo(handle: DbHandle, name: string): Promise<void> {
+  await migrate(handle, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   const migrations: Record<string, Migration> = {
     '001_initial': initialMigration(handle.kind),
     '002_users_search_text': usersSearchTextMigration(),
@@ -28,10 +38,11 @@ export async function migrateToLatest(handle: DbHandle): Promise<void> {
     '011_group_campaigns': groupCampaignsMigration(handle.kind),
     '012_emails': emailsMigration(handle.kind),
     '013_chatbot': chatbotMigration(handle.kind),
+    '014_phone_campaigns': phoneCampaignsMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });

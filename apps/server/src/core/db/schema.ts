@@ -169,8 +169,13 @@ export type SettingsTable = { key: string; value: string; updatedAt: Timestamp }
 export type CampaignsTable = {
   id: Generated<number>;
   kind: string;
-  whatsappId: number;
+  /** Null for SMS and calls: they go through the telephony provider. */
+  whatsappId: number | null;
   userId: number | null;
+  /** SMS and calls: the number or name they come from. */
+  sender: Generated<string | null>;
+  /** Calls: the text-to-speech language (pt-BR, en-US, es-ES). */
+  language: Generated<string | null>;
   /** 'page' or 'api'. */
   source: string;
   message: string;
@@ -205,6 +210,10 @@ export type CampaignRecipientsTable = {
   status: string;
   error: string | null;
   providerId: string | null;
+  /** SMS and calls: the provider's last report (delivered, answered, completed, failed...). */
+  delivery: Generated<string | null>;
+  /** Tries that failed for a reason that passes (the provider busy, throttled or unreachable). */
+  attempts: Generated<number>;
   sentAt: Timestamp | null;
   updatedAt: Timestamp;
 };

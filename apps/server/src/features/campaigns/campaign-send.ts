@@ -57,13 +57,14 @@ function lastMessageText(campaign: CampaignRow, body: string): string {
  * with the same provider id before the send, so an agent sees what the contact got.
  */
 async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { id: number } | undefined, providerId: string, body: string): Promise<void> {
-  const ticketId = contact ? await findLatestTicketId(ctx.db, contact.id, campaign.whatsappId) : undefined;
-  if (!ticketId) return;
+  const whatsappId = campaign.whatsappId;
+  const ticketId = contact && whatsappId !== null ? await findLatestTicketId(ctx.db, contact.id, whatsappId) : undefined;
+  if (!ticketId || whatsappId === null) return;
   const now = nowIso();
   const row = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await insertMessageRowOnce(trx, {
       ticketId,
-      whatsappId: campaign.whatsappId,
+      whatsappId,
       providerId,
       contactId: null,
       body: campaign.kind === 'voice' ? '' : body,
@@ -86,7 +87,8 @@ async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { 
 }
 
 /** The ticket's copy of the message follows the recipient's result. */
-async function recordInTicket(ctx: AppContext, whatsappId: number, providerId: string, result: { status: 'sent' } | { status: 'failed'; error: string }): Promise<void> {
+async function recordInTicket(ctx: AppContext, whatsappId: number | null, providerId: string, result: { status: 'sent' } | { status: 'failed'; error: string }): Promise<void> {
+  if (whatsappId === null) return;
   const message = await findMessageByProviderId(ctx.db, whatsappId, providerId);
   if (!message) return;
   const now = nowIso();
@@ -159,7 +161,7 @@ export async function sendToRecipient(ctx: AppContext, driver: ChannelDriver, ca
     outcome = { status: 'sent' };
   } catch (error) {
     const code: ErrorCode = error instanceof AppError && isErrorCode(error.code) ? error.code : 'ERR_SENDING_WAPP_MSG';
-    if (!(error instanceof AppError)) ctx.events.publish('channel.error', { whatsappId: campaign.whatsappId, error });
+    if (!(error instanceof AppError) && campaign.whatsappId !== null) ctx.events.publish('channel.error', { whatsappId: campaign.whatsappId, error });
     outcome = { status: 'notSent', error: code, passing: isConnectionLost(code) };
   }
   await recordOutcome(ctx, campaign.whatsappId, recipient.id, providerId, outcome);
@@ -173,7 +175,7 @@ function notSentStatus(code: ErrorCode): RecipientStatus {
   return 'failed';
 }
 
-async function recordOutcome(ctx: AppContext, whatsappId: number, recipientId: number, providerId: string, outcome: SendOutcome): Promise<void> {
+async function recordOutcome(ctx: AppContext, whatsappId: number | null, recipientId: number, providerId: string, outcome: SendOutcome): Promise<void> {
   const now = nowIso();
   if (outcome.status === 'sent') {
     await setRecipientStatus(ctx.db, recipientId, { status: 'sent', sentAt: now, error: null }, { from: ['sending'], now });
@@ -200,7 +202,7 @@ function addressOf(recipient: RecipientRow): ChatAddress | undefined {
  * phone cannot tell: unknown. A group action is done again (setting a name twice is harmless).
  * Returns the campaigns touched.
  */
-export async function recoverInDoubt(ctx: AppContext, whatsappId: number, driver: ChannelDriver | undefined): Promise<number[]> {
+export async function recoverInDoubt(ctx: AppContext, whatsappId: number | null, driver: ChannelDriver | undefined): Promise<number[]> {
   const touched = new Set<number>();
   for (const recipient of await recipientsInDoubt(ctx.db, whatsappId)) {
     const now = nowIso();

@@ -56,14 +56,18 @@ export async function updateCampaign(db: Db, id: number, patch: CampaignPatch, o
 }
 
 /** Campaigns of a connection in one state (the disconnect pause and its end). */
-export async function campaignIdsOfConnection(db: Db, whatsappId: number, status: CampaignStatus, pauseReason?: string): Promise<number[]> {
-  let query = db.selectFrom('campaigns').select('id').where('whatsappId', '=', whatsappId).where('status', '=', status);
+export async function campaignIdsOfConnection(db: Db, whatsappId: number | null, status: CampaignStatus, pauseReason?: string): Promise<number[]> {
+  let query = db
+    .selectFrom('campaigns')
+    .select('id')
+    .where('whatsappId', whatsappId === null ? 'is' : '=', whatsappId)
+    .where('status', '=', status);
   if (pauseReason !== undefined) query = query.where('pauseReason', '=', pauseReason);
   return (await query.orderBy('id').execute()).map((r) => r.id);
 }
 
-/** Connections with a running campaign: the sender works through these. */
-export async function connectionsWithRunningCampaigns(db: Db): Promise<number[]> {
+/** The lanes with a running campaign: connection ids, and null for SMS and calls. */
+export async function connectionsWithRunningCampaigns(db: Db): Promise<(number | null)[]> {
   const rows = await db.selectFrom('campaigns').select('whatsappId').distinct().where('status', '=', 'running').execute();
   return rows.map((r) => r.whatsappId);
 }
@@ -98,7 +102,7 @@ export type CampaignFilters = {
 export type CampaignListRow = CampaignRow & { whatsappName: string; userName: string | null };
 
 export async function listCampaigns(db: Db, filters: CampaignFilters, page: { limit: number; offset: number }): Promise<{ rows: CampaignListRow[]; count: number }> {
-  let query = db.selectFrom('campaigns').innerJoin('whatsapps', 'whatsapps.id', 'campaigns.whatsappId').leftJoin('users', 'users.id', 'campaigns.userId');
+  let query = db.selectFrom('campaigns').leftJoin('whatsapps', 'whatsapps.id', 'campaigns.whatsappId').leftJoin('users', 'users.id', 'campaigns.userId');
   if (filters.from) query = query.where('campaigns.createdAt', '>=', filters.from);
   if (filters.to) query = query.where('campaigns.createdAt', '<', filters.to);
   if (filters.whatsappId) query = query.where('campaigns.whatsappId', '=', filters.whatsappId);
@@ -117,19 +121,19 @@ export async function listCampaigns(db: Db, filters: CampaignFilters, page: { li
     query.selectAll('campaigns').select(['whatsapps.name as whatsappName', 'users.name as userName']).orderBy('campaigns.id', 'desc').limit(page.limit).offset(page.offset).execute(),
     query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
   ]);
-  return { rows: rows.map((r) => ({ ...toRow(r), whatsappName: r.whatsappName, userName: r.userName })), count: Number(total.count) };
+  return { rows: rows.map((r) => ({ ...toRow(r), whatsappName: r.whatsappName ?? '', userName: r.userName })), count: Number(total.count) };
 }
 
 export async function campaignWithNames(db: Db, id: number): Promise<CampaignListRow | undefined> {
   const row = await db
     .selectFrom('campaigns')
-    .innerJoin('whatsapps', 'whatsapps.id', 'campaigns.whatsappId')
+    .leftJoin('whatsapps', 'whatsapps.id', 'campaigns.whatsappId')
     .leftJoin('users', 'users.id', 'campaigns.userId')
     .selectAll('campaigns')
     .select(['whatsapps.name as whatsappName', 'users.name as userName'])
     .where('campaigns.id', '=', id)
     .executeTakeFirst();
-  return row && { ...toRow(row), whatsappName: row.whatsappName, userName: row.userName };
+  return row && { ...toRow(row), whatsappName: row.whatsappName ?? '', userName: row.userName };
 }
 
 /** Recipients per status of each campaign. */

@@ -40,6 +40,7 @@ export function presentCampaign(row: repo.CampaignListRow, counts: TCampaign['co
     audience: row.audience,
     whatsappId: row.whatsappId,
     whatsappName: row.whatsappName,
+    sender: row.sender,
     userId: row.userId,
     userName: row.userName,
     source: row.source === 'api' ? 'api' : 'page',
@@ -115,7 +116,12 @@ export async function createCampaign(ctx: AppContext, actor: CampaignActor, inpu
 export type NewCampaign = {
   kind: CampaignKind;
   audience: CampaignAudience;
-  whatsappId: number;
+  /** null: SMS and calls, sent through the telephony provider. */
+  whatsappId: number | null;
+  /** SMS and calls: the number or name they come from. */
+  sender?: string | undefined;
+  /** Calls: the text-to-speech language. */
+  language?: string | undefined;
   message: string;
   media: PreparedMedia | undefined;
   pace: { minDelay: number; maxDelay: number };
@@ -134,6 +140,8 @@ export async function storeCampaign(ctx: AppContext, actor: CampaignActor, input
       kind: input.kind,
       audience: input.audience,
       whatsappId: input.whatsappId,
+      sender: input.sender ?? null,
+      language: input.language ?? null,
       userId: actor.userId,
       source: actor.source,
       message: input.message,
@@ -202,7 +210,7 @@ export async function listCampaignRecipients(ctx: AppContext, actor: CampaignAct
   const offset = (query.pageNumber - 1) * RECIPIENTS_PAGE_SIZE;
   const { rows, count } = await recipients.listRecipients(ctx.db, id, { status: query.status, number: query.number || undefined }, { limit: RECIPIENTS_PAGE_SIZE, offset });
   return {
-    recipients: rows.map((r) => ({ id: r.id, input: r.input, number: r.number, groupId: r.groupId, status: r.status, error: r.error, sentAt: r.sentAt, updatedAt: r.updatedAt })),
+    recipients: rows.map((r) => ({ id: r.id, input: r.input, number: r.number, groupId: r.groupId, status: r.status, error: r.error, providerId: r.providerId, delivery: r.delivery, sentAt: r.sentAt, updatedAt: r.updatedAt })),
     count,
     hasMore: offset + rows.length < count,
   };

@@ -17,11 +17,19 @@ export type RecipientRow = {
   status: RecipientStatus;
   error: string | null;
   providerId: string | null;
+  delivery: string | null;
+  attempts: number;
   sentAt: string | null;
   updatedAt: string;
 };
 
-const columns = ['id', 'campaignId', 'input', 'number', 'groupId', 'status', 'error', 'providerId', 'sentAt', 'updatedAt'] as const;
+const columns = ['id', 'campaignId', 'input', 'number', 'groupId', 'status', 'error', 'providerId', 'delivery', 'attempts', 'sentAt', 'updatedAt'] as const;
+
+/**
+ * A sending lane: a connection's id, or null for the telephony provider (SMS and calls). Each
+ * lane sends one message at a time at its own pace.
+ */
+export type Lane = number | null;
 
 function toRow(r: Omit<RecipientRow, 'status'> & { status: string }): RecipientRow {
   return { ...r, status: RECIPIENT_STATUSES.find((s) => s === r.status) ?? 'failed' };
@@ -47,15 +55,15 @@ function sendable(row: RecipientRow): NextRecipient | undefined {
 }
 
 /**
- * The next recipient to send on a connection: the oldest running campaign's first queued
+ * The next recipient to send on a lane: the oldest running campaign's first queued
  * recipient. One node owns a connection's session, so one sender asks this at a time.
  */
-export async function nextQueuedRecipient(db: Db, whatsappId: number): Promise<NextRecipient | undefined> {
+export async function nextQueuedRecipient(db: Db, whatsappId: Lane): Promise<NextRecipient | undefined> {
   const row = await db
     .selectFrom('campaignRecipients')
     .innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
     .select(columns.map((c) => `campaignRecipients.${c}` as const))
-    .where('campaigns.whatsappId', '=', whatsappId)
+    .where('campaigns.whatsappId', whatsappId === null ? 'is' : '=', whatsappId)
     .where('campaigns.status', '=', 'running')
     .where('campaignRecipients.status', '=', 'queued')
     .orderBy('campaigns.id')
@@ -66,10 +74,11 @@ export async function nextQueuedRecipient(db: Db, whatsappId: number): Promise<N
 }
 
 /**
- * Claims a recipient for its send, with the id it will go out under; only while it is queued
+ * Claims a recipient for its send, with the id it will go out under (null when the provider
+ * gives the id in its answer, as Vonage does); only while it is queued
  * and its campaign runs (a pause or cancel that came first wins). False when not claimed.
  */
-export async function claimRecipient(db: Db, id: number, providerId: string, now: string): Promise<boolean> {
+export async function claimRecipient(db: Db, id: number, providerId: string | null, now: string): Promise<boolean> {
   const result = await db
     .updateTable('campaignRecipients')
     .set({ status: 'sending', providerId, updatedAt: now })
@@ -100,29 +109,29 @@ export async function setRecipientStatus(
 export async function moveRecipients(db: Db, campaignId: number, change: { from: readonly RecipientStatus[]; to: RecipientStatus; clear?: boolean }, now: string): Promise<number> {
   const result = await db
     .updateTable('campaignRecipients')
-    .set({ status: change.to, updatedAt: now, ...(change.clear ? { error: null, providerId: null, sentAt: null } : {}) })
+    .set({ status: change.to, updatedAt: now, ...(change.clear ? { error: null, providerId: null, sentAt: null, delivery: null, attempts: 0 } : {}) })
     .where('campaignId', '=', campaignId)
     .where('status', 'in', change.from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-/** Recipients left 'sending' on a connection: a crash came between their send and its result. */
-export async function recipientsInDoubt(db: Db, whatsappId: number): Promise<(RecipientRow & { campaignKind: CampaignKind })[]> {
+/** Recipients left 'sending' on a lane: a crash came between their send and its result. */
+export async function recipientsInDoubt(db: Db, whatsappId: Lane): Promise<(RecipientRow & { campaignKind: CampaignKind })[]> {
   const rows = await db
     .selectFrom('campaignRecipients')
     .innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
     .select(columns.map((c) => `campaignRecipients.${c}` as const))
     .select('campaigns.kind as campaignKind')
-    .where('campaigns.whatsappId', '=', whatsappId)
+    .where('campaigns.whatsappId', whatsappId === null ? 'is' : '=', whatsappId)
     .where('campaignRecipients.status', '=', 'sending')
     .orderBy('campaignRecipients.id')
     .execute();
   return rows.map((r) => ({ ...toRow(r), campaignKind: CAMPAIGN_KINDS.find((k) => k === r.campaignKind) ?? 'text' }));
 }
 
-/** Connections with recipients left 'sending' (checked once at start). */
-export async function connectionsWithRecipientsInDoubt(db: Db): Promise<number[]> {
+/** Lanes with recipients left 'sending' (checked once at start). */
+export async function connectionsWithRecipientsInDoubt(db: Db): Promise<Lane[]> {
   const rows = await db
     .selectFrom('campaignRecipients')
     .innerJoin('campaigns', 'campaigns.id', 'campaignRecipients.campaignId')
@@ -143,6 +152,20 @@ export async function confirmUnknown(db: Db, providerId: string, now: string): P
     .returning('campaignId')
     .executeTakeFirst();
   return row?.campaignId;
+}
+
+/**
+ * A try that failed for a reason that passes: the recipient waits its turn again, one try
+ * counted. False when it had moved on (a cancel came first).
+ */
+export async function retryRecipient(db: Db, id: number, error: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('campaignRecipients')
+    .set((eb) => ({ status: 'queued', error, attempts: eb('attempts', '+', 1), updatedAt: now }))
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function countRecipients(db: Db, campaignId: number, statuses: readonly RecipientStatus[]): Promise<number> {

@@ -73,6 +73,10 @@ const VALUE_RULES: Partial<Record<SettingKey, { test: (value: string) => boolean
   emailTo: { test: (v) => isEmailList(v, 20), message: 'e-mail addresses separated by commas' },
   typebotTime: { test: (v) => /^\d{1,5}$/.test(v) && Number(v) >= 1, message: 'minutes, 1 or more' },
   typebotDebounce: { test: (v) => /^\d{1,2}$/.test(v) && Number(v) <= 60, message: 'seconds, 0 to 60' },
+  vonageApiKey: { test: (v) => /^[A-Za-z0-9]{4,40}$/.test(v), message: 'letters and digits, as the Vonage dashboard shows it' },
+  vonageApiId: { test: (v) => /^[0-9a-f-]{36}$/i.test(v), message: 'an application id (a UUID)' },
+  vonagePrivateKey: { test: (v) => /-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----/.test(v), message: 'the PEM private key of the Vonage application' },
+  vonageFrom: { test: (v) => /^\+?\d{3,15}$/.test(v) || /^[A-Za-z0-9 ]{1,11}$/.test(v), message: 'a number or a sender name of up to 11 letters and digits' },
   typebotUrl: { test: (v) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(v), message: 'the address of the Typebot server, http(s)://host' },
 };
 

@@ -30,7 +30,7 @@ function putSetting(key: string, value: unknown, token = t.adminToken) {
 const keysOfKind = (kind: string) => SETTING_KEYS.filter((key) => SETTINGS[key].kind === kind);
 
 /** Text settings whose values have a shape (ports, hosts, addresses, minutes). */
-const SHAPED: readonly string[] = ['emailPort', 'emailHost', 'emailFrom', 'emailTo', 'typebotTime', 'typebotDebounce', 'typebotUrl'];
+const SHAPED: readonly string[] = ['emailPort', 'emailHost', 'emailFrom', 'emailTo', 'typebotTime', 'typebotDebounce', 'typebotUrl', 'vonageApiKey', 'vonageApiId', 'vonageFrom'];
 
 describe('GET /api/settings', () => {
   it('lists every setting key once, with its default, on a fresh app', async () => {

@@ -1,0 +1,373 @@
+/**
+ * SMS and calls through @vonage/server-sdk against a fake Vonage on 127.0.0.1 that speaks its
+ * REST API (SMS API, Voice API with a JWT signed by the application's key, account balance):
+ * requests checked field by field, pacing, retries, credentials, signed delivery receipts and
+ * call events, the tool API, and what a contact was sent.
+ */
+import { createHash, createHmac, generateKeyPairSync, randomUUID, verify } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TCampaign, TRecipient } from '@zapdesk/shared/campaigns';
+import type { TPhoneSend } from '@zapdesk/shared/vonage';
+import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
+import { smsSignature } from './vonage-webhooks.js';
+
+const API_KEY = 'abcd1234';
+const API_SECRET = 'Secret-42-vonage';
+const APP_ID = '0f8c2e64-8d3a-4c63-9b1e-3f2a1c0d9e77';
+const SIGNATURE_SECRET = 'signature-secret-0123456789abcdef';
+const PUBLIC_URL = 'https://atendimento.loja.example';
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+
+type Received = { method: string; path: string; headers: http.IncomingHttpHeaders; body: string; at: number };
+type Answer = { status: number; body: unknown };
+
+/** Vonage's REST API as the SDK calls it; `answers` queues what the next SMS or call request gets. */
+class FakeVonage {
+  readonly received: Received[] = [];
+  readonly smsAnswers: Answer[] = [];
+  readonly callAnswers: Answer[] = [];
+  url = '';
+  readonly #server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      this.received.push({ method: req.method ?? '', path, headers: req.headers, body, at: Date.now() });
+      const send = (answer: Answer) => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
+      };
+      if (path === '/account/get-balance') {
+        const basic = `Basic ${Buffer.from(`${API_KEY}:${API_SECRET}`).toString('base64')}`;
+        return send(req.headers.authorization === basic ? { status: 200, body: { value: 12.5, autoReload: false } } : { status: 401, body: { 'error-code': '401', 'error-code-label': 'authentication failed' } });
+      }
+      if (path === '/sms/json') {
+        const params = JSON.parse(body || '{}') as { to?: string };
+        const next = this.smsAnswers.shift();
+        if (next) return send(next);
+        return send({ status: 200, body: { 'message-count': '1', messages: [{ to: params.to, 'message-id': randomUUID(), status: '0', 'remaining-balance': '12.4', 'message-price': '0.05', network: '72405' }] } });
+      }
+      if (path === '/v1/calls') {
+        const next = this.callAnswers.shift();
+        if (next) return send(next);
+        return send({ status: 201, body: { uuid: randomUUID(), status: 'started', direction: 'outbound', conversation_uuid: `CON-${randomUUID()}` } });
+      }
+      send({ status: 404, body: {} });
+    });
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  requests(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+}
+
+let t: TestApp;
+let vonage: FakeVonage;
+let apiToken: string;
+
+async function setting(key: string, value: string): Promise<void> {
+  const res = await t.request({ method: 'PUT', url: `/api/settings/${key}`, token: t.adminToken, payload: { value } });
+  expect(res.statusCode, `${key}`).toBe(200);
+}
+
+async function campaign(id: number, done: (c: TCampaign) => boolean): Promise<TCampaign> {
+  return waitFor(
+    async () => (await t.request({ method: 'GET', url: `/api/campaigns/${id}`, token: t.adminToken })).json<TCampaign>(),
+    done,
+    30_000,
+  );
+}
+
+async function recipients(id: number): Promise<TRecipient[]> {
+  return (await t.request({ method: 'GET', url: `/api/campaigns/${id}/recipients`, token: t.adminToken })).json<{ recipients: TRecipient[] }>().recipients;
+}
+
+/** The SMS API request as the SDK sends it: JSON, with the credentials in the Basic header. */
+function smsBody(request: Received | undefined): Record<string, string> {
+  return JSON.parse(request?.body ?? '{}') as Record<string, string>;
+}
+
+const finished = (c: TCampaign) => c.status === 'completed' || c.status === 'paused';
+
+/** A JWT as Vonage signs call events: HS256 with the signature secret, over this body. */
+function callEventToken(body: string, secret = SIGNATURE_SECRET): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iat: Math.floor(Date.now() / 1000), jti: randomUUID(), api_key: API_KEY, application_id: APP_ID, payload_hash: createHash('sha256').update(body).digest('hex') })}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+async function callEvent(event: Record<string, string>, options: { token?: string } = {}) {
+  const body = JSON.stringify({ direction: 'outbound', timestamp: new Date().toISOString(), ...event });
+  return t.request({ method: 'POST', url: '/api/webhooks/vonage/call', headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token ?? callEventToken(body)}` }, payload: body });
+}
+
+/** A delivery receipt as Vonage posts it (JSON), signed with SHA-256 HMAC. */
+async function smsReceipt(params: Record<string, string>, options: { secret?: string; tamper?: boolean } = {}) {
+  const full: Record<string, string> = { msisdn: '5511988887777', to: 'Loja', 'network-code': '72405', price: '0.05', 'err-code': '0', 'message-timestamp': '2026-11-25 10:00:00', timestamp: String(Math.floor(Date.now() / 1000)), nonce: randomUUID(), ...params };
+  full.sig = smsSignature(full, options.secret ?? SIGNATURE_SECRET);
+  if (options.tamper) full.status = 'delivered';
+  return t.request({ method: 'POST', url: '/api/webhooks/vonage/sms', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(full) });
+}
+
+beforeAll(async () => {
+  vonage = await new FakeVonage().start();
+  t = await createTestApp({ VONAGE_REST_URL: vonage.url, VONAGE_API_URL: vonage.url, PHONE_PACE_SECONDS: '1-1', PUBLIC_URL });
+  const settings = (await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken })).json<{ key: string; value: string }[]>();
+  apiToken = settings.find((s) => s.key === 'userApiToken')?.value ?? '';
+});
+afterAll(async () => {
+  await t.close();
+  await vonage.stop();
+});
+
+describe('Vonage credentials', () => {
+  it('says what is missing before the credentials are set, then tests them with the account balance (admins only)', async () => {
+    const missing = await t.request({ method: 'POST', url: '/api/vonage/balance', token: t.adminToken });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ error: 'ERR_VONAGE_NOT_CONFIGURED' });
+    await setting('vonageApiKey', API_KEY);
+    await setting('vonageApiSecret', 'wrong-secret');
+    const refused = await t.request({ method: 'POST', url: '/api/vonage/balance', token: t.adminToken });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'ERR_VONAGE_AUTH' });
+    await setting('vonageApiSecret', API_SECRET);
+    const ok = await t.request({ method: 'POST', url: '/api/vonage/balance', token: t.adminToken });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ value: 12.5, autoReload: false });
+    const user = await t.createUser();
+    expect((await t.request({ method: 'POST', url: '/api/vonage/balance', token: user.token })).statusCode).toBe(403);
+  });
+
+  it('keeps the secrets write-only and refuses a malformed key, application id or sender', async () => {
+    await setting('vonageApiId', APP_ID);
+    await setting('vonagePrivateKey', privateKey);
+    await setting('vonageSignatureSecret', SIGNATURE_SECRET);
+    const res = await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken });
+    for (const secret of [API_SECRET, SIGNATURE_SECRET, 'PRIVATE KEY']) expect(res.body).not.toContain(secret);
+    const values = Object.fromEntries(res.json<{ key: string; value: string }[]>().map((s) => [s.key, s.value]));
+    expect(values).toMatchObject({ vonageApiSecret: '********', vonagePrivateKey: '********', vonageSignatureSecret: '********', vonageApiId: APP_ID });
+    for (const [key, value] of [
+      ['vonageApiId', 'not-a-uuid'],
+      ['vonagePrivateKey', 'just text'],
+      ['vonageFrom', 'A sender name too long'],
+    ] as const) {
+      const bad = await t.request({ method: 'PUT', url: `/api/settings/${key}`, token: t.adminToken, payload: { value } });
+      expect(bad.statusCode, key).toBe(400);
+    }
+  });
+});
+
+describe('SMS', () => {
+  it('refuses a send without a sender, or without numbers, and stores nothing', async () => {
+    const noSender = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { numbers: '5511988887777', text: 'Oi' } });
+    expect(noSender.statusCode).toBe(400);
+    expect(noSender.json()).toMatchObject({ error: 'ERR_VONAGE_NO_SENDER' });
+    const noNumbers = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '\n \n', text: 'Oi' } });
+    expect(noNumbers.json()).toMatchObject({ error: 'ERR_NO_RECIPIENTS' });
+    const noText = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511988887777', text: '  ' } });
+    expect(noText.statusCode).toBe(400);
+    const list = (await t.request({ method: 'GET', url: '/api/campaigns', token: t.adminToken })).json<{ campaigns: TCampaign[] }>();
+    expect(list.campaigns.filter((c) => c.kind === 'sms')).toHaveLength(0);
+    expect(vonage.requests('/sms/json')).toHaveLength(0);
+  });
+
+  it('sends an SMS campaign one number at a time, about the pace apart, as the SDK does, and records each id', async () => {
+    await setting('vonageFrom', '5511900001111');
+    const before = vonage.requests('/sms/json').length;
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { numbers: '+55 11 98888-7777\n551187776666\nnão é número\n5511988887777', text: 'Promoção: 20% hoje!' } });
+    expect(res.statusCode).toBe(201);
+    const created = res.json<{ campaign: TCampaign; dropped: { duplicates: number } }>();
+    expect(created.campaign).toMatchObject({ kind: 'sms', whatsappId: null, sender: '5511900001111', total: 3 });
+    expect(created.dropped.duplicates).toBe(1);
+    const done = await campaign(created.campaign.id, finished);
+    expect(done.status).toBe('completed');
+    expect(done.counts).toMatchObject({ sent: 2, invalid: 1 });
+    const sent = vonage.requests('/sms/json').slice(before);
+    expect(sent).toHaveLength(2);
+    const first = smsBody(sent[0]);
+    expect(sent[0]?.method).toBe('POST');
+    expect(sent[0]?.headers['content-type']).toContain('application/json');
+    expect(sent[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`${API_KEY}:${API_SECRET}`).toString('base64')}`);
+    expect(first).toEqual({ from: '5511900001111', to: '5511988887777', text: 'Promoção: 20% hoje!', type: 'unicode', callback: `${PUBLIC_URL}/api/webhooks/vonage/sms` });
+    // A Brazilian mobile typed without its 9 gets it.
+    expect(smsBody(sent[1]).to).toBe('5511987776666');
+    expect((sent[1]?.at ?? 0) - (sent[0]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    const rows = await recipients(created.campaign.id);
+    const ids = rows.filter((r) => r.status === 'sent').map((r) => r.providerId);
+    expect(ids).toHaveLength(2);
+    expect(ids.every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
+    // The numbers sent to are contacts now.
+    const contacts = (await t.request({ method: 'GET', url: '/api/contacts?searchParam=5511987776666', token: t.adminToken })).json<{ contacts: { number: string }[] }>();
+    expect(contacts.contacts.map((c) => c.number)).toEqual(['5511987776666']);
+  });
+
+  it('sends plain ASCII as GSM text', async () => {
+    const before = vonage.requests('/sms/json').length;
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000001', text: 'Sale today' } });
+    await campaign(res.json<{ campaign: TCampaign }>().campaign.id, finished);
+    const body = smsBody(vonage.requests('/sms/json')[before]);
+    expect(body.type).toBe('text');
+    expect(body.from).toBe('Loja');
+  });
+
+  it('tries a throttled or unreachable send again, and gives up after three tries; a refused number fails at once', async () => {
+    // A retried number is asked again after the pace, before the next number.
+    vonage.smsAnswers.push({ status: 200, body: { 'message-count': '1', messages: [{ status: '1', 'error-text': 'Throttled' }] } });
+    vonage.smsAnswers.push({ status: 200, body: { 'message-count': '1', messages: [{ to: '5511970000002', 'message-id': randomUUID(), status: '0' }] } });
+    vonage.smsAnswers.push({ status: 500, body: {} }, { status: 503, body: {} }, { status: 502, body: {} });
+    vonage.smsAnswers.push({ status: 200, body: { 'message-count': '1', messages: [{ status: '6', 'error-text': 'Unroutable message - rejected' }] } });
+    const before = vonage.requests('/sms/json').length;
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000002\n5511970000003\n5511970000004', text: 'Oi' } });
+    const id = res.json<{ campaign: TCampaign }>().campaign.id;
+    const done = await campaign(id, finished);
+    expect(done.counts).toMatchObject({ sent: 1, failed: 2 });
+    const rows = await recipients(id);
+    const byNumber = Object.fromEntries(rows.map((r) => [r.number, r]));
+    // Throttled once, then sent: the same number asked twice.
+    const asked = vonage
+      .requests('/sms/json')
+      .slice(before)
+      .map((r) => smsBody(r).to);
+    expect(asked.filter((n) => n === '5511970000002')).toHaveLength(2);
+    expect(byNumber['5511970000002']).toMatchObject({ status: 'sent' });
+    // Three server errors: three tries, then failed.
+    expect(asked.filter((n) => n === '5511970000003')).toHaveLength(3);
+    expect(byNumber['5511970000003']).toMatchObject({ status: 'failed', error: 'ERR_VONAGE_UNAVAILABLE' });
+    expect(asked.filter((n) => n === '5511970000004')).toHaveLength(1);
+    expect(byNumber['5511970000004']).toMatchObject({ status: 'failed', error: 'ERR_VONAGE_REFUSED' });
+  });
+
+  it('pauses a campaign whose credentials Vonage refuses, sends nothing meanwhile, and goes on once they are fixed and it is resumed', async () => {
+    await setting('vonageApiSecret', 'wrong-secret');
+    vonage.smsAnswers.push({ status: 200, body: { 'message-count': '1', messages: [{ status: '4', 'error-text': 'Bad Credentials' }] } });
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000005\n5511970000006', text: 'Oi' } });
+    const id = res.json<{ campaign: TCampaign }>().campaign.id;
+    const paused = await campaign(id, (c) => c.status === 'paused');
+    expect(paused).toMatchObject({ pauseReason: 'ERR_VONAGE_AUTH', counts: { queued: 2 } });
+    await setting('vonageApiSecret', API_SECRET);
+    expect((await t.request({ method: 'POST', url: `/api/campaigns/${id}/resume`, token: t.adminToken })).statusCode).toBe(200);
+    const done = await campaign(id, (c) => c.status === 'completed');
+    expect(done.counts).toMatchObject({ sent: 2 });
+  });
+
+  it('updates each recipient from signed delivery receipts and refuses unsigned or tampered ones', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000007\n5511970000008', text: 'Recibo' } });
+    const id = res.json<{ campaign: TCampaign }>().campaign.id;
+    await campaign(id, finished);
+    const [one, two] = await recipients(id);
+    const delivered = await smsReceipt({ messageId: one?.providerId ?? '', status: 'delivered' });
+    expect(delivered.statusCode).toBe(204);
+    const tampered = await smsReceipt({ messageId: two?.providerId ?? '', status: 'failed' }, { tamper: true });
+    expect(tampered.statusCode).toBe(401);
+    expect(tampered.json()).toMatchObject({ error: 'ERR_WEBHOOK_SIGNATURE' });
+    const wrongSecret = await smsReceipt({ messageId: two?.providerId ?? '', status: 'delivered' }, { secret: 'another-secret' });
+    expect(wrongSecret.statusCode).toBe(401);
+    const unsigned = await t.request({ method: 'GET', url: `/api/webhooks/vonage/sms?messageId=${two?.providerId ?? ''}&status=delivered` });
+    expect(unsigned.statusCode).toBe(401);
+    // A receipt sent as a GET query, as Vonage does when the account's method is GET.
+    const params: Record<string, string> = { messageId: two?.providerId ?? '', status: 'rejected', 'err-code': '6', msisdn: '5511970000008', timestamp: '1764064800' };
+    params.sig = smsSignature(params, SIGNATURE_SECRET);
+    const viaGet = await t.request({ method: 'GET', url: `/api/webhooks/vonage/sms?${new URLSearchParams(params).toString()}` });
+    expect(viaGet.statusCode).toBe(204);
+    const rows = Object.fromEntries((await recipients(id)).map((r) => [r.number, r]));
+    expect(rows['5511970000007']).toMatchObject({ status: 'sent', delivery: 'delivered' });
+    expect(rows['5511970000008']).toMatchObject({ status: 'failed', delivery: 'rejected', error: 'ERR_VONAGE_NOT_DELIVERED' });
+    // A receipt for an id nobody sent is answered and changes nothing.
+    expect((await smsReceipt({ messageId: randomUUID(), status: 'delivered' })).statusCode).toBe(204);
+  });
+});
+
+describe('Voice calls', () => {
+  it('places each call with a JWT of the application and a talk action in the chosen language; call events move it on, in order only', async () => {
+    const before = vonage.requests('/v1/calls').length;
+    const res = await t.request({ method: 'POST', url: '/api/calls', token: t.adminToken, payload: { from: '5511900001111', numbers: '5511970000009\n5511970000010', text: 'Your order has shipped.', language: 'en-US' } });
+    expect(res.statusCode).toBe(201);
+    const id = res.json<{ campaign: TCampaign }>().campaign.id;
+    const done = await campaign(id, finished);
+    expect(done.counts).toMatchObject({ sent: 2 });
+    const calls = vonage.requests('/v1/calls').slice(before);
+    expect(calls).toHaveLength(2);
+    const [header, payload, signature] = (calls[0]?.headers.authorization ?? '').replace('Bearer ', '').split('.');
+    expect(verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature ?? '', 'base64url'))).toBe(true);
+    expect(JSON.parse(Buffer.from(payload ?? '', 'base64url').toString())).toMatchObject({ application_id: APP_ID });
+    expect(JSON.parse(calls[0]?.body ?? '{}')).toEqual({
+      to: [{ type: 'phone', number: '5511970000009' }],
+      from: { type: 'phone', number: '5511900001111' },
+      ncco: [{ action: 'talk', text: 'Your order has shipped.', language: 'en-US' }],
+      event_url: [`${PUBLIC_URL}/api/webhooks/vonage/call`],
+      event_method: 'POST',
+    });
+    expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(900);
+
+    const [first, second] = await recipients(id);
+    for (const status of ['started', 'ringing', 'answered', 'completed']) expect((await callEvent({ uuid: first?.providerId ?? '', status })).statusCode).toBe(204);
+    // Late and out of order: ignored.
+    expect((await callEvent({ uuid: first?.providerId ?? '', status: 'ringing' })).statusCode).toBe(204);
+    expect((await callEvent({ uuid: second?.providerId ?? '', status: 'busy' })).statusCode).toBe(204);
+    const forged = await callEvent({ uuid: second?.providerId ?? '', status: 'completed' }, { token: callEventToken('{"other":"body"}') });
+    expect(forged.statusCode).toBe(401);
+    const wrongKey = await callEvent({ uuid: second?.providerId ?? '', status: 'completed' }, { token: callEventToken('{}', 'not-the-secret') });
+    expect(wrongKey.statusCode).toBe(401);
+    const rows = Object.fromEntries((await recipients(id)).map((r) => [r.number, r]));
+    expect(rows['5511970000009']).toMatchObject({ status: 'sent', delivery: 'completed' });
+    expect(rows['5511970000010']).toMatchObject({ status: 'failed', delivery: 'busy', error: 'ERR_VONAGE_NOT_DELIVERED' });
+  });
+
+  it('needs the application id and private key', async () => {
+    await setting('vonagePrivateKey', '');
+    const res = await t.request({ method: 'POST', url: '/api/calls', token: t.adminToken, payload: { numbers: '5511970000011', text: 'Oi' } });
+    const paused = await campaign(res.json<{ campaign: TCampaign }>().campaign.id, (c) => c.status === 'paused');
+    expect(paused.pauseReason).toBe('ERR_VONAGE_NOT_CONFIGURED');
+    await setting('vonagePrivateKey', privateKey);
+    await t.request({ method: 'POST', url: `/api/campaigns/${paused.id}/cancel`, token: t.adminToken });
+  });
+});
+
+describe('tool API and contacts', () => {
+  it('takes /sendSms and /makeVoiceCall with the token, answers 202 with the id, and refuses without credentials', async () => {
+    const sms = await t.request({ method: 'POST', url: '/api/sendSms', payload: { from: 'Loja', to: '5511970000012', text: 'Pelo token', token: apiToken } });
+    expect(sms.statusCode).toBe(202);
+    const smsId = sms.json<{ id: number }>().id;
+    const call = await t.request({ method: 'POST', url: '/api/makeVoiceCall', payload: { from: '5511900001111', to: '5511970000012', text: 'Olá, aqui é a loja.', token: apiToken } });
+    expect(call.statusCode).toBe(202);
+    for (const path of ['/api/sendSms', '/api/makeVoiceCall']) {
+      expect((await t.request({ method: 'POST', url: path, payload: { from: 'Loja', to: '5511970000012', text: 'x' } })).statusCode, path).toBe(401);
+      expect((await t.request({ method: 'POST', url: path, payload: { from: 'Loja', to: '5511970000012', text: 'x', token: 'wrong' } })).statusCode, path).toBe(401);
+      const two = await t.request({ method: 'POST', url: path, payload: { from: 'Loja', to: '5511970000012\n5511970000013', text: 'x', token: apiToken } });
+      expect(two.statusCode, path).toBe(400);
+    }
+    const smsDone = await campaign(smsId, finished);
+    expect(smsDone).toMatchObject({ kind: 'sms', source: 'api', counts: { sent: 1 } });
+    await campaign(call.json<{ id: number }>().id, finished);
+    // The contact's panel lists both.
+    const contacts = (await t.request({ method: 'GET', url: '/api/contacts?searchParam=5511970000012', token: t.adminToken })).json<{ contacts: { id: number }[] }>();
+    const contactId = contacts.contacts[0]?.id ?? 0;
+    const sends = (await t.request({ method: 'GET', url: `/api/contacts/${contactId}/phone-sends`, token: t.adminToken })).json<{ sends: TPhoneSend[] }>().sends;
+    expect(sends.map((s) => [s.kind, s.text])).toEqual([
+      ['call', 'Olá, aqui é a loja.'],
+      ['sms', 'Pelo token'],
+    ]);
+  });
+
+  it('leaves a send that a crash interrupted as unknown instead of sending it twice', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000014', text: 'Oi', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    const id = res.json<{ campaign: TCampaign }>().campaign.id;
+    // As if the server died between claiming the recipient and Vonage's answer.
+    await t.ctx.db.updateTable('campaignRecipients').set({ status: 'sending' }).where('campaignId', '=', id).execute();
+    t = await t.restart();
+    const rows = await recipients(id);
+    expect(rows[0]).toMatchObject({ status: 'unknown', error: 'ERR_SEND_IN_DOUBT' });
+  });
+});
