@@ -59,6 +59,35 @@ export const VONAGE_LIMITS = {
   senderChars: 15,
 } as const;
 
+/**
+ * What Vonage reports on a sent SMS (delivery receipts) or call (status events), as the history
+ * shows it. Anything else it may say is shown as 'unknown'.
+ */
+export const PHONE_REPORTS = [
+  'submitted',
+  'started',
+  'ringing',
+  'accepted',
+  'buffered',
+  'answered',
+  'delivered',
+  'completed',
+  'machine',
+  'failed',
+  'rejected',
+  'expired',
+  'busy',
+  'cancelled',
+  'timeout',
+  'unanswered',
+  'unknown',
+] as const;
+export type PhoneReport = (typeof PHONE_REPORTS)[number];
+
+export function phoneReport(value: string): PhoneReport {
+  return PHONE_REPORTS.find((report) => report === value.toLowerCase()) ?? 'unknown';
+}
+
 /** The text-to-speech language of a call follows the interface language. */
 export const CALL_LANGUAGES = { pt: 'pt-BR', en: 'en-US', es: 'es-ES' } as const;
 export type CallLanguage = (typeof CALL_LANGUAGES)[keyof typeof CALL_LANGUAGES];

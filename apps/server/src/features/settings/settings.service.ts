@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { isEmailList } from '@zapdesk/shared/email';
 import { MASKED_VALUE, SETTING_KEYS, SETTINGS, isSettingKey, type SettingKey } from '@zapdesk/shared/domain';
 import type { TSetting } from '@zapdesk/shared/schemas';
@@ -80,8 +81,26 @@ const VALUE_RULES: Partial<Record<SettingKey, { test: (value: string) => boolean
   typebotUrl: { test: (v) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(v), message: 'the address of the Typebot server, http(s)://host' },
 };
 
-export async function updateSetting(ctx: AppContext, rawKey: string, value: string): Promise<TSetting> {
+/**
+ * A PEM key pasted into a one-line field loses its line breaks: it is put back in shape (and
+ * must then be a private key Node can read).
+ */
+function normalizePrivateKey(value: string): string {
+  const match = /-----BEGIN ((?:RSA )?PRIVATE KEY)-----([\s\S]+?)-----END \1-----/.exec(value);
+  if (!match) return value;
+  const body = (match[2] ?? '').replace(/\s+/g, '').match(/.{1,64}/g) ?? [];
+  const pem = `-----BEGIN ${match[1]}-----\n${body.join('\n')}\n-----END ${match[1]}-----\n`;
+  try {
+    createPrivateKey(pem);
+  } catch {
+    throw new AppError('ERR_VALIDATION', { message: 'vonagePrivateKey: not a private key Node can read', fields: { value: 'INVALID' } });
+  }
+  return pem;
+}
+
+export async function updateSetting(ctx: AppContext, rawKey: string, rawValue: string): Promise<TSetting> {
   const key = parseKey(rawKey);
+  const value = key === 'vonagePrivateKey' && rawValue !== '' && rawValue !== MASKED_VALUE ? normalizePrivateKey(rawValue) : rawValue;
   checkValue(key, value);
   const secret = isSecret(key);
   // The mask sent back (a form saved without touching the field) keeps what is stored.

@@ -4,7 +4,7 @@
  * webhooks then say what became of each: delivered, answered, completed, failed...
  */
 import { CAMPAIGN_LIMITS, parseRecipients, type TCampaign } from '@zapdesk/shared/campaigns';
-import { normalizePhoneNumber, type CallLanguage, type TPhoneSend } from '@zapdesk/shared/vonage';
+import { PHONE_REPORTS, normalizePhoneNumber, phoneReport, type CallLanguage, type PhoneReport, type TPhoneSend } from '@zapdesk/shared/vonage';
 import { numberVariants } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -42,7 +42,8 @@ export async function createPhoneCampaign(ctx: AppContext, actor: CampaignActor,
       number: r.number ?? null,
       groupId: null,
       status: r.number ? 'queued' : 'invalid',
-      error: r.number ? null : 'ERR_WAPP_INVALID_CONTACT',
+      // 'Not a number' says it all: WhatsApp's error text would be wrong here.
+      error: null,
     })),
   });
   return { campaign, dropped: { blank: parsed.blank, duplicates: parsed.duplicates } };
@@ -52,7 +53,7 @@ export async function createPhoneCampaign(ctx: AppContext, actor: CampaignActor,
  * How far along a report is: a later report never goes back to an earlier one (webhooks can
  * arrive out of order). Final reports are 3; the 'not delivered' ones among them fail the recipient.
  */
-const REPORT_STAGE: Record<string, number> = {
+const REPORT_STAGE: Record<PhoneReport, number> = {
   submitted: 0,
   started: 1,
   ringing: 1,
@@ -71,20 +72,21 @@ const REPORT_STAGE: Record<string, number> = {
   unanswered: 3,
   unknown: 3,
 };
-const NOT_DELIVERED = new Set(['failed', 'rejected', 'expired', 'busy', 'cancelled', 'timeout', 'unanswered']);
+const NOT_DELIVERED = new Set<PhoneReport>(['failed', 'rejected', 'expired', 'busy', 'cancelled', 'timeout', 'unanswered']);
 
 /** A report from Vonage about a sent SMS or call. Unknown ids and statuses are ignored (answered 204 all the same). */
 export async function applyReport(ctx: AppContext, kind: 'sms' | 'call', providerId: string, rawStatus: string): Promise<boolean> {
   const status = rawStatus.toLowerCase();
-  const stage = REPORT_STAGE[status];
-  if (stage === undefined) return false;
+  if (!(PHONE_REPORTS as readonly string[]).includes(status)) return false;
+  const report = phoneReport(status);
+  const stage = REPORT_STAGE[report];
   const recipient = await findPhoneRecipient(ctx.db, kind, providerId);
   if (!recipient) return false;
-  const before = recipient.delivery === null ? -1 : (REPORT_STAGE[recipient.delivery] ?? -1);
+  const before = recipient.delivery === null ? -1 : REPORT_STAGE[phoneReport(recipient.delivery)];
   if (stage < before || (stage === before && before === 3)) return false;
-  const failed = NOT_DELIVERED.has(status) ? 'ERR_VONAGE_NOT_DELIVERED' : undefined;
+  const failed = NOT_DELIVERED.has(report) ? 'ERR_VONAGE_NOT_DELIVERED' : undefined;
   // A recipient the sender already gave up on keeps its failure; a report still shows.
-  const moved = await recordDelivery(ctx.db, recipient.id, recipient.delivery, { delivery: status, failed }, nowIso());
+  const moved = await recordDelivery(ctx.db, recipient.id, recipient.delivery, { delivery: report, failed }, nowIso());
   if (moved) await publishCampaign(ctx, recipient.campaignId);
   return moved;
 }

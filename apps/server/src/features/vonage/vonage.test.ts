@@ -5,11 +5,10 @@
  * call events, the tool API, and what a contact was sent.
  */
 import { createHash, createHmac, generateKeyPairSync, randomUUID, verify } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign, TRecipient } from '@zapdesk/shared/campaigns';
 import type { TPhoneSend } from '@zapdesk/shared/vonage';
+import { FakeVonage, type Received } from '../../test/fake-vonage.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 import { smsSignature } from './vonage-webhooks.js';
 
@@ -19,59 +18,6 @@ const APP_ID = '0f8c2e64-8d3a-4c63-9b1e-3f2a1c0d9e77';
 const SIGNATURE_SECRET = 'signature-secret-0123456789abcdef';
 const PUBLIC_URL = 'https://atendimento.loja.example';
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-
-type Received = { method: string; path: string; headers: http.IncomingHttpHeaders; body: string; at: number };
-type Answer = { status: number; body: unknown };
-
-/** Vonage's REST API as the SDK calls it; `answers` queues what the next SMS or call request gets. */
-class FakeVonage {
-  readonly received: Received[] = [];
-  readonly smsAnswers: Answer[] = [];
-  readonly callAnswers: Answer[] = [];
-  url = '';
-  readonly #server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      this.received.push({ method: req.method ?? '', path, headers: req.headers, body, at: Date.now() });
-      const send = (answer: Answer) => {
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer.body));
-      };
-      if (path === '/account/get-balance') {
-        const basic = `Basic ${Buffer.from(`${API_KEY}:${API_SECRET}`).toString('base64')}`;
-        return send(req.headers.authorization === basic ? { status: 200, body: { value: 12.5, autoReload: false } } : { status: 401, body: { 'error-code': '401', 'error-code-label': 'authentication failed' } });
-      }
-      if (path === '/sms/json') {
-        const params = JSON.parse(body || '{}') as { to?: string };
-        const next = this.smsAnswers.shift();
-        if (next) return send(next);
-        return send({ status: 200, body: { 'message-count': '1', messages: [{ to: params.to, 'message-id': randomUUID(), status: '0', 'remaining-balance': '12.4', 'message-price': '0.05', network: '72405' }] } });
-      }
-      if (path === '/v1/calls') {
-        const next = this.callAnswers.shift();
-        if (next) return send(next);
-        return send({ status: 201, body: { uuid: randomUUID(), status: 'started', direction: 'outbound', conversation_uuid: `CON-${randomUUID()}` } });
-      }
-      send({ status: 404, body: {} });
-    });
-  });
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  requests(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-}
 
 let t: TestApp;
 let vonage: FakeVonage;
@@ -122,7 +68,7 @@ async function smsReceipt(params: Record<string, string>, options: { secret?: st
 }
 
 beforeAll(async () => {
-  vonage = await new FakeVonage().start();
+  vonage = await new FakeVonage({ apiKey: API_KEY, apiSecret: API_SECRET }).start();
   t = await createTestApp({ VONAGE_REST_URL: vonage.url, VONAGE_API_URL: vonage.url, PHONE_PACE_SECONDS: '1-1', PUBLIC_URL });
   const settings = (await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken })).json<{ key: string; value: string }[]>();
   apiToken = settings.find((s) => s.key === 'userApiToken')?.value ?? '';
@@ -152,7 +98,8 @@ describe('Vonage credentials', () => {
 
   it('keeps the secrets write-only and refuses a malformed key, application id or sender', async () => {
     await setting('vonageApiId', APP_ID);
-    await setting('vonagePrivateKey', privateKey);
+    // Pasted into a one-line field, the key loses its line breaks: the calls below still sign with it.
+    await setting('vonagePrivateKey', privateKey.replace(/\n/g, ''));
     await setting('vonageSignatureSecret', SIGNATURE_SECRET);
     const res = await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken });
     for (const secret of [API_SECRET, SIGNATURE_SECRET, 'PRIVATE KEY']) expect(res.body).not.toContain(secret);
@@ -161,6 +108,7 @@ describe('Vonage credentials', () => {
     for (const [key, value] of [
       ['vonageApiId', 'not-a-uuid'],
       ['vonagePrivateKey', 'just text'],
+      ['vonagePrivateKey', '-----BEGIN PRIVATE KEY-----bm90IGEga2V5-----END PRIVATE KEY-----'],
       ['vonageFrom', 'A sender name too long'],
     ] as const) {
       const bad = await t.request({ method: 'PUT', url: `/api/settings/${key}`, token: t.adminToken, payload: { value } });

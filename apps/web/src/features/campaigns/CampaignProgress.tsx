@@ -22,7 +22,9 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isErrorCode } from '@zapdesk/shared/errors';
-import { isGroupActionKind, type RecipientStatus, type TCampaign } from '@zapdesk/shared/campaigns';
+import { phoneReport } from '@zapdesk/shared/vonage';
+import { isGroupActionKind,
+  isPhoneKind, type RecipientStatus, type TCampaign } from '@zapdesk/shared/campaigns';
 import { formatShortDateTime } from '../../core/ui/formatDate';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { ApiError } from '../../core/api/ApiError';
@@ -78,6 +80,7 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
   };
 
   const canResend = campaign.counts.failed + campaign.counts.unknown > 0;
+  const phone = isPhoneKind(campaign.kind);
   // A group action's 'sent' is 'done'; its rows are groups.
   const statusText = (status: RecipientStatus) => t(`campaigns.recipientStatus.${status === 'sent' && isGroupActionKind(campaign.kind) ? 'done' : status}`);
   return (
@@ -85,7 +88,9 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
       <Stack direction={{ xs: 'column', sm: 'row' }} justifyContent="space-between" alignItems={{ sm: 'center' }} gap={1}>
         <Box>
           <Typography variant="subtitle1" fontWeight={700}>
-            {t('campaigns.progress.title', { id: campaign.id, connection: campaign.whatsappName })}
+            {isPhoneKind(campaign.kind)
+              ? t('campaigns.progress.phoneTitle', { id: campaign.id, kind: t(`campaigns.kinds.${campaign.kind}`), sender: campaign.sender ?? '' })
+              : t('campaigns.progress.title', { id: campaign.id, connection: campaign.whatsappName })}
             {campaign.audience === 'numbers' ? '' : ` · ${t(`campaigns.kinds.${campaign.kind}`)}${isGroupActionKind(campaign.kind) ? '' : ` · ${t(`campaigns.audiences.${campaign.audience}`)}`}`}
           </Typography>
           <Typography variant="body2" color="text.secondary">
@@ -119,7 +124,9 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
       </Stack>
       {campaign.status === 'paused' && campaign.pauseReason ? (
         <Alert severity="warning" data-testid="campaign-pause-reason">
-          {campaign.pauseReason === 'user' ? t('campaigns.progress.pausedByUser') : t('campaigns.progress.pausedBecause', { reason: codeText(campaign.pauseReason) })}
+          {campaign.pauseReason === 'user'
+            ? t('campaigns.progress.pausedByUser')
+            : t(isPhoneKind(campaign.kind) ? 'campaigns.progress.pausedNeedsAction' : 'campaigns.progress.pausedBecause', { reason: codeText(campaign.pauseReason) })}
         </Alert>
       ) : null}
       <Box>
@@ -139,17 +146,25 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
             <TableRow>
               <TableCell>{campaign.audience === 'groups' ? t('campaigns.progress.group') : t('campaigns.progress.number')}</TableCell>
               <TableCell>{t('campaigns.progress.state')}</TableCell>
+              {phone ? <TableCell>{t('campaigns.progress.report')}</TableCell> : null}
               <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.progress.error')}</TableCell>
               <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.progress.sentAt')}</TableCell>
+              {phone ? <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('campaigns.progress.providerId')}</TableCell> : null}
             </TableRow>
           </TableHead>
           <TableBody>
             {rows.map((row) => (
               <TableRow key={row.id} data-testid="campaign-recipient" data-status={row.status}>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{row.number ?? row.input}</TableCell>
+                <TableCell sx={row.number ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all' }}>{row.number ?? row.input}</TableCell>
                 <TableCell>{statusText(row.status)}</TableCell>
+                {phone ? <TableCell data-testid="campaign-recipient-delivery">{row.delivery ? t(`phone.delivery.${phoneReport(row.delivery)}`) : ''}</TableCell> : null}
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{row.error ? codeText(row.error) : ''}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{row.sentAt ? formatShortDateTime(row.sentAt) : ''}</TableCell>
+                {phone ? (
+                  <TableCell sx={{ display: { xs: 'none', md: 'table-cell' }, fontFamily: 'monospace', fontSize: 12 }} data-testid="campaign-recipient-provider-id">
+                    {row.providerId ?? ''}
+                  </TableCell>
+                ) : null}
               </TableRow>
             ))}
           </TableBody>

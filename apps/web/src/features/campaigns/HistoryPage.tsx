@@ -124,7 +124,7 @@ export default function HistoryPage() {
                     {t(`campaigns.kinds.${c.kind}`)}
                     {c.audience === 'numbers' || isGroupActionKind(c.kind) ? '' : ` · ${t(`campaigns.audiences.${c.audience}`)}`}
                   </TableCell>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{c.whatsappName}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{c.whatsappName || t(`campaigns.kinds.${c.kind}`)}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{c.userName ?? (c.source === 'api' ? 'API' : '')}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{formatShortDateTime(c.createdAt)}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{c.finishedAt ? formatShortDateTime(c.finishedAt) : ''}</TableCell>

@@ -31,15 +31,16 @@ function appendLines(current: string, lines: string[]): string {
   return [base, ...lines].filter((line) => line !== '').join('\n');
 }
 
-type Props = { value: string; onChange: (value: string) => void; error: string | undefined };
+/** `normalize`: the rule numbers are read by (WhatsApp's bulk rule unless told); `help`: the line under the field. */
+type Props = { value: string; onChange: (value: string) => void; error: string | undefined; normalize?: ((typed: string) => string | undefined) | undefined; help?: string | undefined };
 
-export function NumbersField({ value, onChange, error }: Props) {
+export function NumbersField({ value, onChange, error, normalize, help }: Props) {
   const { t } = useTranslation();
   const fileInput = useRef<HTMLInputElement | null>(null);
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search, 500);
   const contacts = useQuery({ queryKey: ['campaigns', 'contactPicker', debounced], queryFn: () => fetchContactsPage(debounced, 1), enabled: debounced.trim().length >= 3 });
-  const parsed = useMemo(() => parseRecipients(value), [value]);
+  const parsed = useMemo(() => parseRecipients(value, normalize), [value, normalize]);
   const invalid = parsed.recipients.filter((r) => r.number === undefined).length;
 
   const importFile = async (file: File) => {
@@ -57,7 +58,7 @@ export function NumbersField({ value, onChange, error }: Props) {
         maxRows={12}
         fullWidth
         error={Boolean(error)}
-        helperText={error ?? t('campaigns.form.numbersHelp')}
+        helperText={error ?? help ?? t('campaigns.form.numbersHelp')}
         slotProps={{ htmlInput: { 'data-testid': 'campaign-numbers' } }}
       />
       <Typography variant="body2" color={invalid > 0 ? 'warning.main' : 'text.secondary'} data-testid="campaign-numbers-count">

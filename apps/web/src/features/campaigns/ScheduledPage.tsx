@@ -67,7 +67,7 @@ function ScheduledRow({ campaign }: { campaign: TCampaign }) {
     <TableRow data-testid="scheduled-row" data-id={campaign.id} data-status={campaign.status}>
       <TableCell>{campaign.id}</TableCell>
       <TableCell>{t(`campaigns.kinds.${campaign.kind}`)}</TableCell>
-      <TableCell>{campaign.whatsappName}</TableCell>
+      <TableCell>{campaign.whatsappName || t(`campaigns.kinds.${campaign.kind}`)}</TableCell>
       <TableCell>{campaign.total}</TableCell>
       <TableCell>
         {editable ? (

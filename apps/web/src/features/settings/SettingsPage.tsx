@@ -17,6 +17,7 @@ import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
 import { ChatbotStatus } from './ChatbotStatus';
 import { EmailPanel } from './EmailPanel';
+import { VonagePanel } from './VonagePanel';
 import { ApiTokenControl, SecretControl, SelectControl, TextControl, ToggleControl } from './SettingControls';
 import { saveSettingInCache, settingsKey, updateSetting, useSettings } from './settings.api';
 
@@ -100,6 +101,7 @@ export default function SettingsPage() {
                   );
                 })}
                 {group === 'email' ? <EmailPanel /> : null}
+                {group === 'vonage' ? <VonagePanel /> : null}
                 {group === 'typebot' ? <ChatbotStatus /> : null}
               </Paper>
             );

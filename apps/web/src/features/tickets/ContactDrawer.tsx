@@ -1,6 +1,6 @@
 /**
- * The contact drawer, 320px: name, number as a tel: link, Edit contact and the extra
- * information. Docked beside the chat on wide screens, sliding over it on narrow ones.
+ * The contact drawer, 320px: name, number as a tel: link, Edit contact, the extra
+ * information and the SMS and calls the contact was sent. Docked beside the chat on wide screens, sliding over it on narrow ones.
  */
 import Close from '@mui/icons-material/Close';
 import Avatar from '@mui/material/Avatar';
@@ -18,6 +18,7 @@ import { LIMITS } from '@zapdesk/shared/domain';
 import type { TContact } from '@zapdesk/shared/schemas';
 import { initials } from '../../core/ui/initials';
 import { ContactModal } from '../contacts/ContactModal';
+import { PhoneSendsCard } from '../phone/PhoneSendsCard';
 
 type Props = { contact: TContact; open: boolean; docked: boolean; onClose: () => void };
 
@@ -70,6 +71,7 @@ function ContactDetails({ contact, onClose }: { contact: TContact; onClose: () =
             ))}
           </Paper>
         ) : null}
+        <PhoneSendsCard contactId={contact.id} />
       </Box>
       {editing ? <ContactModal contact={contact} onClose={() => setEditing(false)} /> : null}
     </Box>

@@ -1,0 +1,168 @@
+/**
+ * /SMS and /VoiceCall: sender, numbers (one per line, by the phone network's rule), the text
+ * (for SMS with its GSM-7/UCS-2 parts counted as you type; for calls, read in the language of
+ * this screen), an optional start time; then the live progress of what was started. Sent by
+ * the server through Vonage, about one every five seconds.
+ */
+import Call from '@mui/icons-material/Call';
+import Send from '@mui/icons-material/Send';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { toast } from 'react-toastify';
+import type { TCampaign } from '@zapdesk/shared/campaigns';
+import { CALL_LANGUAGES, VONAGE_LIMITS, ZCallCreateSchema, ZSmsCreateSchema, normalizePhoneNumber, smsSegments } from '@zapdesk/shared/vonage';
+import { ApiError } from '../../core/api/ApiError';
+import { useAuth } from '../../core/auth/AuthProvider';
+import { fieldErrorText } from '../../core/forms/fieldErrors';
+import { PageLayout } from '../../core/ui/PageLayout';
+import { toastError } from '../../core/ui/toastError';
+import { CampaignProgress } from '../campaigns/CampaignProgress';
+import { NumbersField } from '../campaigns/NumbersField';
+import { placeCalls, sendSms } from './phone.api';
+
+const FIELDS = ['from', 'numbers', 'text', 'scheduledAt'] as const;
+type Field = (typeof FIELDS)[number];
+type Errors = Partial<Record<Field, string>>;
+
+function errorsOf(entries: [unknown, string][]): Errors {
+  const errors: Errors = {};
+  for (const [path, code] of entries) {
+    const field = FIELDS.find((name) => name === path);
+    if (field && !(field in errors)) errors[field] = fieldErrorText({ message: code });
+  }
+  return errors;
+}
+
+function localInputValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function languageOf(interfaceLanguage: string) {
+  const short = interfaceLanguage.slice(0, 2);
+  return short === 'en' ? CALL_LANGUAGES.en : short === 'es' ? CALL_LANGUAGES.es : CALL_LANGUAGES.pt;
+}
+
+export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
+  const { t, i18n } = useTranslation();
+  const { isAdmin } = useAuth();
+  const [from, setFrom] = useState('');
+  const [numbers, setNumbers] = useState('');
+  const [text, setText] = useState('');
+  const [schedule, setSchedule] = useState(false);
+  const [scheduledAt, setScheduledAt] = useState(() => localInputValue(new Date(Date.now() + 60 * 60_000)));
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const [started, setStarted] = useState<TCampaign[]>([]);
+  const language = languageOf(i18n.language);
+  const segments = smsSegments(text);
+  const max = kind === 'sms' ? VONAGE_LIMITS.smsChars : VONAGE_LIMITS.callChars;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const when = schedule ? new Date(scheduledAt) : undefined;
+    const input = { from, numbers, text, ...(kind === 'call' ? { language } : {}), ...(when && !Number.isNaN(when.getTime()) ? { scheduledAt: when.toISOString() } : {}) };
+    const parsed = kind === 'sms' ? ZSmsCreateSchema.safeParse(input) : ZCallCreateSchema.safeParse(input);
+    const found: Errors = parsed.success ? {} : errorsOf(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
+    if (numbers.trim() === '') found.numbers = fieldErrorText({ message: 'REQUIRED' });
+    if (schedule && (!when || Number.isNaN(when.getTime()))) found.scheduledAt = fieldErrorText({ message: 'REQUIRED' });
+    setErrors(found);
+    if (!parsed.success || Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const created = kind === 'sms' ? await sendSms(ZSmsCreateSchema.parse(input)) : await placeCalls(ZCallCreateSchema.parse(input));
+      setStarted((list) => [created.campaign, ...list]);
+      toast.success(t(created.campaign.status === 'scheduled' ? 'phone.scheduled' : 'phone.started', { count: created.campaign.total }));
+      setNumbers('');
+    } catch (caught) {
+      if (caught instanceof ApiError && Object.keys(caught.fields).length > 0) setErrors(errorsOf(Object.entries(caught.fields)));
+      toastError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const counter =
+    kind === 'sms'
+      ? text === ''
+        ? t('phone.segmentsEmpty')
+        : t('phone.segments', { encoding: segments.encoding, segments: segments.segments, left: segments.left })
+      : `${t('phone.callChars', { count: text.length, max })} · ${t('phone.language', { language })}`;
+
+  return (
+    <PageLayout title={t(kind === 'sms' ? 'menu.sms' : 'menu.voiceCall')} subtitle={t(kind === 'sms' ? 'phone.smsSubtitle' : 'phone.callSubtitle')} testId={`phone-page-${kind}`}>
+      <Stack direction={{ xs: 'column', lg: 'row' }} gap={2} alignItems="flex-start" sx={{ overflowY: 'auto', minHeight: 0, pb: 2 }}>
+        <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, flex: 1, width: '100%', minWidth: 0 }}>
+          <Stack component="form" gap={2} onSubmit={(event) => void submit(event)} noValidate data-testid="phone-form">
+            <Alert severity="info" data-testid="phone-note">
+              {t('phone.backgroundNote')}{' '}
+              {isAdmin ? (
+                <Link component={RouterLink} to="/settings">
+                  {t('phone.setup')}
+                </Link>
+              ) : (
+                t('phone.setup')
+              )}
+            </Alert>
+            <TextField
+              label={t('phone.from')}
+              value={from}
+              onChange={(event) => setFrom(event.target.value)}
+              error={Boolean(errors.from)}
+              helperText={errors.from ?? t('phone.fromHelp')}
+              slotProps={{ htmlInput: { maxLength: VONAGE_LIMITS.senderChars + 1, 'data-testid': 'phone-from' } }}
+            />
+            <NumbersField value={numbers} onChange={setNumbers} error={errors.numbers} normalize={normalizePhoneNumber} help={t('phone.numbersHelp')} />
+            <TextField
+              label={t(kind === 'sms' ? 'phone.smsText' : 'phone.callText')}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              multiline
+              minRows={4}
+              error={Boolean(errors.text)}
+              helperText={errors.text ?? counter}
+              slotProps={{ htmlInput: { maxLength: max, 'data-testid': 'phone-text' }, formHelperText: { 'data-testid': 'phone-counter' } as object }}
+            />
+            <Stack direction={{ xs: 'column', sm: 'row' }} gap={2} alignItems={{ sm: 'center' }}>
+              <FormControlLabel control={<Switch checked={schedule} onChange={(event) => setSchedule(event.target.checked)} data-testid="phone-schedule-toggle" />} label={t('campaigns.form.schedule')} />
+              {schedule ? (
+                <TextField
+                  type="datetime-local"
+                  label={t('campaigns.form.startAt')}
+                  value={scheduledAt}
+                  onChange={(event) => setScheduledAt(event.target.value)}
+                  error={Boolean(errors.scheduledAt)}
+                  helperText={errors.scheduledAt}
+                  slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'phone-start-at' } }}
+                />
+              ) : null}
+            </Stack>
+            <Stack direction="row" justifyContent="flex-end">
+              <Button type="submit" variant="contained" startIcon={kind === 'sms' ? <Send /> : <Call />} disabled={busy} data-testid="phone-submit">
+                {schedule ? t('campaigns.form.scheduleSubmit') : t(kind === 'sms' ? 'phone.sendSms' : 'phone.sendCall')}
+              </Button>
+            </Stack>
+          </Stack>
+        </Paper>
+        {started.length > 0 ? (
+          <Stack gap={2} sx={{ flex: 1, width: '100%', minWidth: 0 }}>
+            {started.map((campaign) => (
+              <Paper key={campaign.id} variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
+                <CampaignProgress initial={campaign} />
+              </Paper>
+            ))}
+          </Stack>
+        ) : null}
+      </Stack>
+    </PageLayout>
+  );
+}

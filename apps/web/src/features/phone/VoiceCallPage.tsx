@@ -1,0 +1,5 @@
+import { PhoneSendPage } from './PhoneSendPage';
+
+export default function VoiceCallPage() {
+  return <PhoneSendPage kind="call" />;
+}
