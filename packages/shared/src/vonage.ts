@@ -23,7 +23,13 @@ const GSM7_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ 
 const GSM7_EXTENSION = '^{}\\[~]|€\f';
 
 export type SmsEncoding = 'GSM-7' | 'UCS-2';
-export type SmsSegments = { encoding: SmsEncoding; segments: number; /** Septets (GSM-7) or UTF-16 code units (UCS-2). */ units: number; perSegment: number; /** Units left in the last segment. */ left: number };
+export type SmsSegments = {
+  encoding: SmsEncoding;
+  segments: number;
+  /** Septets (GSM-7) or UTF-16 code units (UCS-2). */ units: number;
+  perSegment: number;
+  /** Units left in the last segment. */ left: number;
+};
 
 /**
  * How a text travels as SMS: GSM-7 when every character is in the GSM set (160 per message,

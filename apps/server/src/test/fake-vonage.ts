@@ -31,13 +31,18 @@ export class FakeVonage {
       };
       if (path === '/account/get-balance') {
         const basic = `Basic ${Buffer.from(`${this.account.apiKey}:${this.account.apiSecret}`).toString('base64')}`;
-        return send(req.headers.authorization === basic ? { status: 200, body: { value: 12.5, autoReload: false } } : { status: 401, body: { 'error-code': '401', 'error-code-label': 'authentication failed' } });
+        return send(
+          req.headers.authorization === basic ? { status: 200, body: { value: 12.5, autoReload: false } } : { status: 401, body: { 'error-code': '401', 'error-code-label': 'authentication failed' } },
+        );
       }
       if (path === '/sms/json') {
         const params = JSON.parse(body || '{}') as { to?: string };
         const next = this.smsAnswers.shift();
         if (next) return send(next);
-        return send({ status: 200, body: { 'message-count': '1', messages: [{ to: params.to, 'message-id': randomUUID(), status: '0', 'remaining-balance': '12.4', 'message-price': '0.05', network: '72405' }] } });
+        return send({
+          status: 200,
+          body: { 'message-count': '1', messages: [{ to: params.to, 'message-id': randomUUID(), status: '0', 'remaining-balance': '12.4', 'message-price': '0.05', network: '72405' }] },
+        });
       }
       if (path === '/v1/calls') {
         const next = this.callAnswers.shift();

@@ -210,7 +210,18 @@ export async function listCampaignRecipients(ctx: AppContext, actor: CampaignAct
   const offset = (query.pageNumber - 1) * RECIPIENTS_PAGE_SIZE;
   const { rows, count } = await recipients.listRecipients(ctx.db, id, { status: query.status, number: query.number || undefined }, { limit: RECIPIENTS_PAGE_SIZE, offset });
   return {
-    recipients: rows.map((r) => ({ id: r.id, input: r.input, number: r.number, groupId: r.groupId, status: r.status, error: r.error, providerId: r.providerId, delivery: r.delivery, sentAt: r.sentAt, updatedAt: r.updatedAt })),
+    recipients: rows.map((r) => ({
+      id: r.id,
+      input: r.input,
+      number: r.number,
+      groupId: r.groupId,
+      status: r.status,
+      error: r.error,
+      providerId: r.providerId,
+      delivery: r.delivery,
+      sentAt: r.sentAt,
+      updatedAt: r.updatedAt,
+    })),
     count,
     hasMore: offset + rows.length < count,
   };

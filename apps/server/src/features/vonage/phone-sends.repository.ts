@@ -23,7 +23,9 @@ export async function recordDelivery(db: Db, id: number, previous: string | null
     .set((eb) => ({
       delivery: report.delivery,
       updatedAt: now,
-      ...(report.failed ? { status: eb.case().when('status', '=', 'sent').then('failed').else(eb.ref('status')).end(), error: eb.case().when('status', '=', 'sent').then(report.failed).else(eb.ref('error')).end() } : {}),
+      ...(report.failed
+        ? { status: eb.case().when('status', '=', 'sent').then('failed').else(eb.ref('status')).end(), error: eb.case().when('status', '=', 'sent').then(report.failed).else(eb.ref('error')).end() }
+        : {}),
     }))
     .where('id', '=', id)
     .where('delivery', previous === null ? 'is' : '=', previous)

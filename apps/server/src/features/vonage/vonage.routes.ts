@@ -47,7 +47,11 @@ export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   const config = { rateLimit: toolRateLimit };
   const toolSend = (kind: 'sms' | 'call', body: TPhoneApi) => ({ kind, from: body.from, numbers: body.to, text: body.text, language: body.language });
   const routes = [
-    ['/sendSms', 'sms', 'An SMS to one number through Vonage. Example: `{"from":"5511999990000","to":"5511988887777","text":"Olá","token":"<userApiToken>"}`; `from` empty takes the default sender of the settings.'],
+    [
+      '/sendSms',
+      'sms',
+      'An SMS to one number through Vonage. Example: `{"from":"5511999990000","to":"5511988887777","text":"Olá","token":"<userApiToken>"}`; `from` empty takes the default sender of the settings.',
+    ],
     ['/makeVoiceCall', 'call', 'A call to one number that reads `text` (text-to-speech; `language` pt-BR, en-US or es-ES, default pt-BR).'],
   ] as const;
   for (const [path, kind, description] of routes) {

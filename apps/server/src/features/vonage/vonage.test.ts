@@ -29,11 +29,7 @@ async function setting(key: string, value: string): Promise<void> {
 }
 
 async function campaign(id: number, done: (c: TCampaign) => boolean): Promise<TCampaign> {
-  return waitFor(
-    async () => (await t.request({ method: 'GET', url: `/api/campaigns/${id}`, token: t.adminToken })).json<TCampaign>(),
-    done,
-    30_000,
-  );
+  return waitFor(async () => (await t.request({ method: 'GET', url: `/api/campaigns/${id}`, token: t.adminToken })).json<TCampaign>(), done, 30_000);
 }
 
 async function recipients(id: number): Promise<TRecipient[]> {
@@ -56,12 +52,27 @@ function callEventToken(body: string, secret = SIGNATURE_SECRET): string {
 
 async function callEvent(event: Record<string, string>, options: { token?: string } = {}) {
   const body = JSON.stringify({ direction: 'outbound', timestamp: new Date().toISOString(), ...event });
-  return t.request({ method: 'POST', url: '/api/webhooks/vonage/call', headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token ?? callEventToken(body)}` }, payload: body });
+  return t.request({
+    method: 'POST',
+    url: '/api/webhooks/vonage/call',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token ?? callEventToken(body)}` },
+    payload: body,
+  });
 }
 
 /** A delivery receipt as Vonage posts it (JSON), signed with SHA-256 HMAC. */
 async function smsReceipt(params: Record<string, string>, options: { secret?: string; tamper?: boolean } = {}) {
-  const full: Record<string, string> = { msisdn: '5511988887777', to: 'Loja', 'network-code': '72405', price: '0.05', 'err-code': '0', 'message-timestamp': '2026-11-25 10:00:00', timestamp: String(Math.floor(Date.now() / 1000)), nonce: randomUUID(), ...params };
+  const full: Record<string, string> = {
+    msisdn: '5511988887777',
+    to: 'Loja',
+    'network-code': '72405',
+    price: '0.05',
+    'err-code': '0',
+    'message-timestamp': '2026-11-25 10:00:00',
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    nonce: randomUUID(),
+    ...params,
+  };
   full.sig = smsSignature(full, options.secret ?? SIGNATURE_SECRET);
   if (options.tamper) full.status = 'delivered';
   return t.request({ method: 'POST', url: '/api/webhooks/vonage/sms', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(full) });
@@ -134,7 +145,12 @@ describe('SMS', () => {
   it('sends an SMS campaign one number at a time, about the pace apart, as the SDK does, and records each id', async () => {
     await setting('vonageFrom', '5511900001111');
     const before = vonage.requests('/sms/json').length;
-    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { numbers: '+55 11 98888-7777\n551187776666\nnão é número\n5511988887777', text: 'Promoção: 20% hoje!' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/sms',
+      token: t.adminToken,
+      payload: { numbers: '+55 11 98888-7777\n551187776666\nnão é número\n5511988887777', text: 'Promoção: 20% hoje!' },
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json<{ campaign: TCampaign; dropped: { duplicates: number } }>();
     expect(created.campaign).toMatchObject({ kind: 'sms', whatsappId: null, sender: '5511900001111', total: 3 });
@@ -240,7 +256,12 @@ describe('SMS', () => {
 describe('Voice calls', () => {
   it('places each call with a JWT of the application and a talk action in the chosen language; call events move it on, in order only', async () => {
     const before = vonage.requests('/v1/calls').length;
-    const res = await t.request({ method: 'POST', url: '/api/calls', token: t.adminToken, payload: { from: '5511900001111', numbers: '5511970000009\n5511970000010', text: 'Your order has shipped.', language: 'en-US' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/calls',
+      token: t.adminToken,
+      payload: { from: '5511900001111', numbers: '5511970000009\n5511970000010', text: 'Your order has shipped.', language: 'en-US' },
+    });
     expect(res.statusCode).toBe(201);
     const id = res.json<{ campaign: TCampaign }>().campaign.id;
     const done = await campaign(id, finished);
@@ -310,7 +331,12 @@ describe('tool API and contacts', () => {
   });
 
   it('leaves a send that a crash interrupted as unknown instead of sending it twice', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000014', text: 'Oi', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/sms',
+      token: t.adminToken,
+      payload: { from: 'Loja', numbers: '5511970000014', text: 'Oi', scheduledAt: new Date(Date.now() + 3_600_000).toISOString() },
+    });
     const id = res.json<{ campaign: TCampaign }>().campaign.id;
     // As if the server died between claiming the recipient and Vonage's answer.
     await t.ctx.db.updateTable('campaignRecipients').set({ status: 'sending' }).where('campaignId', '=', id).execute();

@@ -23,8 +23,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isErrorCode } from '@zapdesk/shared/errors';
 import { phoneReport } from '@zapdesk/shared/vonage';
-import { isGroupActionKind,
-  isPhoneKind, type RecipientStatus, type TCampaign } from '@zapdesk/shared/campaigns';
+import { isGroupActionKind, isPhoneKind, type RecipientStatus, type TCampaign } from '@zapdesk/shared/campaigns';
 import { formatShortDateTime } from '../../core/ui/formatDate';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { ApiError } from '../../core/api/ApiError';

@@ -133,7 +133,10 @@ export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
               slotProps={{ htmlInput: { maxLength: max, 'data-testid': 'phone-text' }, formHelperText: { 'data-testid': 'phone-counter' } as object }}
             />
             <Stack direction={{ xs: 'column', sm: 'row' }} gap={2} alignItems={{ sm: 'center' }}>
-              <FormControlLabel control={<Switch checked={schedule} onChange={(event) => setSchedule(event.target.checked)} data-testid="phone-schedule-toggle" />} label={t('campaigns.form.schedule')} />
+              <FormControlLabel
+                control={<Switch checked={schedule} onChange={(event) => setSchedule(event.target.checked)} data-testid="phone-schedule-toggle" />}
+                label={t('campaigns.form.schedule')}
+              />
               {schedule ? (
                 <TextField
                   type="datetime-local"

@@ -26,7 +26,8 @@ export function PhoneSendsCard({ contactId }: { contactId: number }) {
           {index > 0 ? <Divider sx={{ my: 1 }} /> : null}
           <Typography variant="caption" color="text.secondary" component="div" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             {send.kind === 'call' ? <Call sx={{ fontSize: 14 }} /> : <Sms sx={{ fontSize: 14 }} />}
-            {t(`phone.kind.${send.kind}`)} · {formatShortDateTime(send.sentAt ?? send.createdAt)} · {send.delivery ? t(`phone.delivery.${phoneReport(send.delivery)}`) : t(`campaigns.recipientStatus.${send.status === 'sent' || send.status === 'failed' ? send.status : 'queued'}`)}
+            {t(`phone.kind.${send.kind}`)} · {formatShortDateTime(send.sentAt ?? send.createdAt)} ·{' '}
+            {send.delivery ? t(`phone.delivery.${phoneReport(send.delivery)}`) : t(`campaigns.recipientStatus.${send.status === 'sent' || send.status === 'failed' ? send.status : 'queued'}`)}
           </Typography>
           <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
             {send.text}

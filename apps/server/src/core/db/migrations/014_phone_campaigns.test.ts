@@ -32,10 +32,38 @@ describe('014_phone_campaigns', () => {
     const db = handle.db;
     const phone = await db
       .insertInto('whatsapps')
-      .values({ name: 'Loja', channel: 'simulator', status: 'CONNECTED', qrcode: '', isDefault: 1, greetingMessage: '', farewellMessage: '', leaseOwner: null, leaseUntil: null, createdAt: now, updatedAt: now })
+      .values({
+        name: 'Loja',
+        channel: 'simulator',
+        status: 'CONNECTED',
+        qrcode: '',
+        isDefault: 1,
+        greetingMessage: '',
+        farewellMessage: '',
+        leaseOwner: null,
+        leaseUntil: null,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const campaignValues = { whatsappId: phone.id, userId: null, source: 'page', mediaPath: null, mediaMimetype: null, mediaName: null, mediaType: null, minDelay: 1, maxDelay: 3, pauseReason: null, note: null, startedAt: now, finishedAt: null, createdAt: now, updatedAt: now };
+    const campaignValues = {
+      whatsappId: phone.id,
+      userId: null,
+      source: 'page',
+      mediaPath: null,
+      mediaMimetype: null,
+      mediaName: null,
+      mediaType: null,
+      minDelay: 1,
+      maxDelay: 3,
+      pauseReason: null,
+      note: null,
+      startedAt: now,
+      finishedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     const first = await db
       .insertInto('campaigns')
       .values({ ...campaignValues, kind: 'text', message: 'Olá', status: 'running', scheduledAt: null })
