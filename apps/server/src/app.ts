@@ -44,6 +44,8 @@ import { groupsRoutes } from './features/groups/groups.routes.js';
 import { emailRoutes } from './features/email/email.routes.js';
 import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
 import { vonageRoutes } from './features/vonage/vonage.routes.js';
+import { instagramRoutes } from './features/instagram/instagram.routes.js';
+import { requestSerializer } from './core/http/log-redaction.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
 import { startMailSender } from './jobs/mail.job.js';
 import { startChatbotWorker } from './jobs/chatbot.job.js';
@@ -115,7 +117,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const admin = await ensureAdmin(ctx);
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, serializers: { req: requestSerializer } },
     // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
@@ -167,7 +169,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
         await api.register(routes, { ctx });
       }
-      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, campaignsRoutes, toolApiRoutes, groupsRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
+      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, campaignsRoutes, toolApiRoutes, groupsRoutes, instagramRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
         await api.register(routes, { ctx, sessions });
       }
     },

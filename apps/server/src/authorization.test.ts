@@ -327,6 +327,9 @@ const table: Record<string, Row> = {
   'GET /api/contacts/{id}/phone-sends': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}/phone-sends` }) },
   'POST /api/sendSms': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
   'POST /api/makeVoiceCall': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
+  // Instagram direct sends: any signed-in user (404 here: no Instagram connection); the tool API's takes a session or the token.
+  'POST /api/instagram/direct': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { whatsappId: 1, users: 'ana', message: 'Oi' } }) },
+  'POST /api/sendDirect': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { userIg: 'ana', message: 'Oi' } }) },
   // The whole contact list and its clean-up are for admins (or the token).
   'GET /api/contactsZDG': { anon: 401, user: 403, admin: ok },
   'POST /api/delContacts': { anon: 401, user: 403, admin: ok, call: () => ({ payload: {} }) },

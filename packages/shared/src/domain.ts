@@ -16,7 +16,7 @@ export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 /** Statuses that light the Connections menu badge. */
 export const CONNECTION_ALERT_STATUSES: readonly ConnectionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
 
-export const CHANNELS = ['whatsapp', 'simulator'] as const;
+export const CHANNELS = ['whatsapp', 'simulator', 'instagram'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export const MEDIA_TYPES = ['image', 'audio', 'video', 'location', 'vcard', 'other'] as const;

@@ -1,6 +1,7 @@
 /** Schemas of connections, tickets, messages and the simulator control API. */
 import { z } from 'zod';
 import { CHANNELS, MAX_ID, MEDIA_TYPES, SEND_STATUSES, TICKET_STATUSES } from './domain.js';
+import { ZInstagramConfigInputSchema } from './instagram.js';
 import { hasNoNul as noNul, required, requiredText, ZContactSchema, ZIdValue, ZQueueRefSchema } from './schemas.js';
 
 const ZLongText = z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID');
@@ -13,6 +14,8 @@ export const ZWhatsappInputSchema = z.object({
   farewellMessage: ZLongText.optional().default(''),
   queueIds: z.array(ZIdValue, 'INVALID').max(100, 'TOO_LONG').optional().default([]),
   channel: z.enum(CHANNELS, 'INVALID').optional().default('whatsapp'),
+  /** An Instagram connection's account and secrets (required when adding one). */
+  instagram: ZInstagramConfigInputSchema.optional(),
 });
 export type TWhatsappInput = z.input<typeof ZWhatsappInputSchema>;
 

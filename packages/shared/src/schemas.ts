@@ -2,6 +2,7 @@
  * Request and response schemas of the API, shared by the server (parsing, OpenAPI) and the
  * web app (forms). Field errors carry a code from VALIDATION_CODES; both sides translate it.
  */
+import { ZInstagramStateSchema } from './instagram.js';
 import { z } from 'zod';
 import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS } from './domain.js';
 import { ERROR_CODES } from './errors.js';
@@ -226,6 +227,8 @@ export const ZWhatsappSchema = z.object({
   greetingMessage: z.string(),
   farewellMessage: z.string(),
   queues: z.array(ZQueueRefSchema),
+  /** Instagram connections only: the account and the state of its token and webhook. */
+  instagram: ZInstagramStateSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -33,8 +33,14 @@ export type InboundMessage = {
   timestamp: Date;
 };
 
+/**
+ * What to send. A file's `url`, when the server has one, is a public address of the same bytes,
+ * for providers that fetch files themselves (Instagram).
+ */
 export type OutboundContent =
-  { kind: 'text'; body: string } | { kind: 'media'; mediaType: MediaType; data: Buffer; mimetype: string; filename: string; caption?: string } | { kind: 'voice'; data: Buffer; mimetype: string };
+  | { kind: 'text'; body: string }
+  | { kind: 'media'; mediaType: MediaType; data: Buffer; mimetype: string; filename: string; caption?: string; url?: string }
+  | { kind: 'voice'; data: Buffer; mimetype: string; url?: string };
 
 export type SendResult = { providerId: string; timestamp: Date };
 

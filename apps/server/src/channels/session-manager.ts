@@ -9,6 +9,7 @@ import { AppError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { ChannelAuthStore, ConnectionStore } from './connection-store.js';
 import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundMessage } from './channel.js';
+import { InstagramDriver } from './instagram/instagram.driver.js';
 import { SimulatorDriver } from './simulator/simulator.driver.js';
 import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
 import { WhatsappDriver } from './whatsapp/whatsapp.driver.js';
@@ -40,6 +41,7 @@ export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, 
     if (!ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
     return new SimulatorDriver({ whatsappId, auth, stateFile: path.join(ctx.config.dataDir, 'simulator', `${whatsappId}.jsonl`) });
   }
+  if (channel === 'instagram') return new InstagramDriver({ whatsappId, auth, ctx });
   if (channel === 'whatsapp') {
     return new WhatsappDriver({ whatsappId, auth, logger: createBaileysLogger(ctx.config.logLevel, { whatsappId }) });
   }

@@ -73,6 +73,8 @@ const ZEnvSchema = z.object({
   ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
   GROUP_PACE_SECONDS: paceSeconds('5-15'),
   PHONE_PACE_SECONDS: paceSeconds('4-6'),
+  INSTAGRAM_PACE_SECONDS: paceSeconds('5-15'),
+  INSTAGRAM_GRAPH_URL: z.url().default('https://graph.instagram.com/v23.0'),
   VONAGE_REST_URL: z.url().default('https://rest.nexmo.com'),
   VONAGE_API_URL: z.url().default('https://api.nexmo.com'),
   SMTP_CA_FILE: z.string().optional(),
@@ -110,6 +112,10 @@ export type Config = {
   /** Seconds between two SMS or calls (spec 9: about 5 s). */
   phonePace: { minDelay: number; maxDelay: number };
   /** Vonage's hosts: the real ones unless a test points them at a fake on loopback. */
+  /** Seconds between two Instagram direct messages of a send (spec 9: 5 s plus up to 10 s). */
+  instagramPace: { minDelay: number; maxDelay: number };
+  /** The Graph API's address, version included (a fake on loopback in tests). */
+  instagramGraphUrl: string;
   vonageRestUrl: string;
   vonageApiUrl: string;
   /** A PEM file of certificate authorities the SMTP server's certificate may be signed by (self-signed servers). */
@@ -156,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
     groupPace: toPace(e.GROUP_PACE_SECONDS),
     phonePace: toPace(e.PHONE_PACE_SECONDS),
+    instagramPace: toPace(e.INSTAGRAM_PACE_SECONDS),
+    instagramGraphUrl: e.INSTAGRAM_GRAPH_URL.replace(/\/+$/, ''),
     vonageRestUrl: e.VONAGE_REST_URL.replace(/\/+$/, ''),
     vonageApiUrl: e.VONAGE_API_URL.replace(/\/+$/, ''),
     smtpCaFile: e.SMTP_CA_FILE ? path.resolve(e.SMTP_CA_FILE) : undefined,

@@ -5,7 +5,7 @@
 import type { WAMessage, WAMessageKey } from '@whiskeysockets/baileys';
 import type { ChannelAuthStore } from '../connection-store.js';
 import type { ChatAddress } from '../channel.js';
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../bounded-map.js';
 import { chatJid, jidUser, personJid } from './jid.js';
 import type { WASocketLike } from './whatsapp-socket.js';
 

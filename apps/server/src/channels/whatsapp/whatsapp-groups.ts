@@ -5,7 +5,7 @@
 import type { BaileysEventMap, GroupMetadata } from '@whiskeysockets/baileys';
 import { AppError } from '../../core/errors.js';
 import type { GroupChange, GroupCreated, GroupInfo, GroupParticipant } from '../channel.js';
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../bounded-map.js';
 import { groupJid, jidUser, personJid, resolvePerson, sameAccount, type PnForLid } from './jid.js';
 import type { WhatsappAddressing } from './whatsapp-addressing.js';
 import type { BaileysLogger } from './whatsapp-logger.js';

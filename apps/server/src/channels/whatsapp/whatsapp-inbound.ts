@@ -6,7 +6,7 @@ import { isJidGroup, normalizeMessageContent, type Contact, type MessageUserRece
 import { AppError } from '../../core/errors.js';
 import type { InboundMessage } from '../channel.js';
 import type { ChannelEmitter } from '../channel-events.js';
-import { BoundedMap } from './bounded-map.js';
+import { BoundedMap } from '../bounded-map.js';
 import { isIgnoredJid, resolveKey, resolvePerson } from './jid.js';
 import { RECENT_MESSAGES, type WhatsappAddressing } from './whatsapp-addressing.js';
 import type { WhatsappGroups } from './whatsapp-groups.js';

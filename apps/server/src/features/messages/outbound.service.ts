@@ -15,7 +15,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { findTicketById, touchTicket } from '../tickets/tickets.repository.js';
-import { mediaFile, saveMedia } from './media-store.js';
+import { mediaFile, saveMedia, signedMediaUrl } from './media-store.js';
 import { presentMessage, publishMessageUpdate } from './messages.presenter.js';
 import { findMessageById, insertMessageRowOnce, setSendStatus } from './messages.repository.js';
 import * as outbox from './outbox.repository.js';
@@ -115,13 +115,18 @@ export function deliverJob(ctx: AppContext, sessions: SessionManager, job: { id:
   return sessions.exclusive(job.whatsappId, () => attempt(ctx, sessions, job.id));
 }
 
-async function contentOf(ctx: AppContext, content: outbox.OutboxContent): Promise<OutboundContent> {
+/**
+ * The job's content with its file read. With PUBLIC_URL set, a chat message's file also gets
+ * its signed public address, for providers that fetch files themselves (Instagram).
+ */
+async function contentOf(ctx: AppContext, content: outbox.OutboxContent, messageId: number | null): Promise<OutboundContent> {
   if (content.kind === 'text') return content;
   const file = mediaFile(ctx, content.mediaPath);
   if (!file) throw new AppError('ERR_SENDING_WAPP_MSG', { message: 'The file of this message is gone.' });
   const data = await fs.readFile(file);
-  if (content.kind === 'voice') return { kind: 'voice', data, mimetype: content.mimetype };
-  return { kind: 'media', mediaType: content.mediaType, data, mimetype: content.mimetype, filename: content.filename, ...(content.caption ? { caption: content.caption } : {}) };
+  const url = ctx.config.publicUrl && messageId !== null ? { url: new URL(signedMediaUrl(ctx, messageId), ctx.config.publicUrl).toString() } : {};
+  if (content.kind === 'voice') return { kind: 'voice', data, mimetype: content.mimetype, ...url };
+  return { kind: 'media', mediaType: content.mediaType, data, mimetype: content.mimetype, filename: content.filename, ...(content.caption ? { caption: content.caption } : {}), ...url };
 }
 
 /** Errors that may pass: the connection is down or the send did not get through. */
@@ -142,7 +147,7 @@ async function attempt(ctx: AppContext, sessions: SessionManager, id: number): P
   let outcome: SendOutcome;
   try {
     const driver = sessions.requireDriver(job.whatsappId);
-    await driver.send(job.chat, await contentOf(ctx, job.content), { providerId: job.providerId, quotedProviderId: job.quotedProviderId ?? undefined });
+    await driver.send(job.chat, await contentOf(ctx, job.content, job.messageId), { providerId: job.providerId, quotedProviderId: job.quotedProviderId ?? undefined });
     outcome = { status: 'sent' };
   } catch (error) {
     const code: ErrorCode = error instanceof AppError ? error.code : 'ERR_SENDING_WAPP_MSG';

@@ -1,4 +1,5 @@
 import { CHANNELS, CONNECTION_STATUSES, type Channel, type ConnectionStatus } from '@zapdesk/shared/domain';
+import type { TInstagramState } from '@zapdesk/shared/instagram';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import type { Db } from '../../core/db/database.js';
 import { bool } from '../../core/db/sql-helpers.js';
@@ -47,13 +48,58 @@ async function withQueues(
         .orderBy('queues.id')
         .execute()
     : [];
-  return rows.map((r) => ({
-    ...r,
-    channel: asChannel(r.channel),
-    status: asStatus(r.status),
-    isDefault: bool(r.isDefault),
-    queues: queues.filter((q) => q.whatsappId === r.id).map((q) => ({ id: q.id, name: q.name, color: q.color })),
-  }));
+  const instagram = await instagramStates(
+    db,
+    rows.filter((r) => r.channel === 'instagram').map((r) => r.id),
+  );
+  return rows.map((r) => {
+    const state = instagram.get(r.id);
+    return {
+      ...r,
+      channel: asChannel(r.channel),
+      status: asStatus(r.status),
+      isDefault: bool(r.isDefault),
+      queues: queues.filter((q) => q.whatsappId === r.id).map((q) => ({ id: q.id, name: q.name, color: q.color })),
+      ...(state ? { instagram: state } : {}),
+    };
+  });
+}
+
+/**
+ * What the connections page shows of Instagram connections: the state the driver and the
+ * webhook keep in clear (channelAuth 'instagram'/'state'), and whether the sealed secrets are
+ * stored ('config'); never a secret itself.
+ */
+async function instagramStates(db: Db, ids: number[]): Promise<Map<number, TInstagramState>> {
+  const states = new Map<number, TInstagramState>();
+  if (ids.length === 0) return states;
+  const rows = await db.selectFrom('channelAuth').select(['whatsappId', 'keyId', 'value']).where('whatsappId', 'in', ids).where('type', '=', 'instagram').execute();
+  for (const id of ids) {
+    const configured = rows.some((r) => r.whatsappId === id && r.keyId === 'config');
+    const stateRow = rows.find((r) => r.whatsappId === id && r.keyId === 'state');
+    let state: Partial<TInstagramState> = {};
+    try {
+      state = stateRow ? (JSON.parse(stateRow.value) as Partial<TInstagramState>) : {};
+    } catch {
+      state = {};
+    }
+    states.set(id, {
+      accountId: state.accountId ?? '',
+      username: state.username ?? null,
+      accessTokenSet: configured,
+      appSecretSet: configured,
+      verifyTokenSet: configured,
+      tokenValid: state.tokenValid ?? null,
+      webhookVerifiedAt: state.webhookVerifiedAt ?? null,
+      error: state.error ?? null,
+    });
+  }
+  return states;
+}
+
+/** Connections of a channel (the Instagram webhook looks its account up among these). */
+export async function whatsappIdsOfChannel(db: Db, channel: Channel): Promise<number[]> {
+  return (await db.selectFrom('whatsapps').select('id').where('channel', '=', channel).orderBy('id').execute()).map((r) => r.id);
 }
 
 export async function listWhatsapps(db: Db): Promise<TWhatsapp[]> {

@@ -22,7 +22,7 @@ export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   );
 
   app.put('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, body: ZWhatsappInputSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, (req) =>
-    service.updateWhatsapp(ctx, req.params.id, req.body),
+    service.updateWhatsapp(ctx, sessions, req.params.id, req.body),
   );
 
   app.delete('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: admin }, async (req, reply) => {

@@ -2,6 +2,7 @@ import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { TWhatsappInput } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { saveInstagramConfig } from '../instagram/instagram.service.js';
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
@@ -10,7 +11,7 @@ import { missingQueueIds } from '../queues/queues.repository.js';
 import type { AuthUser } from '../users/users.repository.js';
 import * as repo from './whatsapps.repository.js';
 
-type WhatsappData = Required<TWhatsappInput>;
+type WhatsappData = Required<Omit<TWhatsappInput, 'instagram'>> & Pick<TWhatsappInput, 'instagram'>;
 
 /** The QR code links a phone to the product: only admins get it (the socket does the same). */
 function seenBy(whatsapp: TWhatsapp, viewer: AuthUser): TWhatsapp {
@@ -33,6 +34,10 @@ export async function getWhatsapp(ctx: AppContext, id: number): Promise<TWhatsap
 
 async function check(ctx: AppContext, input: WhatsappData, exceptId?: number): Promise<void> {
   if (input.channel === 'simulator' && !ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
+  if (input.channel === 'instagram' && exceptId === undefined) {
+    const missing = (['accountId', 'accessToken', 'appSecret', 'verifyToken'] as const).filter((key) => !input.instagram?.[key]);
+    if (missing.length > 0) throw new AppError('ERR_IG_CONFIG_REQUIRED', { fields: Object.fromEntries(missing.map((key) => [`instagram.${key}`, 'REQUIRED'])) });
+  }
   if (input.queueIds.length > 1 && input.greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
   if ((await missingQueueIds(ctx.db, input.queueIds)).length > 0) throw new AppError('ERR_NO_QUEUE_FOUND');
   if (await repo.nameTaken(ctx.db, input.name, exceptId)) {
@@ -69,14 +74,28 @@ export async function createWhatsapp(ctx: AppContext, sessions: SessionManager, 
       return newId;
     })
     .catch(guardName);
+  if (input.channel === 'instagram') {
+    try {
+      await saveInstagramConfig(ctx, id, input.instagram);
+    } catch (error) {
+      // Checked before anything else was stored; kept atomic by taking the row back.
+      await repo.deleteWhatsapp(ctx.db, id);
+      throw error;
+    }
+  }
   await publishAll(ctx, [id, ...changed]);
   await sessions.start(id).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: id, error }));
   return getWhatsapp(ctx, id);
 }
 
-export async function updateWhatsapp(ctx: AppContext, id: number, input: WhatsappData): Promise<TWhatsapp> {
+export async function updateWhatsapp(ctx: AppContext, sessions: SessionManager, id: number, input: WhatsappData): Promise<TWhatsapp> {
   const current = await getWhatsapp(ctx, id);
   await check(ctx, { ...input, channel: current.channel }, id);
+  // An Instagram connection's account or secrets changed: stored, then the token checked again.
+  if (current.channel === 'instagram' && input.instagram) {
+    await saveInstagramConfig(ctx, id, input.instagram);
+    await sessions.start(id).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: id, error }));
+  }
   if (current.isDefault && !input.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
   const now = nowIso();
   let changed: number[] = [];

@@ -1,0 +1,61 @@
+/**
+ * Instagram: /InstaDirect's send (signed-in users), the spec's `/sendDirect` (a session or the
+ * userApiToken, never open), and Meta's webhook: the subscription check (GET) and the signed
+ * deliveries (POST), answered only once every message is stored.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZCampaignCreatedSchema, ZToolAcceptedSchema } from '@zapdesk/shared/campaigns';
+import { ZDirectCreateSchema, ZSendDirectApiSchema } from '@zapdesk/shared/instagram';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { authenticate } from '../../core/http/auth-hooks.js';
+import { sessionActor } from '../campaigns/campaigns.routes.js';
+import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
+import * as service from './instagram.service.js';
+
+export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
+  const tags = ['Instagram'];
+
+  app.post('/instagram/direct', { schema: { tags, body: ZDirectCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: authenticate(ctx) }, async (req, reply) =>
+    reply.code(201).send(await service.createDirectCampaign(ctx, sessions, sessionActor(req), req.body)),
+  );
+
+  app.post(
+    '/sendDirect',
+    {
+      schema: {
+        tags: ['tool API'],
+        security: [{ bearer: [] }],
+        description:
+          'A direct message to one Instagram user who has written to the account. Example: `{"userIg":"@cliente","message":"Olá!","token":"<userApiToken>"}`; `ticketwhatsappId` picks the Instagram connection (the first one otherwise).',
+        body: ZSendDirectApiSchema,
+        response: { 202: ZToolAcceptedSchema },
+      },
+      preValidation: sessionOrApiToken(ctx),
+      config: { rateLimit: toolRateLimit },
+    },
+    async (req, reply) => {
+      if (req.body.userIg.includes('\n')) throw new AppError('ERR_VALIDATION', { message: 'One user in `userIg`.', fields: { userIg: 'INVALID' } });
+      const { campaign } = await service.createDirectCampaign(ctx, sessions, actorOf(req), { users: req.body.userIg, message: req.body.message, whatsappId: req.body.ticketwhatsappId });
+      return reply.code(202).send({ id: campaign.id, status: campaign.status });
+    },
+  );
+
+  // ---------- Meta's webhook (no session: the verify token and the signature) ----------
+  await app.register(async (hooks) => {
+    // Deliveries are signed over their exact bytes: the body is kept as received.
+    hooks.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    hooks.get('/webhooks/instagram', { schema: { hide: true } }, async (req, reply) => {
+      const query = req.query as Record<string, string | undefined>;
+      const challenge = await service.verifySubscription(ctx, { mode: query['hub.mode'], verifyToken: query['hub.verify_token'], challenge: query['hub.challenge'] });
+      return reply.type('text/plain').send(challenge);
+    });
+    hooks.post('/webhooks/instagram', { schema: { hide: true } }, async (req, reply) => {
+      const raw = typeof req.body === 'string' ? req.body : '';
+      const signature = req.headers['x-hub-signature-256'];
+      await service.receiveWebhook(ctx, sessions, raw, typeof signature === 'string' ? signature : undefined);
+      return reply.code(200).send('EVENT_RECEIVED');
+    });
+  });
+};

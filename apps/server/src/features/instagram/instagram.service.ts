@@ -1,0 +1,178 @@
+/**
+ * Instagram: an Instagram connection's configuration (the secrets sealed at rest, write-only),
+ * Meta's webhook (the subscription check with the verify token, deliveries signed with the app
+ * secret), and direct messages to usernames as campaigns.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { normalizeUsername, type TDirectCreate, type TInstagramConfigInput } from '@zapdesk/shared/instagram';
+import type { TCampaign } from '@zapdesk/shared/campaigns';
+import { CAMPAIGN_LIMITS } from '@zapdesk/shared/campaigns';
+import { InstagramDriver, IG_AUTH_TYPE, IG_CONFIG_KEY, readInstagramConfig, writeInstagramState, type IgMessagingEvent, type InstagramConfig } from '../../channels/instagram/instagram.driver.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { seal } from '../../core/secret-box.js';
+import { nowIso } from '../../core/time.js';
+import { storeCampaign, type CampaignActor } from '../campaigns/campaigns.service.js';
+import type { RecipientInsert } from '../campaigns/recipients.repository.js';
+import { DbChannelAuthStore } from '../whatsapps/channel-auth.repository.js';
+import { findWhatsappById, whatsappIdsOfChannel } from '../whatsapps/whatsapps.repository.js';
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Stores a connection's Instagram configuration. A secret left empty keeps the one stored;
+ * adding a connection needs all of them (ERR_IG_CONFIG_REQUIRED).
+ */
+export async function saveInstagramConfig(ctx: AppContext, whatsappId: number, input: TInstagramConfigInput | undefined): Promise<void> {
+  const auth = new DbChannelAuthStore(ctx.db, whatsappId);
+  const current = await readInstagramConfig(auth, ctx.secrets.settingsKey);
+  if (!input && current) return;
+  const next: Partial<InstagramConfig> = {
+    accountId: input?.accountId ?? current?.accountId,
+    accessToken: input?.accessToken || current?.accessToken,
+    appSecret: input?.appSecret || current?.appSecret,
+    verifyToken: input?.verifyToken || current?.verifyToken,
+  };
+  if (!next.accountId || !next.accessToken || !next.appSecret || !next.verifyToken) {
+    const fields = Object.fromEntries((['accountId', 'accessToken', 'appSecret', 'verifyToken'] as const).filter((key) => !next[key]).map((key) => [`instagram.${key}`, 'REQUIRED']));
+    throw new AppError('ERR_IG_CONFIG_REQUIRED', { fields });
+  }
+  const config = next as InstagramConfig;
+  await auth.set([{ type: IG_AUTH_TYPE, id: IG_CONFIG_KEY, value: seal(ctx.secrets.settingsKey, JSON.stringify(config)) }]);
+  const changedAccount = current?.accountId !== config.accountId || current.accessToken !== config.accessToken;
+  await writeInstagramState(auth, { accountId: config.accountId, ...(changedAccount ? { username: null, tokenValid: null, error: null } : {}) });
+}
+
+/** The Instagram connections with their configuration, for the webhook. */
+async function instagramConnections(ctx: AppContext): Promise<{ whatsappId: number; config: InstagramConfig }[]> {
+  const found: { whatsappId: number; config: InstagramConfig }[] = [];
+  for (const whatsappId of await whatsappIdsOfChannel(ctx.db, 'instagram')) {
+    const config = await readInstagramConfig(new DbChannelAuthStore(ctx.db, whatsappId), ctx.secrets.settingsKey);
+    if (config) found.push({ whatsappId, config });
+  }
+  return found;
+}
+
+/**
+ * Meta's subscription check: `hub.challenge` is answered when `hub.verify_token` is the verify
+ * token of an Instagram connection (which records when it was verified); 403 otherwise.
+ */
+export async function verifySubscription(ctx: AppContext, query: { mode?: string | undefined; verifyToken?: string | undefined; challenge?: string | undefined }): Promise<string> {
+  if (query.mode !== 'subscribe' || !query.verifyToken || !query.challenge) throw new AppError('ERR_NO_PERMISSION');
+  const verifyToken = query.verifyToken;
+  const matching = (await instagramConnections(ctx)).filter((c) => sameText(c.config.verifyToken, verifyToken));
+  if (matching.length === 0) throw new AppError('ERR_NO_PERMISSION');
+  for (const { whatsappId, config } of matching) {
+    await writeInstagramState(new DbChannelAuthStore(ctx.db, whatsappId), { accountId: config.accountId, webhookVerifiedAt: nowIso() });
+    const whatsapp = await findWhatsappById(ctx.db, whatsappId);
+    if (whatsapp) ctx.events.publish('whatsapp.saved', { whatsapp });
+  }
+  return query.challenge;
+}
+
+/** `X-Hub-Signature-256: sha256=<hex>`: the HMAC-SHA256 of the raw body with the app secret. */
+export function validSignature(rawBody: string, header: string | undefined, appSecret: string): boolean {
+  const given = /^sha256=([0-9a-f]{64})$/i.exec(header ?? '')?.[1];
+  if (!given) return false;
+  const expected = createHmac('sha256', appSecret).update(rawBody, 'utf8').digest('hex');
+  return sameText(given.toLowerCase(), expected);
+}
+
+type WebhookBody = { object?: string; entry?: { id?: string; time?: number; messaging?: IgMessagingEvent[] }[] };
+
+/**
+ * A delivery of Meta's webhook: refused (401) unless signed with the app secret of the account
+ * each entry is for; then every message is stored before this resolves (Meta delivers again
+ * what is not acknowledged). Entries for an account no connection holds are ignored.
+ */
+export async function receiveWebhook(ctx: AppContext, sessions: SessionManager, rawBody: string, signature: string | undefined): Promise<void> {
+  let body: WebhookBody;
+  try {
+    body = JSON.parse(rawBody) as WebhookBody;
+  } catch {
+    throw new AppError('ERR_VALIDATION', { message: 'The body is not JSON.' });
+  }
+  const connections = await instagramConnections(ctx);
+  const entries = (body.entry ?? []).map((entry) => ({ entry, connection: connections.find((c) => c.config.accountId === entry.id) }));
+  const signedBy = connections.filter((c) => validSignature(rawBody, signature, c.config.appSecret));
+  // The delivery must be signed with the app secret of every account it speaks for (or, when it
+  // speaks for none of ours, with some connection's secret, else anyone could probe it).
+  const known = entries.filter((e) => e.connection !== undefined);
+  const trusted = known.length > 0 ? known.every((e) => e.connection && validSignature(rawBody, signature, e.connection.config.appSecret)) : signedBy.length > 0;
+  if (!trusted) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+  if (body.object !== 'instagram') return;
+  for (const { entry, connection } of known) {
+    if (!connection) continue;
+    const driver = sessions.driver(connection.whatsappId);
+    if (!(driver instanceof InstagramDriver) || !driver.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    await driver.deliver(entry.messaging ?? []);
+  }
+}
+
+/** The Instagram connection a direct send goes through: the one named, else the first one. */
+async function directConnection(ctx: AppContext, sessions: SessionManager, whatsappId: number | undefined): Promise<{ whatsappId: number; driver: InstagramDriver }> {
+  const ids = await whatsappIdsOfChannel(ctx.db, 'instagram');
+  const id = whatsappId ?? ids[0];
+  if (id === undefined || !ids.includes(id)) throw new AppError('ERR_NO_IG_CONNECTION', { fields: { whatsappId: 'INVALID' } });
+  const driver = sessions.driver(id);
+  if (!(driver instanceof InstagramDriver) || !driver.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  return { whatsappId: id, driver };
+}
+
+/**
+ * Direct messages to usernames, as a campaign paced like Instagram asks (5–15 s). A username is
+ * found among the account's conversations: Instagram lets a business message only people who
+ * wrote to it first; anyone else is recorded as not sent (ERR_IG_UNKNOWN_USER) and nothing goes to them.
+ */
+export async function createDirectCampaign(
+  ctx: AppContext,
+  sessions: SessionManager,
+  actor: CampaignActor,
+  input: Pick<TDirectCreate, 'users' | 'message' | 'scheduledAt'> & { whatsappId?: number | undefined },
+): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
+  const { whatsappId, driver } = await directConnection(ctx, sessions, input.whatsappId);
+  const seen = new Set<string>();
+  const typed: { input: string; username: string | undefined }[] = [];
+  let blank = 0;
+  let duplicates = 0;
+  for (const line of input.users.split(/\r?\n/)) {
+    const text = line.trim();
+    if (text === '') {
+      blank += 1;
+      continue;
+    }
+    const username = normalizeUsername(text);
+    const key = username ?? `invalid:${text}`;
+    if (seen.has(key)) {
+      duplicates += 1;
+      continue;
+    }
+    seen.add(key);
+    typed.push({ input: text.slice(0, 60), username });
+  }
+  if (typed.length === 0) throw new AppError('ERR_NO_RECIPIENTS', { fields: { users: 'REQUIRED' } });
+  if (typed.length > CAMPAIGN_LIMITS.maxRecipients) throw new AppError('ERR_TOO_MANY_RECIPIENTS', { fields: { users: 'TOO_BIG' } });
+  const known = new Map((await driver.participants()).map((p) => [p.username, p.id]));
+  const recipients: RecipientInsert[] = typed.map(({ input: line, username }) => {
+    const igsid = username ? known.get(username) : undefined;
+    if (igsid) return { input: `@${username ?? ''}`, number: igsid, groupId: null, status: 'queued', error: null };
+    return { input: line, number: null, groupId: null, status: 'invalid', error: username ? 'ERR_IG_UNKNOWN_USER' : null };
+  });
+  const campaign = await storeCampaign(ctx, actor, {
+    kind: 'text',
+    audience: 'numbers',
+    whatsappId,
+    message: input.message,
+    media: undefined,
+    pace: ctx.config.instagramPace,
+    scheduledAt: input.scheduledAt,
+    recipients,
+  });
+  return { campaign, dropped: { blank, duplicates } };
+}
+
