@@ -61,14 +61,15 @@ export const VERSION = '0.1.0';
  * The web app's Content-Security-Policy: scripts only from the app itself (no inline scripts);
  * styles also inline (the UI library writes its styles at run time); media, workers and images
  * from the app, with blob: and data: for recordings and previews, plus the two outside places
- * images come from: WhatsApp's servers (contact pictures) and Google's static maps (locations).
+ * images come from: WhatsApp's and Instagram's servers (contact pictures) and Google's static maps (locations).
  * The socket is the app's own origin ('self' covers ws: and wss: there). No framing, no plugins.
  */
 const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:', 'https://*.whatsapp.net', 'https://maps.googleapis.com'],
+  // Profile pictures come from WhatsApp's and Instagram's CDNs.
+  imgSrc: ["'self'", 'data:', 'blob:', 'https://*.whatsapp.net', 'https://*.cdninstagram.com', 'https://*.fbcdn.net', 'https://maps.googleapis.com'],
   mediaSrc: ["'self'", 'blob:', 'data:'],
   connectSrc: ["'self'"],
   fontSrc: ["'self'", 'data:'],
@@ -169,7 +170,17 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
         await api.register(routes, { ctx });
       }
-      for (const routes of [whatsappsRoutes, ticketsRoutes, messagesRoutes, historyRoutes, campaignsRoutes, toolApiRoutes, groupsRoutes, instagramRoutes, ...(config.simulator ? [simulatorRoutes] : [])]) {
+      for (const routes of [
+        whatsappsRoutes,
+        ticketsRoutes,
+        messagesRoutes,
+        historyRoutes,
+        campaignsRoutes,
+        toolApiRoutes,
+        groupsRoutes,
+        instagramRoutes,
+        ...(config.simulator ? [simulatorRoutes] : []),
+      ]) {
         await api.register(routes, { ctx, sessions });
       }
     },

@@ -4,7 +4,7 @@
  * kinds, the statuses, the number rules of the bulk pages, the request and answer shapes.
  */
 import { z } from 'zod';
-import { MAX_ID, normalizeBulkNumber } from './domain.js';
+import { CHANNELS, MAX_ID, normalizeBulkNumber } from './domain.js';
 
 /** What a bulk page sends. */
 export const SEND_KINDS = ['text', 'mediaUrl', 'mediaPath', 'voice'] as const;
@@ -135,6 +135,8 @@ export const ZCampaignSchema = z.object({
   /** The connection it goes through; null for SMS and calls (the telephony provider). */
   whatsappId: z.number().nullable(),
   whatsappName: z.string(),
+  /** The connection's channel (null for SMS and calls): on Instagram a recipient is a username. */
+  channel: z.enum(CHANNELS).nullable(),
   /** SMS and calls: the number or name they come from. */
   sender: z.string().nullable(),
   userId: z.number().nullable(),

@@ -17,7 +17,10 @@ const secret = (max: number) =>
 
 /** What a connection form sends: the secrets only when they are set or replaced (empty keeps the stored one). */
 export const ZInstagramConfigInputSchema = z.object({
-  accountId: z.string('REQUIRED').trim().regex(/^\d{5,25}$/, 'INVALID'),
+  accountId: z
+    .string('REQUIRED')
+    .trim()
+    .regex(/^\d{5,25}$/, 'INVALID'),
   accessToken: secret(1_000).optional(),
   appSecret: secret(200).optional(),
   verifyToken: secret(200).optional(),

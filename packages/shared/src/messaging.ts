@@ -42,7 +42,8 @@ export const ZTicketSchema = z.object({
   contact: ZContactSchema,
   queue: ZQueueRefSchema.nullable(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
-  whatsapp: z.object({ id: z.number(), name: z.string() }),
+  /** The connection, and its channel (a contact's number is an Instagram id on Instagram). */
+  whatsapp: z.object({ id: z.number(), name: z.string(), channel: z.enum(CHANNELS) }),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -132,7 +132,8 @@ export class SessionManager {
     const driver = this.#sessions.get(whatsappId);
     this.#sessions.delete(whatsappId);
     if (driver) await driver.logout();
-    else await this.store.authStore(whatsappId).clear();
+    // An Instagram connection's configuration is not a session: it stays until the connection goes.
+    else if ((await this.store.channelOf(whatsappId)) !== 'instagram') await this.store.authStore(whatsappId).clear();
     await this.store.setSessionOpenSince(whatsappId, null);
     this.#catchUp.delete(whatsappId);
     await this.settled(whatsappId);

@@ -52,10 +52,20 @@ export class FakeGraph {
         return send(200, { recipient_id: request.recipient?.id, message_id: `m_${randomUUID()}` });
       }
       if (req.method === 'GET' && parts[0] === this.account.id && parts[1] === 'conversations') {
-        return send(200, { data: this.people.map((p) => ({ id: `conv-${p.id}`, participants: { data: [{ username: this.account.username, id: this.account.id }, { username: p.username, id: p.id }] } })) });
+        return send(200, {
+          data: this.people.map((p) => ({
+            id: `conv-${p.id}`,
+            participants: {
+              data: [
+                { username: this.account.username, id: this.account.id },
+                { username: p.username, id: p.id },
+              ],
+            },
+          })),
+        });
       }
       const person = this.people.find((p) => p.id === parts[0]);
-      if (req.method === 'GET' && person) return send(200, { id: person.id, name: person.name, username: person.username, profile_pic: `${this.url}/cdn/${person.id}.png` });
+      if (req.method === 'GET' && person) return send(200, { id: person.id, name: person.name, username: person.username, profile_pic: `https://scontent.cdninstagram.com/v/t51/${person.id}.jpg` });
       send(400, { error: { message: 'Unsupported request', type: 'GraphMethodException', code: 100, error_subcode: 33 } });
     });
   });
@@ -71,6 +81,9 @@ export class FakeGraph {
   }
 
   sends(): { recipient?: { id?: string }; message?: { text?: string; attachment?: { type: string; payload: { url: string } } } }[] {
-    return this.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).map((r) => JSON.parse(r.body) as ReturnType<FakeGraph['sends']>[number]).filter((b) => b.message);
+    return this.requests
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/messages'))
+      .map((r) => JSON.parse(r.body) as ReturnType<FakeGraph['sends']>[number])
+      .filter((b) => b.message);
   }
 }

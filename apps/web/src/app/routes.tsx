@@ -75,7 +75,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
   { path: '/ZDGGroups', labelKey: 'groups', menu: { section: 'bulk', icon: GroupsOutlined }, load: () => import('../features/groups/GroupsPage') },
   { path: '/ZDGAgendamento', labelKey: 'scheduled', menu: { section: 'bulk', icon: EventOutlined }, load: () => import('../features/campaigns/ScheduledPage') },
   { path: '/ZDGChatbot', labelKey: 'bot', menu: { section: 'bulk', icon: SmartToyOutlined }, load: () => import('../features/chatbot/ChatbotPage') },
-  { path: '/InstaDirect', labelKey: 'directIg', menu: { section: 'bulk', icon: Instagram } },
+  { path: '/InstaDirect', labelKey: 'directIg', menu: { section: 'bulk', icon: Instagram }, load: () => import('../features/instagram/InstaDirectPage') },
   { path: '/SMS', labelKey: 'sms', menu: { section: 'bulk', icon: SmsOutlined }, load: () => import('../features/phone/SmsPage') },
   { path: '/VoiceCall', labelKey: 'voiceCall', menu: { section: 'bulk', icon: PhoneInTalkOutlined }, load: () => import('../features/phone/VoiceCallPage') },
   { path: '/ZDGHistorico', labelKey: 'history', menu: { section: 'bulk', icon: HistoryOutlined }, load: () => import('../features/campaigns/HistoryPage') },

@@ -82,9 +82,7 @@ export class InstagramDriver implements ChannelDriver {
   #config: InstagramConfig | undefined;
   #connected = false;
 
-  constructor(
-    private readonly options: { whatsappId: number; auth: ChannelAuthStore; ctx: AppContext },
-  ) {}
+  constructor(private readonly options: { whatsappId: number; auth: ChannelAuthStore; ctx: AppContext }) {}
 
   get connected(): boolean {
     return this.#connected;
@@ -130,9 +128,13 @@ export class InstagramDriver implements ChannelDriver {
     this.#connected = false;
   }
 
+  /**
+   * 'Disconnect': nothing is sent or received until it is started again. The account and its
+   * secrets are the connection's configuration, not a session: they stay until the connection
+   * is deleted (its rows go with it).
+   */
   async logout(): Promise<void> {
     this.#connected = false;
-    await this.options.auth.clear();
     this.#events.emit('status', 'DISCONNECTED', { loggedOut: true });
   }
 

@@ -99,7 +99,7 @@ export type CampaignFilters = {
   userId?: number | undefined;
 };
 
-export type CampaignListRow = CampaignRow & { whatsappName: string; userName: string | null };
+export type CampaignListRow = CampaignRow & { whatsappName: string; whatsappChannel: string | null; userName: string | null };
 
 export async function listCampaigns(db: Db, filters: CampaignFilters, page: { limit: number; offset: number }): Promise<{ rows: CampaignListRow[]; count: number }> {
   let query = db.selectFrom('campaigns').leftJoin('whatsapps', 'whatsapps.id', 'campaigns.whatsappId').leftJoin('users', 'users.id', 'campaigns.userId');
@@ -118,10 +118,16 @@ export async function listCampaigns(db: Db, filters: CampaignFilters, page: { li
     );
   }
   const [rows, total] = await Promise.all([
-    query.selectAll('campaigns').select(['whatsapps.name as whatsappName', 'users.name as userName']).orderBy('campaigns.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    query
+      .selectAll('campaigns')
+      .select(['whatsapps.name as whatsappName', 'whatsapps.channel as whatsappChannel', 'users.name as userName'])
+      .orderBy('campaigns.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
   ]);
-  return { rows: rows.map((r) => ({ ...toRow(r), whatsappName: r.whatsappName ?? '', userName: r.userName })), count: Number(total.count) };
+  return { rows: rows.map((r) => ({ ...toRow(r), whatsappName: r.whatsappName ?? '', whatsappChannel: r.whatsappChannel, userName: r.userName })), count: Number(total.count) };
 }
 
 export async function campaignWithNames(db: Db, id: number): Promise<CampaignListRow | undefined> {
@@ -130,10 +136,10 @@ export async function campaignWithNames(db: Db, id: number): Promise<CampaignLis
     .leftJoin('whatsapps', 'whatsapps.id', 'campaigns.whatsappId')
     .leftJoin('users', 'users.id', 'campaigns.userId')
     .selectAll('campaigns')
-    .select(['whatsapps.name as whatsappName', 'users.name as userName'])
+    .select(['whatsapps.name as whatsappName', 'whatsapps.channel as whatsappChannel', 'users.name as userName'])
     .where('campaigns.id', '=', id)
     .executeTakeFirst();
-  return row && { ...toRow(row), whatsappName: row.whatsappName ?? '', userName: row.userName };
+  return row && { ...toRow(row), whatsappName: row.whatsappName ?? '', whatsappChannel: row.whatsappChannel, userName: row.userName };
 }
 
 /** Recipients per status of each campaign. */

@@ -18,6 +18,7 @@ import {
   type TCampaignUpdate,
 } from '@zapdesk/shared/campaigns';
 import { csvFile } from '@zapdesk/shared/csv';
+import { CHANNELS } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { localDayBounds, nowIso } from '../../core/time.js';
@@ -40,6 +41,7 @@ export function presentCampaign(row: repo.CampaignListRow, counts: TCampaign['co
     audience: row.audience,
     whatsappId: row.whatsappId,
     whatsappName: row.whatsappName,
+    channel: CHANNELS.find((c) => c === row.whatsappChannel) ?? null,
     sender: row.sender,
     userId: row.userId,
     userName: row.userName,

@@ -175,4 +175,3 @@ export async function createDirectCampaign(
   });
   return { campaign, dropped: { blank, duplicates } };
 }
-

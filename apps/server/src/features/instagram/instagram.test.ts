@@ -76,7 +76,12 @@ afterAll(async () => {
 
 describe('an Instagram connection', () => {
   it('needs the account id and the three secrets, and refuses a wrong token with a clear state', async () => {
-    const missing = await call({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Instagram', channel: 'instagram', instagram: { accountId: ACCOUNT.id, accessToken: ACCOUNT.token } } });
+    const missing = await call({
+      method: 'POST',
+      url: '/api/whatsapp',
+      token: t.adminToken,
+      payload: { name: 'Instagram', channel: 'instagram', instagram: { accountId: ACCOUNT.id, accessToken: ACCOUNT.token } },
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ error: 'ERR_IG_CONFIG_REQUIRED', fields: { 'instagram.appSecret': 'REQUIRED', 'instagram.verifyToken': 'REQUIRED' } });
     const wrong = await call({
@@ -106,12 +111,26 @@ describe('an Instagram connection', () => {
       async () => (await call({ method: 'GET', url: `/api/whatsapp/${res.json<TWhatsapp>().id}`, token: t.adminToken })).json<TWhatsapp>(),
       (w) => w.status === 'CONNECTED',
     );
-    expect(connection.instagram).toEqual({ accountId: ACCOUNT.id, username: ACCOUNT.username, accessTokenSet: true, appSecretSet: true, verifyTokenSet: true, tokenValid: true, webhookVerifiedAt: null, error: null });
+    expect(connection.instagram).toEqual({
+      accountId: ACCOUNT.id,
+      username: ACCOUNT.username,
+      accessTokenSet: true,
+      appSecretSet: true,
+      verifyTokenSet: true,
+      tokenValid: true,
+      webhookVerifiedAt: null,
+      error: null,
+    });
     // The token went in the Authorization header, never in an address.
     const me = graph.requests.find((r) => r.path === '/me' && r.headers.authorization === `Bearer ${ACCOUNT.token}`);
     expect(me?.query.get('access_token')).toBeNull();
     // Saving the connection again without the secrets keeps them.
-    const edited = await call({ method: 'PUT', url: `/api/whatsapp/${connection.id}`, token: t.adminToken, payload: { name: 'Instagram da loja', isDefault: true, instagram: { accountId: ACCOUNT.id } } });
+    const edited = await call({
+      method: 'PUT',
+      url: `/api/whatsapp/${connection.id}`,
+      token: t.adminToken,
+      payload: { name: 'Instagram da loja', isDefault: true, instagram: { accountId: ACCOUNT.id } },
+    });
     expect(edited.statusCode).toBe(200);
     await waitFor(
       async () => (await call({ method: 'GET', url: `/api/whatsapp/${connection.id}`, token: t.adminToken })).json<TWhatsapp>(),
@@ -239,7 +258,12 @@ describe('direct messages by username', () => {
   });
 
   it('/InstaDirect sends to many users at the pace, one message at a time', async () => {
-    const res = await call({ method: 'POST', url: '/api/instagram/direct', token: t.adminToken, payload: { whatsappId: connection.id, users: 'ana.cliente\n@bruno_b\n@ana.cliente\nquem.e', message: 'Promoção {{name}}!' } });
+    const res = await call({
+      method: 'POST',
+      url: '/api/instagram/direct',
+      token: t.adminToken,
+      payload: { whatsappId: connection.id, users: 'ana.cliente\n@bruno_b\n@ana.cliente\nquem.e', message: 'Promoção {{name}}!' },
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json<{ campaign: TCampaign; dropped: { duplicates: number } }>();
     expect(created.dropped.duplicates).toBe(1);
@@ -260,7 +284,17 @@ describe('the server log', () => {
   it('never holds the access token, the app secret or the verify token, at the most detailed log level', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-ig-log-'));
     const root = path.resolve(import.meta.dirname, '../../../../..');
-    const env = { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'trace', DATA_DIR: dataDir, ADMIN_EMAIL: 'log@test.local', ADMIN_PASSWORD: 'log-pass-123', WEB_DIST: path.join(dataDir, 'no-web'), INSTAGRAM_GRAPH_URL: graph.url };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'trace',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: 'log@test.local',
+      ADMIN_PASSWORD: 'log-pass-123',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+      INSTAGRAM_GRAPH_URL: graph.url,
+    };
     const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', path.join(root, 'apps/server/src/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -272,7 +306,11 @@ describe('the server log', () => {
         (url): url is string => url !== undefined,
         60_000,
       );
-      const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'log@test.local', password: 'log-pass-123' }) });
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'log@test.local', password: 'log-pass-123' }),
+      });
       const { token } = (await login.json()) as { token: string };
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
       const created = await fetch(`${base}/api/whatsapp`, {

@@ -1,5 +1,5 @@
 /** Single tickets: reading them with their contact, queue, user and connection, and writing them. */
-import { TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
+import { CHANNELS, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../core/db/database.js';
@@ -43,7 +43,15 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
     .leftJoin('queues', 'queues.id', 'tickets.queueId')
     .leftJoin('users', 'users.id', 'tickets.userId')
     .leftJoin('chatbotSessions', 'chatbotSessions.ticketId', 'tickets.id')
-    .select([...ticketColumns, 'whatsapps.name as whatsappName', 'queues.name as queueName', 'queues.color as queueColor', 'users.name as userName', 'chatbotSessions.status as botStatus'])
+    .select([
+      ...ticketColumns,
+      'whatsapps.name as whatsappName',
+      'whatsapps.channel as whatsappChannel',
+      'queues.name as queueName',
+      'queues.color as queueColor',
+      'users.name as userName',
+      'chatbotSessions.status as botStatus',
+    ])
     .where('tickets.id', 'in', ids)
     .execute();
   const contacts = await findContactsByIds(db, [...new Set(rows.map((r) => r.contactId))]);
@@ -65,7 +73,7 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
       contact,
       queue: r.queueId !== null && r.queueName !== null && r.queueColor !== null ? { id: r.queueId, name: r.queueName, color: r.queueColor } : null,
       user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
-      whatsapp: { id: r.whatsappId, name: r.whatsappName },
+      whatsapp: { id: r.whatsappId, name: r.whatsappName, channel: CHANNELS.find((c) => c === r.whatsappChannel) ?? 'whatsapp' },
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     });

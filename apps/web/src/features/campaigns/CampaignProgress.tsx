@@ -80,8 +80,11 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
 
   const canResend = campaign.counts.failed + campaign.counts.unknown > 0;
   const phone = isPhoneKind(campaign.kind);
+  // On Instagram a recipient is the username typed (its number is an Instagram id).
+  const instagram = campaign.channel === 'instagram';
   // A group action's 'sent' is 'done'; its rows are groups.
-  const statusText = (status: RecipientStatus) => t(`campaigns.recipientStatus.${status === 'sent' && isGroupActionKind(campaign.kind) ? 'done' : status}`);
+  const statusText = (status: RecipientStatus) =>
+    status === 'invalid' && campaign.channel === 'instagram' ? t('instaDirect.notSent') : t(`campaigns.recipientStatus.${status === 'sent' && isGroupActionKind(campaign.kind) ? 'done' : status}`);
   return (
     <Stack gap={2} data-testid="campaign-progress" data-status={campaign.status} data-done={done} data-total={campaign.total}>
       <Stack direction={{ xs: 'column', sm: 'row' }} justifyContent="space-between" alignItems={{ sm: 'center' }} gap={1}>
@@ -143,7 +146,7 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
         <Table size="small" stickyHeader data-testid="campaign-recipients">
           <TableHead>
             <TableRow>
-              <TableCell>{campaign.audience === 'groups' ? t('campaigns.progress.group') : t('campaigns.progress.number')}</TableCell>
+              <TableCell>{campaign.audience === 'groups' ? t('campaigns.progress.group') : campaign.channel === 'instagram' ? t('instaDirect.user') : t('campaigns.progress.number')}</TableCell>
               <TableCell>{t('campaigns.progress.state')}</TableCell>
               {phone ? <TableCell>{t('campaigns.progress.report')}</TableCell> : null}
               <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.progress.error')}</TableCell>
@@ -154,7 +157,7 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
           <TableBody>
             {rows.map((row) => (
               <TableRow key={row.id} data-testid="campaign-recipient" data-status={row.status}>
-                <TableCell sx={row.number ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all' }}>{row.number ?? row.input}</TableCell>
+                <TableCell sx={row.number ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all' }}>{instagram ? row.input : (row.number ?? row.input)}</TableCell>
                 <TableCell>{statusText(row.status)}</TableCell>
                 {phone ? <TableCell data-testid="campaign-recipient-delivery">{row.delivery ? t(`phone.delivery.${phoneReport(row.delivery)}`) : ''}</TableCell> : null}
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{row.error ? codeText(row.error) : ''}</TableCell>

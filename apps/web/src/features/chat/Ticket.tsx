@@ -250,7 +250,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
           <MessagesList ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
           <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </Box>
-        <ContactDrawer contact={ticket.contact} open={drawerOpen} docked={wide} onClose={() => setDrawerOpen(false)} />
+        <ContactDrawer contact={ticket.contact} channel={ticket.whatsapp.channel} open={drawerOpen} docked={wide} onClose={() => setDrawerOpen(false)} />
       </Box>
       {transferOpen ? <TransferTicketModal ticket={ticket} isAdmin={isAdmin} onClose={() => setTransferOpen(false)} onTransferred={onTransferred} /> : null}
       <ConfirmationDialog open={deleteOpen} title={t('chat.deleteTicketTitle')} onClose={() => setDeleteOpen(false)} onConfirm={removeTicket}>

@@ -14,15 +14,15 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@zapdesk/shared/domain';
+import { LIMITS, type Channel } from '@zapdesk/shared/domain';
 import type { TContact } from '@zapdesk/shared/schemas';
 import { initials } from '../../core/ui/initials';
 import { ContactModal } from '../contacts/ContactModal';
 import { PhoneSendsCard } from '../phone/PhoneSendsCard';
 
-type Props = { contact: TContact; open: boolean; docked: boolean; onClose: () => void };
+type Props = { contact: TContact; channel: Channel; open: boolean; docked: boolean; onClose: () => void };
 
-function ContactDetails({ contact, onClose }: { contact: TContact; onClose: () => void }) {
+function ContactDetails({ contact, channel, onClose }: { contact: TContact; channel: Channel; onClose: () => void }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   return (
@@ -41,9 +41,16 @@ function ContactDetails({ contact, onClose }: { contact: TContact; onClose: () =
           <Typography variant="h6" sx={{ wordBreak: 'break-word' }} data-testid="contact-drawer-name">
             {contact.name}
           </Typography>
-          <Link href={`tel:+${contact.number}`} data-testid="contact-drawer-number">
-            {contact.number}
-          </Link>
+          {channel === 'instagram' ? (
+            // On Instagram the 'number' is the person's Instagram-scoped id: not something to dial.
+            <Typography variant="body2" color="text.secondary" data-testid="contact-drawer-number">
+              Instagram · {contact.number}
+            </Typography>
+          ) : (
+            <Link href={`tel:+${contact.number}`} data-testid="contact-drawer-number">
+              {contact.number}
+            </Link>
+          )}
           {contact.email ? (
             <Link href={`mailto:${contact.email}`} variant="body2">
               {contact.email}
@@ -78,18 +85,18 @@ function ContactDetails({ contact, onClose }: { contact: TContact; onClose: () =
   );
 }
 
-export function ContactDrawer({ contact, open, docked, onClose }: Props) {
+export function ContactDrawer({ contact, channel, open, docked, onClose }: Props) {
   if (docked) {
     return open ? (
       <Box sx={{ flexShrink: 0, borderLeft: 1, borderColor: 'divider', height: '100%' }}>
-        <ContactDetails contact={contact} onClose={onClose} />
+        <ContactDetails contact={contact} channel={channel} onClose={onClose} />
       </Box>
     ) : null;
   }
   return (
     // Above the app bar, which sits over the side menu.
     <Drawer anchor="right" open={open} onClose={onClose} sx={{ zIndex: (theme) => theme.zIndex.modal }}>
-      <ContactDetails contact={contact} onClose={onClose} />
+      <ContactDetails contact={contact} channel={channel} onClose={onClose} />
     </Drawer>
   );
 }

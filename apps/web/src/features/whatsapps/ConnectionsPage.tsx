@@ -28,6 +28,8 @@ import { toastError } from '../../core/ui/toastError';
 import { ConnectionStatusBadge } from './ConnectionStatusBadge';
 import { QrCodeDialog } from './QrCodeDialog';
 import { SessionActions } from './SessionActions';
+import { InstagramState } from './InstagramState';
+import Instagram from '@mui/icons-material/Instagram';
 import { WhatsappModal } from './WhatsappModal';
 import { deleteWhatsapp, removeWhatsappFromCache, runSessionAction, saveWhatsappInCache, useWhatsapps } from './whatsapps.api';
 
@@ -43,7 +45,7 @@ export default function ConnectionsPage() {
   const closeQr = useCallback(() => setQrFor(null), []);
   // After a create or a 'New QR' the phone has to scan a code: show it as soon as it comes.
   const awaitQr = (whatsapp: TWhatsapp) => {
-    if (whatsapp.status === 'qrcode' || whatsapp.status === 'OPENING') setQrFor(whatsapp.id);
+    if (whatsapp.channel !== 'instagram' && (whatsapp.status === 'qrcode' || whatsapp.status === 'OPENING')) setQrFor(whatsapp.id);
   };
 
   const rows = whatsapps.data ?? [];
@@ -105,7 +107,11 @@ export default function ConnectionsPage() {
                     {whatsapp.channel === 'simulator' ? (
                       <Chip size="small" variant="outlined" color="secondary" label={t('connections.simulator')} sx={{ height: 20, fontSize: 11 }} data-testid="connection-channel-chip" />
                     ) : null}
+                    {whatsapp.channel === 'instagram' ? (
+                      <Chip size="small" variant="outlined" icon={<Instagram sx={{ fontSize: 14 }} />} label="Instagram" sx={{ height: 20, fontSize: 11 }} data-testid="connection-channel-chip" />
+                    ) : null}
                   </Stack>
+                  {whatsapp.instagram && isAdmin ? <InstagramState state={whatsapp.instagram} /> : null}
                 </TableCell>
                 <TableCell>
                   <ConnectionStatusBadge status={whatsapp.status} retries={whatsapp.retries} />

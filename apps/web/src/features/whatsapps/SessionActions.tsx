@@ -66,7 +66,7 @@ export function SessionActions({ whatsapp, onShowQr, onDisconnect, onNewQr }: Pr
       content = (
         <>
           {button({ action: 'retry', label: t('connections.retry'), icon: <Replay />, variant: 'contained' })}
-          {button({ action: 'newQr', label: t('connections.newQr'), icon: <Refresh /> })}
+          {whatsapp.channel === 'instagram' ? null : button({ action: 'newQr', label: t('connections.newQr'), icon: <Refresh /> })}
         </>
       );
       break;

@@ -13,11 +13,12 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { CHANNELS, LIMITS, type Channel } from '@zapdesk/shared/domain';
+import { ZInstagramConfigInputSchema } from '@zapdesk/shared/instagram';
 import { ZWhatsappInputSchema } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { ApiError } from '../../core/api/ApiError';
@@ -29,6 +30,7 @@ import { toastError } from '../../core/ui/toastError';
 import { QueueMultiSelect } from '../queues/QueueMultiSelect';
 import { createWhatsapp, saveWhatsappInCache, updateWhatsapp } from './whatsapps.api';
 import { FormDialogActions } from '../../core/ui/FormDialogActions';
+import { EMPTY_INSTAGRAM, InstagramFields, instagramInput, type InstagramValues } from './InstagramFields';
 
 type Props = {
   whatsapp: TWhatsapp | null;
@@ -68,11 +70,32 @@ export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) 
   const form = useForm<WhatsappFormValues>({ resolver: zodResolver(schemaRules<WhatsappFormValues>(ZWhatsappInputSchema)), defaultValues: toFormValues(whatsapp, isFirst) });
   const { errors, isSubmitting } = form.formState;
   const channel = form.watch('channel');
+  const [instagram, setInstagram] = useState<InstagramValues>(() => ({ ...EMPTY_INSTAGRAM, accountId: whatsapp?.instagram?.accountId ?? '' }));
+  const [instagramErrors, setInstagramErrors] = useState<Partial<Record<keyof InstagramValues, string>>>({});
+  const isInstagram = (whatsapp?.channel ?? channel) === 'instagram';
+
+  /** The Instagram fields checked as the server will; a new connection needs every secret. */
+  const checkInstagram = (): boolean => {
+    if (!isInstagram) return true;
+    const found: Partial<Record<keyof InstagramValues, string>> = {};
+    const parsed = ZInstagramConfigInputSchema.safeParse(instagramInput(instagram));
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0];
+        if ((key === 'accountId' || key === 'accessToken' || key === 'appSecret' || key === 'verifyToken') && !found[key]) found[key] = fieldErrorText({ message: issue.message });
+      }
+    }
+    if (!whatsapp) for (const key of ['accessToken', 'appSecret', 'verifyToken'] as const) if (!instagram[key].trim() && !found[key]) found[key] = fieldErrorText({ message: 'REQUIRED' });
+    setInstagramErrors(found);
+    return Object.keys(found).length === 0;
+  };
 
   const onSubmit = form.handleSubmit(async (values) => {
+    if (!checkInstagram()) return;
     await delay(LIMITS.submitDelayMs);
     try {
-      const { channel: chosen, ...common } = values;
+      const { channel: chosen, ...fields } = values;
+      const common = isInstagram ? { ...fields, instagram: instagramInput(instagram) } : fields;
       const saved = whatsapp ? await updateWhatsapp(whatsapp.id, common) : await createWhatsapp({ ...common, channel: chosen });
       saveWhatsappInCache(queryClient, saved);
       toast.success(t('connectionModal.saved'));
@@ -80,6 +103,14 @@ export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) 
       if (!whatsapp) onCreated(saved);
     } catch (error) {
       applyServerFieldErrors(error, form.setError, FIELDS);
+      if (error instanceof ApiError) {
+        const fromServer = Object.fromEntries(
+          Object.entries(error.fields)
+            .filter(([key]) => key.startsWith('instagram.'))
+            .map(([key, code]) => [key.slice('instagram.'.length), fieldErrorText({ message: code })]),
+        );
+        setInstagramErrors(fromServer);
+      }
       if (error instanceof ApiError && error.code === 'ERR_WAPP_GREETING_REQUIRED') form.setError('greetingMessage', { type: 'server', message: 'REQUIRED' });
       toastError(error);
     }
@@ -130,6 +161,7 @@ export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) 
                 {t(`connectionModal.channelHelp.${channel}`)}
               </FormHelperText>
             )}
+            {isInstagram ? <InstagramFields values={instagram} onChange={setInstagram} errors={instagramErrors} saved={Boolean(whatsapp)} /> : null}
             <Controller
               control={form.control}
               name="isDefault"
