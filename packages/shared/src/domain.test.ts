@@ -58,7 +58,7 @@ describe('error codes', () => {
 });
 
 describe('settings and limits', () => {
-  it("lists exactly the spec's setting keys, and the ones SMTP and the chatbot's debounce add", () => {
+  it("lists exactly the spec's setting keys, and the ones SMTP, the chatbot's debounce and Vonage's calls and webhooks add", () => {
     expect([...SETTING_KEYS].sort()).toEqual(
       [
         'userCreation',
@@ -86,6 +86,10 @@ describe('settings and limits', () => {
         'emailSecurity',
         'emailLanguage',
         'typebotDebounce',
+        // Added: the Vonage application's private key (calls), the webhooks' signature secret, the default sender.
+        'vonagePrivateKey',
+        'vonageSignatureSecret',
+        'vonageFrom',
       ].sort(),
     );
     for (const key of SETTING_KEYS) {

@@ -25,6 +25,9 @@ export const IG_STATE_KEY = 'state';
 export type InstagramConfig = { accountId: string; accessToken: string; appSecret: string; verifyToken: string };
 export type InstagramStateRecord = { accountId: string; username: string | null; tokenValid: boolean | null; webhookVerifiedAt: string | null; error: string | null };
 
+/** A start that could not reach the Graph API is tried again after this long. */
+const START_RETRY_MS = 30_000;
+
 /** A file a person sent is read from Meta's CDN at most this big. */
 const MAX_INBOUND_MEDIA_BYTES = 25 * 1024 * 1024;
 
@@ -81,6 +84,8 @@ export class InstagramDriver implements ChannelDriver {
   readonly #sent = new BoundedMap<string, true>(5_000);
   #config: InstagramConfig | undefined;
   #connected = false;
+  #stopped = false;
+  #retry: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: { whatsappId: number; auth: ChannelAuthStore; ctx: AppContext }) {}
 
@@ -103,6 +108,8 @@ export class InstagramDriver implements ChannelDriver {
 
   /** Checks the token with the Graph API: CONNECTED with the account's username, or DISCONNECTED with the reason. */
   async start(): Promise<void> {
+    this.#stopped = false;
+    clearTimeout(this.#retry);
     this.#events.emit('status', 'OPENING');
     this.#config = await readInstagramConfig(this.options.auth, this.options.ctx.secrets.settingsKey);
     if (!this.#config) {
@@ -121,10 +128,17 @@ export class InstagramDriver implements ChannelDriver {
       await writeInstagramState(this.options.auth, { accountId, tokenValid: code === 'ERR_IG_TOKEN' ? false : null, error: code });
       this.#connected = false;
       this.#events.emit('status', 'DISCONNECTED', { reason: code });
+      // The Graph API could not be reached (not a refused token): tried again by itself.
+      if (code !== 'ERR_IG_TOKEN' && !this.#stopped) {
+        this.#retry = setTimeout(() => void this.start().catch(() => undefined), START_RETRY_MS);
+        this.#retry.unref();
+      }
     }
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#retry);
     this.#connected = false;
   }
 
@@ -134,6 +148,8 @@ export class InstagramDriver implements ChannelDriver {
    * is deleted (its rows go with it).
    */
   async logout(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#retry);
     this.#connected = false;
     this.#events.emit('status', 'DISCONNECTED', { loggedOut: true });
   }
