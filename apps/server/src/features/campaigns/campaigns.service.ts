@@ -18,6 +18,7 @@ import {
   type TCampaignUpdate,
 } from '@zapdesk/shared/campaigns';
 import { csvFile } from '@zapdesk/shared/csv';
+import type { ErrorCode } from '@zapdesk/shared/errors';
 import { CHANNELS } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -91,9 +92,7 @@ async function prepareMedia(ctx: AppContext, input: TCampaignCreate): Promise<Pr
 
 export async function createCampaign(ctx: AppContext, actor: CampaignActor, input: TCampaignCreate): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
   if (!(await whatsappExists(ctx.db, input.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND', { fields: { whatsappId: 'INVALID' } });
-  const parsed = parseRecipients(input.numbers);
-  if (parsed.recipients.length === 0) throw new AppError('ERR_NO_RECIPIENTS', { fields: { numbers: 'REQUIRED' } });
-  if (parsed.recipients.length > CAMPAIGN_LIMITS.maxRecipients) throw new AppError('ERR_TOO_MANY_RECIPIENTS', { fields: { numbers: 'TOO_BIG' } });
+  const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: 'ERR_WAPP_INVALID_CONTACT' });
   // The file is fetched or read once, before anything is stored: a bad address stores nothing.
   const media = await prepareMedia(ctx, input);
   const campaign = await storeCampaign(ctx, actor, {
@@ -104,15 +103,27 @@ export async function createCampaign(ctx: AppContext, actor: CampaignActor, inpu
     media,
     pace: { minDelay: input.minDelay, maxDelay: input.maxDelay },
     scheduledAt: input.scheduledAt,
-    recipients: parsed.recipients.map((r) => ({
-      input: r.input,
-      number: r.number ?? null,
-      groupId: null,
-      status: r.number ? 'queued' : 'invalid',
-      error: r.number ? null : 'ERR_WAPP_INVALID_CONTACT',
-    })),
+    recipients: typed.recipients,
   });
-  return { campaign, dropped: { blank: parsed.blank, duplicates: parsed.duplicates } };
+  return { campaign, dropped: typed.dropped };
+}
+
+/**
+ * The recipients typed one per line, read by `normalize` (the bulk pages' number rule unless
+ * told): each queued, or invalid with `invalidError` when the line cannot be one. None, or more
+ * than a campaign takes, is refused on `field` before anything is stored.
+ */
+export function typedRecipients(
+  text: string,
+  options: { field: string; invalidError: ErrorCode | null; normalize?: (typed: string) => string | undefined },
+): { recipients: recipients.RecipientInsert[]; dropped: { blank: number; duplicates: number } } {
+  const parsed = parseRecipients(text, options.normalize);
+  if (parsed.recipients.length === 0) throw new AppError('ERR_NO_RECIPIENTS', { fields: { [options.field]: 'REQUIRED' } });
+  if (parsed.recipients.length > CAMPAIGN_LIMITS.maxRecipients) throw new AppError('ERR_TOO_MANY_RECIPIENTS', { fields: { [options.field]: 'TOO_BIG' } });
+  return {
+    recipients: parsed.recipients.map((r) => ({ input: r.input, number: r.number ?? null, groupId: null, status: r.number ? 'queued' : 'invalid', error: r.number ? null : options.invalidError })),
+    dropped: { blank: parsed.blank, duplicates: parsed.duplicates },
+  };
 }
 
 export type NewCampaign = {

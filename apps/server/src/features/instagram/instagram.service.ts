@@ -6,14 +6,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { normalizeUsername, type TDirectCreate, type TInstagramConfigInput } from '@zapdesk/shared/instagram';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
-import { CAMPAIGN_LIMITS } from '@zapdesk/shared/campaigns';
 import { InstagramDriver, IG_AUTH_TYPE, IG_CONFIG_KEY, readInstagramConfig, writeInstagramState, type IgMessagingEvent, type InstagramConfig } from '../../channels/instagram/instagram.driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { seal } from '../../core/secret-box.js';
 import { nowIso } from '../../core/time.js';
-import { storeCampaign, type CampaignActor } from '../campaigns/campaigns.service.js';
+import { storeCampaign, typedRecipients, type CampaignActor } from '../campaigns/campaigns.service.js';
 import type { RecipientInsert } from '../campaigns/recipients.repository.js';
 import { DbChannelAuthStore } from '../whatsapps/channel-auth.repository.js';
 import { findWhatsappById, whatsappIdsOfChannel } from '../whatsapps/whatsapps.repository.js';
@@ -136,32 +135,14 @@ export async function createDirectCampaign(
   input: Pick<TDirectCreate, 'users' | 'message' | 'scheduledAt'> & { whatsappId?: number | undefined },
 ): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
   const { whatsappId, driver } = await directConnection(ctx, sessions, input.whatsappId);
-  const seen = new Set<string>();
-  const typed: { input: string; username: string | undefined }[] = [];
-  let blank = 0;
-  let duplicates = 0;
-  for (const line of input.users.split(/\r?\n/)) {
-    const text = line.trim();
-    if (text === '') {
-      blank += 1;
-      continue;
-    }
-    const username = normalizeUsername(text);
-    const key = username ?? `invalid:${text}`;
-    if (seen.has(key)) {
-      duplicates += 1;
-      continue;
-    }
-    seen.add(key);
-    typed.push({ input: text.slice(0, 60), username });
-  }
-  if (typed.length === 0) throw new AppError('ERR_NO_RECIPIENTS', { fields: { users: 'REQUIRED' } });
-  if (typed.length > CAMPAIGN_LIMITS.maxRecipients) throw new AppError('ERR_TOO_MANY_RECIPIENTS', { fields: { users: 'TOO_BIG' } });
+  // A line that cannot be a username is invalid; a username nobody wrote from, not reachable.
+  const typed = typedRecipients(input.users, { field: 'users', invalidError: null, normalize: normalizeUsername });
   const known = new Map((await driver.participants()).map((p) => [p.username, p.id]));
-  const recipients: RecipientInsert[] = typed.map(({ input: line, username }) => {
+  const recipients: RecipientInsert[] = typed.recipients.map((r) => {
+    const username = r.number;
     const igsid = username ? known.get(username) : undefined;
-    if (igsid) return { input: `@${username ?? ''}`, number: igsid, groupId: null, status: 'queued', error: null };
-    return { input: line, number: null, groupId: null, status: 'invalid', error: username ? 'ERR_IG_UNKNOWN_USER' : null };
+    if (igsid) return { ...r, input: `@${username ?? ''}`, number: igsid };
+    return { ...r, number: null, status: 'invalid', error: username ? 'ERR_IG_UNKNOWN_USER' : null };
   });
   const campaign = await storeCampaign(ctx, actor, {
     kind: 'text',
@@ -173,5 +154,5 @@ export async function createDirectCampaign(
     scheduledAt: input.scheduledAt,
     recipients,
   });
-  return { campaign, dropped: { blank, duplicates } };
+  return { campaign, dropped: typed.dropped };
 }

@@ -3,13 +3,13 @@
  * on the telephony lane at about one every five seconds (PHONE_PACE_SECONDS). Vonage's
  * webhooks then say what became of each: delivered, answered, completed, failed...
  */
-import { CAMPAIGN_LIMITS, parseRecipients, type TCampaign } from '@zapdesk/shared/campaigns';
+import type { TCampaign } from '@zapdesk/shared/campaigns';
 import { PHONE_REPORTS, normalizePhoneNumber, phoneReport, type CallLanguage, type PhoneReport, type TPhoneSend } from '@zapdesk/shared/vonage';
 import { numberVariants } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
-import { publishCampaign, storeCampaign, type CampaignActor } from '../campaigns/campaigns.service.js';
+import { publishCampaign, storeCampaign, typedRecipients, type CampaignActor } from '../campaigns/campaigns.service.js';
 import { findPhoneRecipient, phoneSendsTo, recordDelivery } from './phone-sends.repository.js';
 import { getSettingValue } from '../settings/settings.repository.js';
 
@@ -24,9 +24,8 @@ async function senderOf(ctx: AppContext, typed: string): Promise<string> {
 
 export async function createPhoneCampaign(ctx: AppContext, actor: CampaignActor, input: PhoneCampaignInput): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
   const sender = await senderOf(ctx, input.from);
-  const parsed = parseRecipients(input.numbers, normalizePhoneNumber);
-  if (parsed.recipients.length === 0) throw new AppError('ERR_NO_RECIPIENTS', { fields: { numbers: 'REQUIRED' } });
-  if (parsed.recipients.length > CAMPAIGN_LIMITS.maxRecipients) throw new AppError('ERR_TOO_MANY_RECIPIENTS', { fields: { numbers: 'TOO_BIG' } });
+  // 'Not a number' says it all: WhatsApp's error text would be wrong here.
+  const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: null, normalize: normalizePhoneNumber });
   const campaign = await storeCampaign(ctx, actor, {
     kind: input.kind,
     audience: 'numbers',
@@ -37,16 +36,9 @@ export async function createPhoneCampaign(ctx: AppContext, actor: CampaignActor,
     media: undefined,
     pace: ctx.config.phonePace,
     scheduledAt: input.scheduledAt,
-    recipients: parsed.recipients.map((r) => ({
-      input: r.input,
-      number: r.number ?? null,
-      groupId: null,
-      status: r.number ? 'queued' : 'invalid',
-      // 'Not a number' says it all: WhatsApp's error text would be wrong here.
-      error: null,
-    })),
+    recipients: typed.recipients,
   });
-  return { campaign, dropped: { blank: parsed.blank, duplicates: parsed.duplicates } };
+  return { campaign, dropped: typed.dropped };
 }
 
 /**

@@ -7,7 +7,7 @@ import { toast } from 'react-toastify';
 import type { SendKind, TCampaign } from '@zapdesk/shared/campaigns';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { CampaignForm } from './CampaignForm';
-import { CampaignProgress } from './CampaignProgress';
+import { StartedCampaigns } from './SendFormParts';
 
 const TITLES = { text: 'bulkText', mediaUrl: 'bulkMediaUrl', mediaPath: 'bulkMediaPath', voice: 'bulkAudio' } as const;
 
@@ -27,15 +27,7 @@ export function BulkPage({ kind }: { kind: SendKind }) {
             }}
           />
         </Paper>
-        {started.length > 0 ? (
-          <Stack gap={2} sx={{ flex: 1, width: '100%', minWidth: 0 }}>
-            {started.map((campaign) => (
-              <Paper key={campaign.id} variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
-                <CampaignProgress initial={campaign} />
-              </Paper>
-            ))}
-          </Stack>
-        ) : null}
+        <StartedCampaigns campaigns={started} />
       </Stack>
     </PageLayout>
   );

@@ -6,9 +6,7 @@
 import Send from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,26 +19,13 @@ import { ConnectionSelect, useChosenConnection } from '../whatsapps/ConnectionSe
 import { createCampaign } from './campaigns.api';
 import { MediaSourceField } from './MediaSourceField';
 import { NumbersField } from './NumbersField';
+import { fieldErrorsOf, ScheduleField, useSchedule } from './SendFormParts';
 
 const FIELDS = ['whatsappId', 'numbers', 'message', 'mediaUrl', 'mediaPath', 'minDelay', 'maxDelay', 'scheduledAt'] as const;
 type Field = (typeof FIELDS)[number];
 type Errors = Partial<Record<Field, string>>;
 
-/** Field errors by field, from the schema's issues or the server's `fields`: the first code of each. */
-function errorsOf(entries: [unknown, string][]): Errors {
-  const errors: Errors = {};
-  for (const [path, code] of entries) {
-    const field = FIELDS.find((name) => name === path);
-    if (field && !(field in errors)) errors[field] = fieldErrorText({ message: code });
-  }
-  return errors;
-}
-
-/** A datetime-local value (the browser's time zone) for a moment some minutes from now. */
-function localInputValue(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
+const errorsOf = (entries: [unknown, string][]): Errors => fieldErrorsOf(FIELDS, entries);
 
 type Props = { kind: SendKind; onCreated: (campaign: TCampaign, dropped: { blank: number; duplicates: number }) => void };
 
@@ -52,14 +37,12 @@ export function CampaignForm({ kind, onCreated }: Props) {
   const [media, setMedia] = useState({ mediaUrl: '', mediaPath: '' });
   const [minDelay, setMinDelay] = useState('5');
   const [maxDelay, setMaxDelay] = useState('15');
-  const [schedule, setSchedule] = useState(false);
-  const [scheduledAt, setScheduledAt] = useState(() => localInputValue(new Date(Date.now() + 60 * 60_000)));
+  const schedule = useSchedule();
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const when = schedule ? new Date(scheduledAt) : undefined;
     const input = {
       kind,
       whatsappId,
@@ -69,12 +52,12 @@ export function CampaignForm({ kind, onCreated }: Props) {
       ...(media.mediaPath.trim() ? { mediaPath: media.mediaPath.trim() } : {}),
       minDelay: minDelay === '' ? Number.NaN : Number(minDelay),
       maxDelay: maxDelay === '' ? Number.NaN : Number(maxDelay),
-      ...(when && !Number.isNaN(when.getTime()) ? { scheduledAt: when.toISOString() } : {}),
+      ...(schedule.scheduledAt ? { scheduledAt: schedule.scheduledAt } : {}),
     };
     const parsed = ZCampaignCreateSchema.safeParse(input);
     const found: Errors = parsed.success ? {} : errorsOf(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
     if (numbers.trim() === '') found.numbers = fieldErrorText({ message: 'REQUIRED' });
-    if (schedule && (!when || Number.isNaN(when.getTime()))) found.scheduledAt = fieldErrorText({ message: 'REQUIRED' });
+    if (schedule.invalid) found.scheduledAt = fieldErrorText({ message: 'REQUIRED' });
     setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
     setBusy(true);
@@ -136,23 +119,10 @@ export function CampaignForm({ kind, onCreated }: Props) {
           sx={{ flex: 1 }}
         />
       </Stack>
-      <Stack direction={{ xs: 'column', sm: 'row' }} gap={2} alignItems={{ sm: 'center' }}>
-        <FormControlLabel control={<Switch checked={schedule} onChange={(event) => setSchedule(event.target.checked)} data-testid="campaign-schedule-toggle" />} label={t('campaigns.form.schedule')} />
-        {schedule ? (
-          <TextField
-            type="datetime-local"
-            label={t('campaigns.form.startAt')}
-            value={scheduledAt}
-            onChange={(event) => setScheduledAt(event.target.value)}
-            error={Boolean(errors.scheduledAt)}
-            helperText={errors.scheduledAt}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'campaign-start-at' } }}
-          />
-        ) : null}
-      </Stack>
+      <ScheduleField schedule={schedule} error={errors.scheduledAt} testIdPrefix="campaign" />
       <Stack direction="row" justifyContent="flex-end">
         <Button type="submit" variant="contained" startIcon={<Send />} disabled={busy} data-testid="campaign-submit">
-          {schedule ? t('campaigns.form.scheduleSubmit') : t('campaigns.form.submit')}
+          {schedule.on ? t('campaigns.form.scheduleSubmit') : t('campaigns.form.submit')}
         </Button>
       </Stack>
     </Stack>

@@ -7,14 +7,12 @@ import Send from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
@@ -28,26 +26,14 @@ import { request } from '../../core/api/client';
 import { fieldErrorText } from '../../core/forms/fieldErrors';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
-import { CampaignProgress } from '../campaigns/CampaignProgress';
+import { fieldErrorsOf, ScheduleField, StartedCampaigns, useSchedule } from '../campaigns/SendFormParts';
 import { fetchWhatsapps, whatsappsKey } from '../whatsapps/whatsapps.api';
 
 type Created = { campaign: TCampaign; dropped: { blank: number; duplicates: number } };
 const FIELDS = ['whatsappId', 'users', 'message', 'scheduledAt'] as const;
 type Errors = Partial<Record<(typeof FIELDS)[number], string>>;
 
-function errorsOf(entries: [unknown, string][]): Errors {
-  const errors: Errors = {};
-  for (const [path, code] of entries) {
-    const field = FIELDS.find((name) => name === path);
-    if (field && !(field in errors)) errors[field] = fieldErrorText({ message: code });
-  }
-  return errors;
-}
-
-function localInputValue(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
+const errorsOf = (entries: [unknown, string][]): Errors => fieldErrorsOf(FIELDS, entries);
 
 export default function InstaDirectPage() {
   const { t } = useTranslation();
@@ -58,8 +44,7 @@ export default function InstaDirectPage() {
   const whatsappId = chosen ?? connections[0]?.id ?? null;
   const [users, setUsers] = useState('');
   const [message, setMessage] = useState('');
-  const [schedule, setSchedule] = useState(false);
-  const [scheduledAt, setScheduledAt] = useState(() => localInputValue(new Date(Date.now() + 60 * 60_000)));
+  const schedule = useSchedule();
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [started, setStarted] = useState<TCampaign[]>([]);
@@ -74,8 +59,7 @@ export default function InstaDirectPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const when = schedule ? new Date(scheduledAt) : undefined;
-    const input = { whatsappId: whatsappId ?? Number.NaN, users, message, ...(when && !Number.isNaN(when.getTime()) ? { scheduledAt: when.toISOString() } : {}) };
+    const input = { whatsappId: whatsappId ?? Number.NaN, users, message, ...(schedule.scheduledAt ? { scheduledAt: schedule.scheduledAt } : {}) };
     const parsed = ZDirectCreateSchema.safeParse(input);
     const found: Errors = parsed.success ? {} : errorsOf(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
     if (users.trim() === '') found.users = fieldErrorText({ message: 'REQUIRED' });
@@ -144,36 +128,15 @@ export default function InstaDirectPage() {
               helperText={errors.message ?? t('campaigns.form.messageHelp', { variable: '{{name}}' })}
               slotProps={{ htmlInput: { maxLength: 1000, 'data-testid': 'insta-direct-message' } }}
             />
-            <Stack direction={{ xs: 'column', sm: 'row' }} gap={2} alignItems={{ sm: 'center' }}>
-              <FormControlLabel control={<Switch checked={schedule} onChange={(event) => setSchedule(event.target.checked)} />} label={t('campaigns.form.schedule')} />
-              {schedule ? (
-                <TextField
-                  type="datetime-local"
-                  label={t('campaigns.form.startAt')}
-                  value={scheduledAt}
-                  onChange={(event) => setScheduledAt(event.target.value)}
-                  error={Boolean(errors.scheduledAt)}
-                  helperText={errors.scheduledAt}
-                  slotProps={{ inputLabel: { shrink: true } }}
-                />
-              ) : null}
-            </Stack>
+            <ScheduleField schedule={schedule} error={errors.scheduledAt} testIdPrefix="insta-direct" />
             <Stack direction="row" justifyContent="flex-end">
               <Button type="submit" variant="contained" startIcon={<Send />} disabled={busy || connections.length === 0} data-testid="insta-direct-submit">
-                {schedule ? t('campaigns.form.scheduleSubmit') : t('instaDirect.submit')}
+                {schedule.on ? t('campaigns.form.scheduleSubmit') : t('instaDirect.submit')}
               </Button>
             </Stack>
           </Stack>
         </Paper>
-        {started.length > 0 ? (
-          <Stack gap={2} sx={{ flex: 1, width: '100%', minWidth: 0 }}>
-            {started.map((campaign) => (
-              <Paper key={campaign.id} variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
-                <CampaignProgress initial={campaign} />
-              </Paper>
-            ))}
-          </Stack>
-        ) : null}
+        <StartedCampaigns campaigns={started} />
       </Stack>
     </PageLayout>
   );

@@ -8,11 +8,9 @@ import Call from '@mui/icons-material/Call';
 import Send from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +23,7 @@ import { useAuth } from '../../core/auth/AuthProvider';
 import { fieldErrorText } from '../../core/forms/fieldErrors';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
-import { CampaignProgress } from '../campaigns/CampaignProgress';
+import { fieldErrorsOf, ScheduleField, StartedCampaigns, useSchedule } from '../campaigns/SendFormParts';
 import { NumbersField } from '../campaigns/NumbersField';
 import { placeCalls, sendSms } from './phone.api';
 
@@ -33,19 +31,7 @@ const FIELDS = ['from', 'numbers', 'text', 'scheduledAt'] as const;
 type Field = (typeof FIELDS)[number];
 type Errors = Partial<Record<Field, string>>;
 
-function errorsOf(entries: [unknown, string][]): Errors {
-  const errors: Errors = {};
-  for (const [path, code] of entries) {
-    const field = FIELDS.find((name) => name === path);
-    if (field && !(field in errors)) errors[field] = fieldErrorText({ message: code });
-  }
-  return errors;
-}
-
-function localInputValue(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
+const errorsOf = (entries: [unknown, string][]): Errors => fieldErrorsOf(FIELDS, entries);
 
 function languageOf(interfaceLanguage: string) {
   const short = interfaceLanguage.slice(0, 2);
@@ -58,8 +44,7 @@ export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
   const [from, setFrom] = useState('');
   const [numbers, setNumbers] = useState('');
   const [text, setText] = useState('');
-  const [schedule, setSchedule] = useState(false);
-  const [scheduledAt, setScheduledAt] = useState(() => localInputValue(new Date(Date.now() + 60 * 60_000)));
+  const schedule = useSchedule();
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [started, setStarted] = useState<TCampaign[]>([]);
@@ -69,12 +54,11 @@ export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const when = schedule ? new Date(scheduledAt) : undefined;
-    const input = { from, numbers, text, ...(kind === 'call' ? { language } : {}), ...(when && !Number.isNaN(when.getTime()) ? { scheduledAt: when.toISOString() } : {}) };
+    const input = { from, numbers, text, ...(kind === 'call' ? { language } : {}), ...(schedule.scheduledAt ? { scheduledAt: schedule.scheduledAt } : {}) };
     const parsed = kind === 'sms' ? ZSmsCreateSchema.safeParse(input) : ZCallCreateSchema.safeParse(input);
     const found: Errors = parsed.success ? {} : errorsOf(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
     if (numbers.trim() === '') found.numbers = fieldErrorText({ message: 'REQUIRED' });
-    if (schedule && (!when || Number.isNaN(when.getTime()))) found.scheduledAt = fieldErrorText({ message: 'REQUIRED' });
+    if (schedule.invalid) found.scheduledAt = fieldErrorText({ message: 'REQUIRED' });
     setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
     setBusy(true);
@@ -132,39 +116,15 @@ export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
               helperText={errors.text ?? counter}
               slotProps={{ htmlInput: { maxLength: max, 'data-testid': 'phone-text' }, formHelperText: { 'data-testid': 'phone-counter' } as object }}
             />
-            <Stack direction={{ xs: 'column', sm: 'row' }} gap={2} alignItems={{ sm: 'center' }}>
-              <FormControlLabel
-                control={<Switch checked={schedule} onChange={(event) => setSchedule(event.target.checked)} data-testid="phone-schedule-toggle" />}
-                label={t('campaigns.form.schedule')}
-              />
-              {schedule ? (
-                <TextField
-                  type="datetime-local"
-                  label={t('campaigns.form.startAt')}
-                  value={scheduledAt}
-                  onChange={(event) => setScheduledAt(event.target.value)}
-                  error={Boolean(errors.scheduledAt)}
-                  helperText={errors.scheduledAt}
-                  slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'phone-start-at' } }}
-                />
-              ) : null}
-            </Stack>
+            <ScheduleField schedule={schedule} error={errors.scheduledAt} testIdPrefix="phone" />
             <Stack direction="row" justifyContent="flex-end">
               <Button type="submit" variant="contained" startIcon={kind === 'sms' ? <Send /> : <Call />} disabled={busy} data-testid="phone-submit">
-                {schedule ? t('campaigns.form.scheduleSubmit') : t(kind === 'sms' ? 'phone.sendSms' : 'phone.sendCall')}
+                {schedule.on ? t('campaigns.form.scheduleSubmit') : t(kind === 'sms' ? 'phone.sendSms' : 'phone.sendCall')}
               </Button>
             </Stack>
           </Stack>
         </Paper>
-        {started.length > 0 ? (
-          <Stack gap={2} sx={{ flex: 1, width: '100%', minWidth: 0 }}>
-            {started.map((campaign) => (
-              <Paper key={campaign.id} variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
-                <CampaignProgress initial={campaign} />
-              </Paper>
-            ))}
-          </Stack>
-        ) : null}
+        <StartedCampaigns campaigns={started} />
       </Stack>
     </PageLayout>
   );
