@@ -171,6 +171,11 @@ describe('inbound', () => {
     // Answered only once stored: the ticket is there already.
     const ticket = await ticketOf(ANA.id);
     expect(ticket).toMatchObject({ whatsappId: connection.id, contact: { name: ANA.name, number: ANA.id } });
+    // The picture too comes from the Graph API.
+    await waitFor(
+      async () => (await call({ method: 'GET', url: `/api/contacts/${ticket?.contactId ?? 0}`, token: t.adminToken })).json<{ profilePicUrl: string }>().profilePicUrl,
+      (url) => url === `https://scontent.cdninstagram.com/v/t51/${ANA.id}.jpg`,
+    );
     const messages = await messagesOf(ticket?.id ?? 0);
     expect(messages.map((m) => [m.body, m.mediaType])).toEqual([
       ['Oi! Vocês entregam em Campinas?', null],
