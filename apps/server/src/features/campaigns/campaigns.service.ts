@@ -23,7 +23,7 @@ import { CHANNELS } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { localDayBounds, nowIso } from '../../core/time.js';
-import { whatsappExists } from '../whatsapps/whatsapps.repository.js';
+import { findWhatsappById, whatsappExists } from '../whatsapps/whatsapps.repository.js';
 import { prepareFromLocalPath, prepareFromUrl, type PreparedMedia } from './campaign-media.js';
 import * as repo from './campaigns.repository.js';
 import * as recipients from './recipients.repository.js';
@@ -91,7 +91,10 @@ async function prepareMedia(ctx: AppContext, input: TCampaignCreate): Promise<Pr
 }
 
 export async function createCampaign(ctx: AppContext, actor: CampaignActor, input: TCampaignCreate): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
-  if (!(await whatsappExists(ctx.db, input.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND', { fields: { whatsappId: 'INVALID' } });
+  const connection = await findWhatsappById(ctx.db, input.whatsappId);
+  if (!connection) throw new AppError('ERR_NO_WAPP_FOUND', { fields: { whatsappId: 'INVALID' } });
+  // Phone numbers and files are WhatsApp's: Instagram sends go by username (/InstaDirect).
+  if (connection.channel === 'instagram') throw new AppError('ERR_IG_NOT_SUPPORTED', { fields: { whatsappId: 'INVALID' } });
   const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: 'ERR_WAPP_INVALID_CONTACT' });
   // The file is fetched or read once, before anything is stored: a bad address stores nothing.
   const media = await prepareMedia(ctx, input);

@@ -262,6 +262,17 @@ describe('direct messages by username', () => {
     expect((await messagesOf(ticketId)).some((m) => m.fromMe && m.body === 'Sua encomenda saiu!')).toBe(true);
   });
 
+  it('refuses a bulk send of phone numbers on an Instagram connection', async () => {
+    const res = await call({
+      method: 'POST',
+      url: '/api/campaigns',
+      token: t.adminToken,
+      payload: { kind: 'text', whatsappId: connection.id, numbers: '5511988887777', message: 'Oi', minDelay: 1, maxDelay: 2 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'ERR_IG_NOT_SUPPORTED', fields: { whatsappId: 'INVALID' } });
+  });
+
   it('/InstaDirect sends to many users at the pace, one message at a time', async () => {
     const res = await call({
       method: 'POST',

@@ -227,10 +227,10 @@ describe('SMS', () => {
   });
 
   it('updates each recipient from signed delivery receipts and refuses unsigned or tampered ones', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000007\n5511970000008', text: 'Recibo' } });
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: '5511970000007\n5511970000008\n5511970000015', text: 'Recibo' } });
     const id = res.json<{ campaign: TCampaign }>().campaign.id;
     await campaign(id, finished);
-    const [one, two] = await recipients(id);
+    const [one, two, three] = await recipients(id);
     const delivered = await smsReceipt({ messageId: one?.providerId ?? '', status: 'delivered' });
     expect(delivered.statusCode).toBe(204);
     const tampered = await smsReceipt({ messageId: two?.providerId ?? '', status: 'failed' }, { tamper: true });
@@ -245,7 +245,18 @@ describe('SMS', () => {
     params.sig = smsSignature(params, SIGNATURE_SECRET);
     const viaGet = await t.request({ method: 'GET', url: `/api/webhooks/vonage/sms?${new URLSearchParams(params).toString()}` });
     expect(viaGet.statusCode).toBe(204);
+    // And as a form, when the account posts receipts that way.
+    const form: Record<string, string> = { messageId: three?.providerId ?? '', status: 'delivered', msisdn: '5511970000015', timestamp: '1764064801' };
+    form.sig = smsSignature(form, SIGNATURE_SECRET);
+    const viaForm = await t.request({
+      method: 'POST',
+      url: '/api/webhooks/vonage/sms',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+    });
+    expect(viaForm.statusCode).toBe(204);
     const rows = Object.fromEntries((await recipients(id)).map((r) => [r.number, r]));
+    expect(rows['5511970000015']).toMatchObject({ status: 'sent', delivery: 'delivered' });
     expect(rows['5511970000007']).toMatchObject({ status: 'sent', delivery: 'delivered' });
     expect(rows['5511970000008']).toMatchObject({ status: 'failed', delivery: 'rejected', error: 'ERR_VONAGE_NOT_DELIVERED' });
     // A receipt for an id nobody sent is answered and changes nothing.

@@ -6,9 +6,12 @@ import { useTranslation } from 'react-i18next';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { useWhatsapps } from './whatsapps.api';
 
-/** The chosen connection's id (the connected default first, as a user would pick it) and the list. */
+/**
+ * The chosen connection's id (the connected default first, as a user would pick it) and the
+ * list, for the bulk and group tools: WhatsApp's, so Instagram connections are not offered.
+ */
 export function useChosenConnection(): { whatsappId: number | undefined; choose: (id: number) => void; connections: TWhatsapp[] } {
-  const connections = useWhatsapps().data ?? [];
+  const connections = (useWhatsapps().data ?? []).filter((w) => w.channel !== 'instagram');
   const [chosen, choose] = useState<number | undefined>();
   const fallback = connections.find((w) => w.status === 'CONNECTED' && w.isDefault) ?? connections.find((w) => w.status === 'CONNECTED') ?? connections[0];
   return { whatsappId: chosen ?? fallback?.id, choose, connections };
