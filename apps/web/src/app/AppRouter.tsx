@@ -3,7 +3,6 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { CenteredLoader } from '../core/ui/CenteredLoader';
 import { AppShell } from './shell/AppShell';
 import { PublicOnly, RequireAdmin, RequireAuth } from './guards';
-import { ComingSoonPage } from './pages/ComingSoonPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { PRIVATE_ROUTES, type PrivateRoute } from './routes';
 
@@ -14,12 +13,13 @@ const SignupPage = lazy(() => import('../features/auth/SignupPage'));
 // share the component, so moving between them keeps the page mounted (/tickets and /tickets/:id).
 const pages = new Map<PrivateRoute['load'], LazyExoticComponent<ComponentType>>();
 for (const route of PRIVATE_ROUTES) {
-  if (route.load && !pages.has(route.load)) pages.set(route.load, lazy(route.load));
+  if (!pages.has(route.load)) pages.set(route.load, lazy(route.load));
 }
 
 function RoutePage({ route }: { route: PrivateRoute }) {
   const Page = pages.get(route.load);
-  const element = Page ? <Page /> : <ComingSoonPage labelKey={route.labelKey} />;
+  if (!Page) return null;
+  const element = <Page />;
   return route.adminOnly ? <RequireAdmin>{element}</RequireAdmin> : element;
 }
 

@@ -37,8 +37,8 @@ export type PrivateRoute = {
   /** Where the route shows in the side menu; none for sub-routes. */
   menu?: { section: MenuSection; icon: MenuIcon };
   adminOnly?: boolean;
-  /** The page module; absent while the feature is still to come. */
-  load?: () => Promise<{ default: ComponentType }>;
+  /** The page module. */
+  load: () => Promise<{ default: ComponentType }>;
 };
 
 // One loader for both ticket routes, so the list keeps its state while a chat opens or closes.

@@ -30,7 +30,7 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
   const sections: MenuSection[] = isAdmin ? ['main', 'bulk', 'admin'] : ['main', 'bulk'];
   // Only pages that exist are in the menu: a tool still to come has no entry (its address shows
   // that it is coming), and a section with none of its pages yet is left out.
-  const itemsOf = (section: MenuSection) => PRIVATE_ROUTES.filter((route) => route.menu?.section === section && route.load !== undefined);
+  const itemsOf = (section: MenuSection) => PRIVATE_ROUTES.filter((route) => route.menu?.section === section);
 
   const renderItem = (route: PrivateRoute) => {
     if (!route.menu) return null;

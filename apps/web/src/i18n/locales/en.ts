@@ -100,10 +100,6 @@ export const en = {
     addContact: 'Add contact "{{name}}"',
     submit: 'Start',
   },
-  comingSoon: {
-    title: 'Coming soon',
-    body: '{{page}} is on its way: this screen arrives with an upcoming release.',
-  },
   noPermission: { title: 'No permission', home: 'Go to the dashboard' },
   notFound: { title: 'Page not found', body: 'The address you opened does not exist.', home: 'Go to the dashboard' },
   login: {

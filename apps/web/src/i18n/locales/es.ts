@@ -65,10 +65,6 @@ export const es: Messages = {
     addContact: 'Agregar contacto "{{name}}"',
     submit: 'Iniciar',
   },
-  comingSoon: {
-    title: 'Próximamente',
-    body: '{{page}} está en camino: esta pantalla llega en una próxima versión.',
-  },
   noPermission: { title: 'Sin permiso', home: 'Ir al dashboard' },
   notFound: { title: 'Página no encontrada', body: 'La dirección abierta no existe.', home: 'Ir al dashboard' },
   login: {

@@ -65,10 +65,6 @@ export const pt: Messages = {
     addContact: 'Adicionar contato "{{name}}"',
     submit: 'Iniciar',
   },
-  comingSoon: {
-    title: 'Em breve',
-    body: '{{page}} está a caminho: esta tela chega em uma próxima versão.',
-  },
   noPermission: { title: 'Sem permissão', home: 'Ir para o dashboard' },
   notFound: { title: 'Página não encontrada', body: 'O endereço aberto não existe.', home: 'Ir para o dashboard' },
   login: {
