@@ -46,6 +46,7 @@ import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
 import { vonageRoutes } from './features/vonage/vonage.routes.js';
 import { instagramRoutes } from './features/instagram/instagram.routes.js';
 import { requestSerializer } from './core/http/log-redaction.js';
+import { connectRedis } from './core/redis.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
 import { startMailSender } from './jobs/mail.job.js';
 import { startChatbotWorker } from './jobs/chatbot.job.js';
@@ -95,6 +96,8 @@ export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServ
 
 export async function buildApp(config: Config, options: { driverFactory?: DriverFactory } = {}): Promise<BuiltApp> {
   const secrets = loadSecrets(config);
+  // The cluster mode: Redis first, so a node that cannot reach it does not start half-way.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix) : undefined;
   const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle);
   const ctx: AppContext = {
@@ -142,7 +145,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
-  await app.register(rateLimit, { global: false });
+  // Counted in Redis in the cluster mode, so that every node counts the same attempts.
+  await app.register(rateLimit, { global: false, ...(redis ? { redis: redis.limits, nameSpace: `${redis.prefix}:rate-limit:` } : {}) });
   await app.register(swagger, {
     openapi: {
       info: { title: 'ZapDesk API', version: VERSION, description: 'Multi-agent WhatsApp inbox. Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login.' },
@@ -212,7 +216,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   });
 
   await app.ready();
-  const io = attachRealtime(ctx, app.server);
+  const io = attachRealtime(ctx, app.server, redis);
   events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
   await sessions.restoreAll();
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
@@ -240,6 +244,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       await sessions.closeAll();
       await io.close();
       await app.close();
+      await redis?.close();
       await handle.close();
     },
   };

@@ -58,6 +58,11 @@ const ZEnvSchema = z.object({
   PUBLIC_URL: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,40}$/, 'letters, digits, :, _ and -')
+    .default('zapdesk'),
   ADMIN_EMAIL: z.email().default('admin@admin.com'),
   ADMIN_PASSWORD: z.string().min(5).optional(),
   JWT_SECRET: z.string().min(32).optional(),
@@ -91,6 +96,10 @@ export type Config = {
   publicUrl: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The cluster mode: sockets, events and rate limits shared through this Redis (PostgreSQL only). */
+  redisUrl: string | undefined;
+  /** What the cluster's Redis keys and channels start with (several deployments may share a Redis). */
+  redisPrefix: string;
   adminEmail: string;
   adminPassword: string | undefined;
   /** Seals secret settings instead of the key generated into secrets.json. */
@@ -136,6 +145,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment:\n${lines}`);
   }
   const e = parsed.data;
+  const databaseUrl = e.DATABASE_URL || undefined;
+  if (e.REDIS_URL && !databaseUrl?.startsWith('postgres')) {
+    throw new Error('Invalid environment:\n  REDIS_URL: the cluster mode needs PostgreSQL (set DATABASE_URL=postgres://…); SQLite is a single node, which needs no Redis.');
+  }
+  if (e.REDIS_URL && (!e.JWT_SECRET || !e.JWT_REFRESH_SECRET || !e.SECRETS_KEY)) {
+    // Each node would otherwise generate its own into its DATA_DIR: a token or a sealed secret from one node would not open on another.
+    throw new Error('Invalid environment:\n  REDIS_URL: every node of a cluster needs the same JWT_SECRET, JWT_REFRESH_SECRET and SECRETS_KEY, given in the environment.');
+  }
   let trustProxy: TrustProxy;
   try {
     trustProxy = parseTrustProxy(e.TRUST_PROXY);
@@ -147,7 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: e.PUBLIC_URL,
     dataDir: path.resolve(e.DATA_DIR),
-    databaseUrl: e.DATABASE_URL || undefined,
+    databaseUrl,
+    redisUrl: e.REDIS_URL || undefined,
+    redisPrefix: e.REDIS_PREFIX,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     secretsKey: e.SECRETS_KEY || undefined,

@@ -11,12 +11,14 @@
  * only, so it reaches exactly the sockets that asked for it and may see the ticket, on one
  * node or many (the room names do the intersection, the Redis adapter fans them out).
  */
+import { createAdapter } from '@socket.io/redis-adapter';
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { isAdminProfile, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
 import type { ClientToServerEvents, JoinResult, ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { ticketAudiences, viewerAudiences } from '@zapdesk/shared/visibility';
 import type { AppContext } from '../core/context.js';
+import type { RedisClients } from '../core/redis.js';
 import { AppError } from '../core/errors.js';
 import { userFromAccessToken } from '../core/http/auth-hooks.js';
 import type { TTicket } from '@zapdesk/shared/messaging';
@@ -83,8 +85,10 @@ function parseTicketId(value: unknown): number | undefined {
   return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : undefined;
 }
 
-export function attachRealtime(ctx: AppContext, httpServer: HttpServer): RealtimeServer {
+export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: RedisClients): RealtimeServer {
   const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false });
+  // The cluster mode: what this node emits to a room reaches that room's sockets on every node.
+  if (redis) io.adapter(createAdapter(redis.pub, redis.sub, { key: `${redis.prefix}:socket.io` }));
 
   io.use(async (socket, next) => {
     const auth: unknown = socket.handshake.auth;

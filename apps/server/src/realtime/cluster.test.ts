@@ -1,0 +1,128 @@
+/**
+ * The cluster mode (REDIS_URL) with three real nodes on one PostgreSQL database and a real Redis:
+ * an event raised on node A reaches the sockets allowed to see it on node C, and not the others;
+ * login attempts are counted across the nodes. Runs in the PostgreSQL project of the suite
+ * (TEST_DATABASE_URL) with Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379); when either
+ * is missing it says so and skips, except on CI, where it fails.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
+import { loadConfig } from '../core/config.js';
+import { createPostgresDatabase, createTestApp, type TestApp } from '../test/harness.js';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+type Client = { socket: ClientSocket; received: { event: string; payload: unknown }[] };
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const onPostgres = process.env.TEST_DB === 'postgres';
+
+async function redisReachable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+describe('the cluster mode refuses', () => {
+  it('REDIS_URL on SQLite, and a cluster without shared secrets, with a clear message', () => {
+    expect(() => loadConfig({ REDIS_URL: REDIS_URL, DATA_DIR: '/tmp/zapdesk-never' })).toThrow(/REDIS_URL: the cluster mode needs PostgreSQL/);
+    expect(() => loadConfig({ REDIS_URL: REDIS_URL, DATABASE_URL: 'postgres://127.0.0.1/none' })).toThrow(/JWT_SECRET, JWT_REFRESH_SECRET and SECRETS_KEY/);
+  });
+});
+
+describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the PostgreSQL project of the suite: TEST_DATABASE_URL, and Redis)', () => {
+  const nodes: TestApp[] = [];
+  const urls: string[] = [];
+  const sockets: ClientSocket[] = [];
+  let drop: (() => Promise<void>) | undefined;
+  let ready = false;
+
+  beforeAll(async () => {
+    if (!(await redisReachable())) {
+      if (process.env.CI) throw new Error(`Redis is not reachable at ${REDIS_URL}: the cluster tests need it (set TEST_REDIS_URL).`);
+      console.warn(`Skipping the cluster tests: Redis is not reachable at ${REDIS_URL} (set TEST_REDIS_URL).`);
+      return;
+    }
+    const database = await createPostgresDatabase();
+    drop = database.drop;
+    const shared = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      // One run's keys and channels only: parallel runs on the same Redis do not hear each other.
+      REDIS_PREFIX: `zapdesk-test-${randomBytes(4).toString('hex')}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+      SECRETS_KEY: randomBytes(24).toString('hex'),
+      LOGIN_RATE_LIMIT: '5',
+    };
+    // One after the other: the first migrates and seeds, the others find it done.
+    for (let i = 0; i < 3; i += 1) {
+      const node = await createTestApp(shared);
+      nodes.push(node);
+      urls.push(await node.listen());
+    }
+    ready = true;
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    for (const node of nodes.splice(0)) await node.close();
+    await drop?.();
+  });
+
+  async function connect(url: string, token: string): Promise<Client> {
+    const socket: ClientSocket = connectSocket(url, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    sockets.push(socket);
+    const received: Client['received'] = [];
+    socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    return { socket, received };
+  }
+
+  const named = (client: Client, event: string) => client.received.filter((r) => r.event === event).map((r) => r.payload);
+
+  it('delivers an event raised on node A to the allowed sockets on node C, and not to the others', async (context) => {
+    if (!ready) return context.skip();
+    const [a, , c] = nodes;
+    if (!a || !c) throw new Error('nodes missing');
+    const agent = await a.createUser({ name: 'Agente sem fila' });
+    // Signed in on node A, connected to node C: the nodes share the secrets and the database.
+    const admin = await connect(urls[2] ?? '', a.adminToken);
+    const plain = await connect(urls[2] ?? '', agent.token);
+    expect((await a.request({ method: 'PUT', url: '/api/settings/typebotName', token: a.adminToken, payload: { value: 'fluxo-cluster' } })).statusCode).toBe(200);
+    // Then something everyone sees: once the plain user has it, they would have had the setting too.
+    const created = await a.request({ method: 'POST', url: '/api/quickAnswers', token: a.adminToken, payload: { shortcut: 'cluster', message: 'Olá de outro nó' } });
+    expect(created.statusCode).toBe(201);
+    await vi.waitFor(() => expect(named(admin, 'settings')).toContainEqual({ action: 'update', setting: expect.objectContaining({ key: 'typebotName', value: 'fluxo-cluster' }) }), { timeout: 5_000 });
+    await vi.waitFor(() => expect(named(plain, 'quickAnswer')).toContainEqual(expect.objectContaining({ action: 'create' })), { timeout: 5_000 });
+    expect(named(plain, 'settings')).toEqual([]);
+    // Each event once, though three nodes share the Redis.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(named(admin, 'settings')).toHaveLength(1);
+    expect(named(admin, 'quickAnswer')).toHaveLength(1);
+  });
+
+  it('counts login attempts across the nodes', async (context) => {
+    if (!ready) return context.skip();
+    const wrong = { email: 'nobody@test.local', password: 'not-the-password' };
+    const statuses: number[] = [];
+    // From one outside address, spread over the three nodes as a load balancer would.
+    for (const node of [nodes[0], nodes[1], nodes[2], nodes[0], nodes[1], nodes[2]]) {
+      const res = await node?.request({ method: 'POST', url: '/api/auth/login', payload: wrong, remoteAddress: '203.0.113.7' });
+      statuses.push(res?.statusCode ?? 0);
+    }
+    // A limit of 5 a minute: the sixth attempt is refused, though this node saw only the second.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
