@@ -75,6 +75,7 @@ const ZEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   LOCAL_MEDIA_DIR: z.string().optional(),
+  MEDIA_DIR: z.string().optional(),
   ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
   GROUP_PACE_SECONDS: paceSeconds('5-15'),
   PHONE_PACE_SECONDS: paceSeconds('4-6'),
@@ -112,6 +113,8 @@ export type Config = {
   trustProxy: TrustProxy;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   webDist: string;
+  /** Where the files of messages and sends are stored (a volume every node shares in the cluster mode). */
+  mediaDir: string;
   /** The only folder 'media by local path' reads from. */
   localMediaDir: string;
   /** Lets 'media by URL' reach loopback and private addresses (tests, intranets). */
@@ -177,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     trustProxy,
     logLevel: e.LOG_LEVEL,
+    mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'media')),
     localMediaDir: path.resolve(e.LOCAL_MEDIA_DIR ?? path.join(e.DATA_DIR, 'local-media')),
     allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
     groupPace: toPace(e.GROUP_PACE_SECONDS),

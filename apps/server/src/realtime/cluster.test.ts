@@ -6,9 +6,13 @@
  * is missing it says so and skips, except on CI, where it fails.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { loadConfig } from '../core/config.js';
 import { createPostgresDatabase, createTestApp, type TestApp } from '../test/harness.js';
@@ -52,7 +56,12 @@ describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the Post
       return;
     }
     const database = await createPostgresDatabase();
-    drop = database.drop;
+    // The files every node reads: a shared volume in a real deployment.
+    const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cluster-media-'));
+    drop = async () => {
+      await database.drop();
+      fs.rmSync(mediaDir, { recursive: true, force: true });
+    };
     const shared = {
       DATABASE_URL: database.url,
       REDIS_URL,
@@ -62,6 +71,8 @@ describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the Post
       JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
       SECRETS_KEY: randomBytes(24).toString('hex'),
       LOGIN_RATE_LIMIT: '5',
+      MEDIA_DIR: mediaDir,
+      SIMULATOR: 'on',
     };
     // One after the other: the first migrates and seeds, the others find it done.
     for (let i = 0; i < 3; i += 1) {
@@ -124,5 +135,30 @@ describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the Post
     }
     // A limit of 5 a minute: the sixth attempt is refused, though this node saw only the second.
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('serves a file that node A stored, from node C, at the address node A signed', async (context) => {
+    if (!ready) return context.skip();
+    const [a, , c] = nodes;
+    if (!a || !c) throw new Error('nodes missing');
+    const created = await a.request({ method: 'POST', url: '/api/whatsapp', token: a.adminToken, payload: { name: 'Telefone do cluster', channel: 'simulator' } });
+    const phone = created.json<{ id: number }>().id;
+    expect((await a.request({ method: 'POST', url: `/api/simulator/${phone}/scan`, token: a.adminToken })).statusCode).toBe(200);
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+    const sent = await a.request({
+      method: 'POST',
+      url: `/api/simulator/${phone}/inbound`,
+      token: a.adminToken,
+      payload: { from: '5511977776666', name: 'Cliente do cluster', body: '', media: { base64: png.toString('base64'), mimetype: 'image/png', filename: 'foto.png' } },
+    });
+    expect(sent.statusCode).toBe(200);
+    const tickets = (await a.request({ method: 'GET', url: '/api/tickets?status=pending&showAll=true', token: a.adminToken })).json<{ tickets: TTicket[] }>().tickets;
+    const ticket = tickets.find((item) => item.contact.number === '5511977776666');
+    const messages = (await a.request({ method: 'GET', url: `/api/messages/${ticket?.id ?? 0}`, token: a.adminToken })).json<{ messages: TMessage[] }>().messages;
+    const address = messages[0]?.mediaUrl ?? '';
+    expect(address).toMatch(/^\/api\/media\/\d+\?expires=/);
+    const file = await c.request({ method: 'GET', url: address });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(png)).toBe(true);
   });
 });

@@ -36,8 +36,9 @@ export function mimetypeOf(file: string): string {
   return Object.entries(EXTENSIONS).find(([, e]) => e === ext)?.[0] ?? 'application/octet-stream';
 }
 
+/** MEDIA_DIR (DATA_DIR/media unless set): in the cluster mode a volume every node shares. */
 export function mediaRoot(ctx: AppContext): string {
-  return path.join(ctx.config.dataDir, 'media');
+  return ctx.config.mediaDir;
 }
 
 /** Stores the bytes and returns the path relative to the media root. */
