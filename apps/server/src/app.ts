@@ -47,6 +47,8 @@ import { vonageRoutes } from './features/vonage/vonage.routes.js';
 import { instagramRoutes } from './features/instagram/instagram.routes.js';
 import { requestSerializer } from './core/http/log-redaction.js';
 import { connectRedis } from './core/redis.js';
+import { Leases } from './core/cluster/leases.js';
+import { NodeRpc } from './core/cluster/node-rpc.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
 import { startMailSender } from './jobs/mail.job.js';
 import { startChatbotWorker } from './jobs/chatbot.job.js';
@@ -100,7 +102,12 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix) : undefined;
   const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle);
+  // Which node runs each session and singleton job: every one here on a single node.
+  const leases = new Leases(handle.db, { nodeId: config.nodeId, ttlMs: config.sessionLeaseSeconds * 1000, clustered: redis !== undefined });
+  const rpc = redis ? new NodeRpc(redis.pub, redis.rpc, redis.prefix, config.nodeId) : undefined;
+  await rpc?.start();
   const ctx: AppContext = {
+    leases,
     config,
     db: handle.db,
     dbKind: handle.kind,
@@ -116,7 +123,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   };
   await seedSettings(ctx);
   const { events } = ctx;
-  const sessions = new SessionManager(ctx, createConnectionStore(ctx.db), options.driverFactory);
+  const sessions = new SessionManager(ctx, createConnectionStore(ctx.db), options.driverFactory, rpc);
   sessions.setInboundHandler(createInboundHandler(ctx, sessions));
   const admin = await ensureAdmin(ctx);
 
@@ -218,13 +225,16 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   await app.ready();
   const io = attachRealtime(ctx, app.server, redis);
   events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
-  await sessions.restoreAll();
+  // A single node starts its sessions before the jobs, which settle what a stop left half-done
+  // with them; a cluster node starts the jobs first, which settle it as each session is taken over.
+  if (!sessions.clustered) await sessions.restoreAll();
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
   const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
   const stopOutbound = await startOutboundDispatcher(ctx, sessions, (error) => app.log.error({ err: error }, 'outbound dispatch failed'));
   const stopCampaigns = await startCampaignSender(ctx, sessions, (error) => app.log.error({ err: error }, 'campaign sender failed'));
   const stopMail = await startMailSender(ctx, (error) => app.log.error({ err: error }, 'mail sender failed'));
   const stopChatbot = await startChatbotWorker(ctx, sessions, (error) => app.log.error({ err: error }, 'chatbot failed'));
+  if (sessions.clustered) await sessions.restoreAll();
   events.subscribe('chatbot.error', ({ ticketId, error }) => app.log.warn({ ticketId, error }, 'chatbot error'));
 
   return {
@@ -244,6 +254,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       await sessions.closeAll();
       await io.close();
       await app.close();
+      rpc?.close();
       await redis?.close();
       await handle.close();
     },

@@ -3,7 +3,6 @@
  * through the simulated phone and killed with SIGKILL mid-way, then started again on the same
  * data; the test counts what the database and the phone hold.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,12 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type DbHandle } from './core/db/database.js';
 import { createPostgresDatabase } from './test/harness.js';
+import { call, kill, startServer, waitFor, type Server } from './test/server-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 const ADMIN = { email: 'crash@test.local', password: 'crash-pass' };
 
-type Server = { url: string; child: ChildProcess; exited: Promise<void> };
 type Place = { dataDir: string; databaseUrl: string | undefined; drop: () => Promise<void> };
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -39,18 +36,9 @@ async function newPlace(): Promise<Place> {
   return place;
 }
 
-/**
- * Starts the server on the place and resolves with its address once it listens. One process,
- * node itself with tsx's loader (the tsx command would put a wrapper process in between, and
- * killing the wrapper would leave the server running).
- */
-async function startServer(place: Place): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', MAIN], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
+async function startServerOn(place: Place): Promise<Server> {
+  return startServer(
+    {
       DATA_DIR: place.dataDir,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
@@ -60,44 +48,8 @@ async function startServer(place: Place): Promise<Server> {
       WEB_DIST: path.join(place.dataDir, 'no-web'),
       ...(place.databaseUrl ? { DATABASE_URL: place.databaseUrl } : {}),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1].replace('localhost', '127.0.0.1'));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then(() => reject(new Error(`server exited:\n${output}`)));
-  });
-  return { url, child, exited };
-}
-
-async function kill(server: Server): Promise<void> {
-  server.child.kill('SIGKILL');
-  await server.exited;
-}
-
-async function call<T = unknown>(server: Server, method: string, url: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+    cleanups,
+  );
 }
 
 async function signIn(server: Server): Promise<string> {
@@ -132,15 +84,6 @@ function openData(place: Place): DbHandle {
   const handle = openDatabase({ databaseUrl: place.databaseUrl, dataDir: place.dataDir });
   cleanups.push(() => handle.close());
   return handle;
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** What must hold in any state the product can be in. */
@@ -185,7 +128,7 @@ async function expectConsistent(handle: DbHandle, place: Place): Promise<void> {
 describe('kill -9', () => {
   it('stores every acknowledged inbound message exactly once (2,000 messages from 200 contacts, killed mid-flood)', async () => {
     const place = await newPlace();
-    let server = await startServer(place);
+    let server = await startServerOn(place);
     let token = await signIn(server);
     const connectionId = await linkedSimulator(server, token);
 
@@ -214,7 +157,7 @@ describe('kill -9', () => {
     // The kill hit requests in flight: the server really went down mid-flood.
     expect(interrupted).toBeGreaterThan(0);
 
-    server = await startServer(place);
+    server = await startServerOn(place);
     const handle = openData(place);
     const stored = async (ids: string[]) => {
       const rows = await handle.db
@@ -255,7 +198,7 @@ describe('kill -9', () => {
 
   it('delivers every reply that got a 2xx exactly once (a burst of 50 replies, killed mid-burst)', async () => {
     const place = await newPlace();
-    let server = await startServer(place);
+    let server = await startServerOn(place);
     let token = await signIn(server);
     const connectionId = await linkedSimulator(server, token);
 
@@ -287,7 +230,7 @@ describe('kill -9', () => {
     expect(answered.size).toBeGreaterThanOrEqual(15);
     expect(interrupted).toBeGreaterThan(0);
 
-    server = await startServer(place);
+    server = await startServerOn(place);
     const handle = openData(place);
     // What was stored before the crash goes out at start; nothing is left waiting.
     const waiting = await waitFor(
@@ -326,7 +269,7 @@ describe('kill -9', () => {
     'sends a 1,000-recipient campaign exactly once across a kill -9 at about 300 sent (run %i)',
     async (runNo) => {
       const place = await newPlace();
-      let server = await startServer(place);
+      let server = await startServerOn(place);
       let token = await signIn(server);
       const connectionId = await linkedSimulator(server, token);
       const body = `Oferta ${runNo} ${Date.now()}`;
@@ -350,7 +293,7 @@ describe('kill -9', () => {
       const left = await handle.db.selectFrom('campaignRecipients').select('id').where('campaignId', '=', campaignId).where('status', 'in', ['queued', 'sending']).execute();
       expect(left.length).toBeGreaterThan(0);
 
-      server = await startServer(place);
+      server = await startServerOn(place);
       token = await signIn(server);
       const done = await waitFor(state, (c) => c.status === 'completed', 120_000);
       expect(done.status).toBe('completed');

@@ -5,11 +5,14 @@
 import path from 'node:path';
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
+import type { Leases } from '../core/cluster/leases.js';
+import type { NodeRpc } from '../core/cluster/node-rpc.js';
 import { AppError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { ChannelAuthStore, ConnectionStore } from './connection-store.js';
 import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundMessage } from './channel.js';
 import { InstagramDriver } from './instagram/instagram.driver.js';
+import { RemoteDriver, SESSION_CALLS } from './remote-driver.js';
 import { SimulatorDriver } from './simulator/simulator.driver.js';
 import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
 import { WhatsappDriver } from './whatsapp/whatsapp.driver.js';
@@ -48,6 +51,14 @@ export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, 
   throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: `The ${channel} channel is not available on this server.` });
 };
 
+/** The lease of a connection's session (see core/cluster/leases.ts). */
+export function sessionLease(whatsappId: number): string {
+  return `session:${whatsappId}`;
+}
+
+/** Run on the node that has just taken a session over from another (see onTakeover). */
+export type TakeoverHook = (whatsappId: number) => Promise<void>;
+
 export class SessionManager {
   readonly #sessions = new Map<number, ChannelDriver>();
   readonly #retries = new Map<number, number>();
@@ -60,42 +71,216 @@ export class SessionManager {
   /** Connections whose previous session ended without a clean stop: read again once connected. */
   readonly #catchUp = new Set<number>();
   #handler: InboundHandler | undefined;
+  readonly leases: Leases;
+  readonly #rpc: NodeRpc | undefined;
+  readonly #takeoverHooks: TakeoverHook[] = [];
+  #balancing: { timer: NodeJS.Timeout; round: Promise<void> } | undefined;
+  #closed = false;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly store: ConnectionStore,
     private readonly factory: DriverFactory = defaultDriverFactory,
-  ) {}
+    /** In the cluster mode: the calls between nodes (ctx.leases says which node runs which session). */
+    rpc?: NodeRpc,
+  ) {
+    this.leases = ctx.leases;
+    this.#rpc = rpc;
+    this.#rpc?.handle('session.start', (args) => this.start(idOf(args)));
+    this.#rpc?.handle('session.logout', (args) => this.logout(idOf(args)));
+    this.#rpc?.handle('session.info', async (args) => {
+      const driver = this.requireDriver(idOf(args));
+      return { connected: driver.connected, messageIds: Array.from({ length: 10 }, () => driver.newMessageId()) };
+    });
+    this.#rpc?.handle('session.call', async (args) => {
+      const { whatsappId, method, params } = args as { whatsappId: number; method: string; params: unknown[] };
+      const driver = this.requireDriver(whatsappId) as unknown as Record<string, unknown>;
+      if (!SESSION_CALLS.has(method) || !(method in driver)) throw new AppError('ERR_VALIDATION', { message: `${method} cannot be called on a session.` });
+      const member = driver[method];
+      const value: unknown = typeof member === 'function' ? await (member as (...a: unknown[]) => unknown).apply(driver, params) : member;
+      await this.settled(whatsappId);
+      return value;
+    });
+  }
+
+  /** Whether other nodes share the work (REDIS_URL). */
+  get clustered(): boolean {
+    return this.#rpc !== undefined;
+  }
+
+  /** Whether this node runs the connection's session (always, on a single node). */
+  owns(whatsappId: number): boolean {
+    return this.leases.holds(sessionLease(whatsappId));
+  }
+
+  /** The connections whose sessions this node runs (cluster mode). */
+  ownedIds(): number[] {
+    return this.leases
+      .names()
+      .filter((name) => name.startsWith('session:') && this.leases.holds(name))
+      .map((name) => Number(name.slice('session:'.length)));
+  }
+
+  /** In the cluster mode: `hook` runs each time this node takes a session over, once it started. */
+  onTakeover(hook: TakeoverHook): void {
+    this.#takeoverHooks.push(hook);
+  }
+
+  /**
+   * Lets the node running a connection's session do `method` for the others (forward): a
+   * send stored on any node goes out from the one that runs the session.
+   */
+  handle(method: string, handler: (whatsappId: number, args: unknown) => Promise<unknown>): void {
+    this.#rpc?.handle(`job.${method}`, async (args) => {
+      const { whatsappId, payload } = args as { whatsappId: number; payload: unknown };
+      if (!this.owns(whatsappId)) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      return handler(whatsappId, payload);
+    });
+  }
+
+  /**
+   * Runs `method` (see handle) on the node that runs the session, and answers what it answered;
+   * undefined when no node runs it now (the work stays stored for the node that takes it).
+   */
+  async forward(whatsappId: number, method: string, payload: unknown): Promise<unknown> {
+    const holder = await this.#otherHolder(whatsappId);
+    if (!holder || !this.#rpc) return undefined;
+    return this.#rpc.call(holder, `job.${method}`, { whatsappId, payload });
+  }
+
+  /** The node other than this one that runs the session now, in the cluster mode. */
+  async #otherHolder(whatsappId: number): Promise<string | undefined> {
+    if (!this.#rpc) return undefined;
+    const holder = await this.leases.holder(sessionLease(whatsappId));
+    return holder && holder !== this.leases.nodeId ? holder : undefined;
+  }
+
+  /**
+   * The session of a connection wherever it runs: this node's driver, or in the cluster mode a
+   * stand-in that asks the node running it; undefined when none runs it.
+   */
+  async use(whatsappId: number): Promise<ChannelDriver | undefined> {
+    const local = this.driver(whatsappId);
+    if (local || !this.#rpc) return local;
+    const holder = await this.#otherHolder(whatsappId);
+    if (!holder) return undefined;
+    const info = (await this.#rpc.call(holder, 'session.info', { whatsappId }).catch(() => undefined)) as { connected: boolean; messageIds: string[] } | undefined;
+    return info && new RemoteDriver(this.#rpc, holder, whatsappId, info);
+  }
+
+  /** Like use, or ERR_WAPP_NOT_INITIALIZED. */
+  async require(whatsappId: number): Promise<ChannelDriver> {
+    const driver = await this.use(whatsappId);
+    if (!driver) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    return driver;
+  }
 
   setInboundHandler(handler: InboundHandler): void {
     this.#handler = handler;
   }
 
+  /** The driver of a session this node runs (see use for a session that may run elsewhere). */
   driver(whatsappId: number): ChannelDriver | undefined {
-    return this.#sessions.get(whatsappId);
+    return this.owns(whatsappId) ? this.#sessions.get(whatsappId) : undefined;
   }
 
-  /** The live driver of a connection, or ERR_WAPP_NOT_INITIALIZED. */
+  /** The live driver of a session this node runs, or ERR_WAPP_NOT_INITIALIZED. */
   requireDriver(whatsappId: number): ChannelDriver {
-    const driver = this.#sessions.get(whatsappId);
+    const driver = this.driver(whatsappId);
     if (!driver) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
     return driver;
   }
 
+  /**
+   * Starts the sessions this node is to run: on a single node every connection's; in the
+   * cluster mode those no live node holds, and from then on, every lease period, it renews its
+   * own and takes over those whose node stopped renewing (died).
+   */
   async restoreAll(): Promise<void> {
-    for (const id of await this.store.ids()) {
-      try {
-        await this.start(id);
-      } catch (error) {
-        // One connection that cannot start (its channel turned off, say) must not stop the others.
-        this.ctx.events.publish('channel.error', { whatsappId: id, error });
-        await this.#saveState(id, { status: 'DISCONNECTED', qrcode: '' });
-      }
+    if (!this.clustered) {
+      for (const id of await this.store.ids()) await this.#startOrReport(id);
+      return;
+    }
+    await this.#balance();
+    const tick = () => {
+      if (this.#closed) return;
+      const round = this.#balance()
+        .catch((error: unknown) => this.ctx.events.publish('channel.error', { whatsappId: 0, error }))
+        .finally(() => {
+          if (this.#balancing) this.#balancing.timer = setTimeout(tick, this.leases.renewMs).unref();
+        });
+      if (this.#balancing) this.#balancing.round = round;
+    };
+    this.#balancing = { timer: setTimeout(tick, this.leases.renewMs).unref(), round: Promise.resolve() };
+  }
+
+  async #startOrReport(whatsappId: number): Promise<void> {
+    try {
+      await this.start(whatsappId);
+    } catch (error) {
+      // One connection that cannot start (its channel turned off, say) must not stop the others.
+      this.ctx.events.publish('channel.error', { whatsappId, error });
+      await this.#saveState(whatsappId, { status: 'DISCONNECTED', qrcode: '' });
     }
   }
 
+  /** One round of the cluster mode: renew what this node holds, stop what it lost, take what nobody holds. */
+  async #balance(): Promise<void> {
+    const ids = new Set(await this.store.ids());
+    for (const name of this.leases.names()) {
+      const id = Number(name.slice('session:'.length));
+      if (!name.startsWith('session:')) continue;
+      if (!ids.has(id)) {
+        // The connection was deleted: its lease goes with it.
+        await this.#stopLocal(id);
+        await this.leases.release(name);
+      } else if (!(await this.leases.renew(name))) await this.#fence(id);
+    }
+    for (const id of ids) {
+      if (this.#closed || this.owns(id)) continue;
+      if (!(await this.leases.acquire(sessionLease(id)))) continue;
+      this.#watchLease(id);
+      await this.#startOrReport(id);
+      for (const hook of this.#takeoverHooks) await hook(id).catch((error: unknown) => this.ctx.events.publish('channel.error', { whatsappId: id, error }));
+    }
+  }
+
+  /** Stops the session the moment its lease runs out without a renewal (fencing). */
+  #watchLease(whatsappId: number): void {
+    const check = () => {
+      if (this.#closed || !this.#sessions.has(whatsappId)) return;
+      if (!this.owns(whatsappId)) return void this.#fence(whatsappId);
+      setTimeout(check, 250).unref();
+    };
+    setTimeout(check, 250).unref();
+  }
+
+  /**
+   * This node lost the session's lease (it was paused, or cut off from the database): the
+   * session stops here before another node may start it. Nothing is written: the database
+   * belongs to the new holder now.
+   */
+  async #fence(whatsappId: number): Promise<void> {
+    this.leases.drop(sessionLease(whatsappId));
+    const driver = this.#sessions.get(whatsappId);
+    this.#sessions.delete(whatsappId);
+    this.#catchUp.delete(whatsappId);
+    if (driver) await driver.stop().catch((error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error }));
+  }
+
+  /**
+   * (Re)starts the session: here on a single node, or when this node holds or can take its
+   * lease; otherwise on the node that runs it.
+   */
   async start(whatsappId: number): Promise<void> {
-    await this.stop(whatsappId);
+    if (this.clustered && !(await this.leases.acquire(sessionLease(whatsappId)))) {
+      const holder = await this.#otherHolder(whatsappId);
+      if (!holder || !this.#rpc) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      await this.#rpc.call(holder, 'session.start', { whatsappId });
+      return;
+    }
+    if (this.clustered) this.#watchLease(whatsappId);
+    await this.#stopLocal(whatsappId);
     const channel = await this.store.channelOf(whatsappId);
     if (!channel) throw new AppError('ERR_NO_WAPP_FOUND');
     const driver = this.factory({ ctx: this.ctx, whatsappId, channel, auth: this.store.authStore(whatsappId) });
@@ -120,7 +305,12 @@ export class SessionManager {
     this.#writes.set(whatsappId, next);
   }
 
-  async stop(whatsappId: number): Promise<void> {
+  /** Closes this node's session of the connection, cleanly (its credentials kept). */
+  stop(whatsappId: number): Promise<void> {
+    return this.#stopLocal(whatsappId);
+  }
+
+  async #stopLocal(whatsappId: number): Promise<void> {
     const driver = this.#sessions.get(whatsappId);
     if (!driver) return;
     this.#sessions.delete(whatsappId);
@@ -128,7 +318,16 @@ export class SessionManager {
     await this.store.setSessionOpenSince(whatsappId, null);
   }
 
+  /** Unlinks the device and forgets its credentials, on the node that runs the session. */
   async logout(whatsappId: number): Promise<void> {
+    if (this.clustered && !(await this.leases.acquire(sessionLease(whatsappId)))) {
+      const holder = await this.#otherHolder(whatsappId);
+      if (holder && this.#rpc) {
+        await this.#rpc.call(holder, 'session.logout', { whatsappId });
+        return;
+      }
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+    }
     const driver = this.#sessions.get(whatsappId);
     this.#sessions.delete(whatsappId);
     if (driver) await driver.logout();
@@ -140,13 +339,21 @@ export class SessionManager {
     await this.#saveState(whatsappId, { status: 'DISCONNECTED', qrcode: '' });
   }
 
+  /** A clean shutdown: every session stops, and in the cluster mode its lease is given up for another node to take at once. */
   async closeAll(): Promise<void> {
-    for (const id of [...this.#sessions.keys()]) await this.stop(id);
+    this.#closed = true;
+    if (this.#balancing) {
+      clearTimeout(this.#balancing.timer);
+      await this.#balancing.round;
+    }
+    for (const id of [...this.#sessions.keys()]) await this.#stopLocal(id);
+    if (this.clustered) for (const name of this.leases.names()) await this.leases.release(name).catch(() => undefined);
   }
 
   #wire(whatsappId: number, driver: ChannelDriver): void {
     const log = (error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error });
-    const isCurrent = () => this.#sessions.get(whatsappId) === driver;
+    // Events of a session replaced, or of one whose lease ran out, are not this node's to handle.
+    const isCurrent = () => this.#sessions.get(whatsappId) === driver && this.owns(whatsappId);
     driver.on('qr', (qrcode) => {
       if (isCurrent()) this.#enqueue(whatsappId, { status: qrcode ? 'qrcode' : 'OPENING', qrcode });
     });
@@ -272,4 +479,8 @@ export class SessionManager {
     if (!current) return;
     this.ctx.events.publish('whatsapp.session', { id: whatsappId, status: current.status, qrcode: current.qrcode, retries: current.retries, updatedAt: current.updatedAt });
   }
+}
+
+function idOf(args: unknown): number {
+  return (args as { whatsappId: number }).whatsappId;
 }

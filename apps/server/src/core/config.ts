@@ -1,4 +1,6 @@
 /** Environment, parsed once. Every variable here is listed in the README's configuration table. */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -63,6 +65,11 @@ const ZEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:_-]{1,40}$/, 'letters, digits, :, _ and -')
     .default('zapdesk'),
+  NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, ., _ and -')
+    .optional(),
+  SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(300).default(15),
   ADMIN_EMAIL: z.email().default('admin@admin.com'),
   ADMIN_PASSWORD: z.string().min(5).optional(),
   JWT_SECRET: z.string().min(32).optional(),
@@ -101,6 +108,10 @@ export type Config = {
   redisUrl: string | undefined;
   /** What the cluster's Redis keys and channels start with (several deployments may share a Redis). */
   redisPrefix: string;
+  /** This node's name in the cluster (the host name and process id when not given). */
+  nodeId: string;
+  /** In the cluster mode: how long a node's hold on a session lasts without a renewal. */
+  sessionLeaseSeconds: number;
   adminEmail: string;
   adminPassword: string | undefined;
   /** Seals secret settings instead of the key generated into secrets.json. */
@@ -170,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     redisUrl: e.REDIS_URL || undefined,
     redisPrefix: e.REDIS_PREFIX,
+    nodeId: e.NODE_ID ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     secretsKey: e.SECRETS_KEY || undefined,

@@ -1,3 +1,4 @@
+import type { Leases } from './cluster/leases.js';
 import type { Config } from './config.js';
 import type { Db, DbKind } from './db/database.js';
 import type { DomainEventBus } from './events.js';
@@ -15,4 +16,6 @@ export type AppContext = {
   secrets: Secrets;
   /** Registered by the users and auth features (see core/auth/identity.ts). */
   identity: Identity;
+  /** Which node runs what must run once (sessions, singleton jobs); on a single node, this one. */
+  leases: Leases;
 };

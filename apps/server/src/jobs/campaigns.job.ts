@@ -19,6 +19,8 @@ import { findWhatsappById } from '../features/whatsapps/whatsapps.repository.js'
 
 /** How often due scheduled campaigns and idle connections are looked at. */
 export const CAMPAIGN_POLL_MS = 1_000;
+/** The lease of the telephony sender (SMS and calls: no session), which one node runs at a time. */
+export const TELEPHONY_LANE = 'job:telephony';
 /** Progress events of a campaign at most this often while it sends (state changes go out at once). */
 export const PROGRESS_EVERY_MS = 500;
 /** A scheduled campaign that starts later than this after its time says so in its history. */
@@ -107,6 +109,9 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
   const run = async (whatsappId: Lane, state: ConnectionState) => {
     const connection = whatsappId === null ? undefined : await findWhatsappById(ctx.db, whatsappId);
     while (!stopped) {
+      // Only the node that runs the connection's session (or holds the telephony lane) sends,
+      // and decides that the connection is away.
+      if (whatsappId === null ? !ctx.leases.holds(TELEPHONY_LANE) : !sessions.owns(whatsappId)) return;
       const next = await recipients.nextQueuedRecipient(ctx.db, whatsappId);
       if (!next) return;
       const campaign = await campaigns.findCampaign(ctx.db, next.campaignId);
@@ -177,17 +182,36 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
       }
     }
     for (const whatsappId of await campaigns.connectionsWithRunningCampaigns(ctx.db)) {
-      if (whatsappId === null || sessions.driver(whatsappId)) kick(whatsappId);
+      if (whatsappId === null) {
+        const lane = await ctx.leases.keep(TELEPHONY_LANE);
+        // Taken over from a node that died: what it left in doubt is settled first.
+        if (lane === 'new' && sessions.clustered) await recover(null);
+        if (lane) kick(null);
+      } else if (sessions.driver(whatsappId)) kick(whatsappId);
     }
   };
 
-  // Sends a crash left in doubt are settled before anything new goes out.
-  let unknownLeft = await recipients.hasUnknownRecipients(ctx.db);
-  for (const whatsappId of await recipients.connectionsWithRecipientsInDoubt(ctx.db)) {
-    unknownLeft = true;
+  const recover = async (whatsappId: Lane) => {
     for (const id of await recoverInDoubt(ctx, whatsappId, whatsappId === null ? undefined : sessions.driver(whatsappId))) {
       await completeIfDone(ctx, id);
       await progress(id, true);
+    }
+  };
+
+  // Sends a crash left in doubt are settled before anything new goes out: on a single node at
+  // start; in the cluster mode for each connection as a node takes it over (the others' sends
+  // under way are not in doubt).
+  let unknownLeft = await recipients.hasUnknownRecipients(ctx.db);
+  if (sessions.clustered) {
+    sessions.onTakeover(async (whatsappId) => {
+      unknownLeft = true;
+      await recover(whatsappId);
+      kick(whatsappId);
+    });
+  } else {
+    for (const whatsappId of await recipients.connectionsWithRecipientsInDoubt(ctx.db)) {
+      unknownLeft = true;
+      await recover(whatsappId);
     }
   }
 

@@ -10,6 +10,7 @@ import { deliverPending, readBotSettings, runTicket } from '../features/chatbot/
 import { ticketsReady, ticketsWithPending } from '../features/chatbot/chatbot.repository.js';
 
 export const CHATBOT_POLL_MS = 500;
+export const CHATBOT_LEASE = 'job:chatbot';
 const TICKETS_AT_ONCE = 10;
 
 export async function startChatbotWorker(ctx: AppContext, sessions: SessionManager, onError: (error: unknown) => void): Promise<() => Promise<void>> {
@@ -28,11 +29,13 @@ export async function startChatbotWorker(ctx: AppContext, sessions: SessionManag
       sleepers.add(done);
     });
 
-  let resumed = false;
   const tick = async () => {
-    // At start: the bot's answers a stopped server had not sent yet go out first.
-    if (!resumed) {
-      resumed = true;
+    // One node runs the bot at a time. The one that starts (this server at start, or in the
+    // cluster mode a node taking over from one that died) first sends the bot's answers that
+    // were not sent yet.
+    const lease = await ctx.leases.keep(CHATBOT_LEASE);
+    if (!lease) return;
+    if (lease === 'new') {
       for (const ticketId of await ticketsWithPending(ctx.db, 100)) {
         if (stopped) return;
         const run = deliverPending(ctx, sessions, ticketId, sleep)

@@ -10,6 +10,7 @@ import { deliver, readEmailSettings, smtpErrorText } from '../features/email/ema
 import * as repo from '../features/email/email.repository.js';
 
 export const MAIL_POLL_MS = 2_000;
+export const MAIL_LEASE = 'job:mail';
 export const MAX_ATTEMPTS = 8;
 const MAX_WAIT_MS = 60 * 60_000;
 
@@ -30,12 +31,15 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
-  // A mail a stopped server was sending goes again (at least once: the SMTP server may have it).
-  await repo.requeueSending(ctx.db, nowIso());
-
   const sendDue = async () => {
+    // One node sends the mails at a time. The one that starts sending (this server at start, or
+    // in the cluster mode a node taking over from one that died) first queues again the mail
+    // that was being sent (at least once: the SMTP server may have it).
+    const lease = await ctx.leases.keep(MAIL_LEASE);
+    if (!lease) return;
+    if (lease === 'new') await repo.requeueSending(ctx.db, nowIso());
     for (;;) {
-      if (stopped) return;
+      if (stopped || !ctx.leases.holds(MAIL_LEASE)) return;
       const ids = await repo.dueEmailIds(ctx.db, nowIso(), 10);
       if (ids.length === 0) return;
       const settings = await readEmailSettings(ctx);

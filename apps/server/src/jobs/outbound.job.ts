@@ -6,7 +6,7 @@ import type { SessionManager } from '../channels/session-manager.js';
 import type { AppContext } from '../core/context.js';
 import { pollLoop } from '../core/poll-loop.js';
 import { requeueInterrupted } from '../features/messages/outbox.repository.js';
-import { sendDueJobs } from '../features/messages/outbound.service.js';
+import { sendDueJobs, serveDeliveries } from '../features/messages/outbound.service.js';
 import { nowIso } from '../core/time.js';
 
 export const OUTBOUND_POLL_MS = 1_000;
@@ -14,9 +14,12 @@ const BATCH = 100;
 
 /** Starts the dispatcher; the returned function stops it and waits for the round under way. */
 export async function startOutboundDispatcher(ctx: AppContext, sessions: SessionManager, onError: (error: unknown) => void): Promise<() => Promise<void>> {
-  // This node is the only sender of its connections: a try that was under way when the last
-  // run stopped is queued again, and goes out under the same provider id.
-  await requeueInterrupted(ctx.db, nowIso());
+  // A try that was under way when the node sending it stopped is queued again, and goes out
+  // under the same provider id: on a single node at start (it is the only sender), in the
+  // cluster mode for each connection this node takes over.
+  if (sessions.clustered) sessions.onTakeover(async (whatsappId) => void (await requeueInterrupted(ctx.db, nowIso(), whatsappId)));
+  else await requeueInterrupted(ctx.db, nowIso());
+  serveDeliveries(ctx, sessions);
   let stopped = false;
   const polling = pollLoop(
     async () => {

@@ -9,31 +9,19 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { loadConfig } from '../core/config.js';
 import { createPostgresDatabase, createTestApp, type TestApp } from '../test/harness.js';
+import { redisForClusterTests, TEST_REDIS_URL } from '../test/redis.js';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type Client = { socket: ClientSocket; received: { event: string; payload: unknown }[] };
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const onPostgres = process.env.TEST_DB === 'postgres';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 describe('the cluster mode refuses', () => {
   it('REDIS_URL on SQLite, and a cluster without shared secrets, with a clear message', () => {
@@ -50,11 +38,7 @@ describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the Post
   let ready = false;
 
   beforeAll(async () => {
-    if (!(await redisReachable())) {
-      if (process.env.CI) throw new Error(`Redis is not reachable at ${REDIS_URL}: the cluster tests need it (set TEST_REDIS_URL).`);
-      console.warn(`Skipping the cluster tests: Redis is not reachable at ${REDIS_URL} (set TEST_REDIS_URL).`);
-      return;
-    }
+    if (!(await redisForClusterTests())) return;
     const database = await createPostgresDatabase();
     // The files every node reads: a shared volume in a real deployment.
     const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cluster-media-'));

@@ -13,6 +13,7 @@ import { groupCampaignsMigration } from './migrations/011_group_campaigns.js';
 import { emailsMigration } from './migrations/012_emails.js';
 import { chatbotMigration } from './migrations/013_chatbot.js';
 import { phoneCampaignsMigration } from './migrations/014_phone_campaigns.js';
+import { leasesMigration } from './migrations/015_leases.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -39,6 +40,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '012_emails': emailsMigration(handle.kind),
     '013_chatbot': chatbotMigration(handle.kind),
     '014_phone_campaigns': phoneCampaignsMigration(handle.kind),
+    '015_leases': leasesMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

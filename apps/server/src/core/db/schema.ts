@@ -155,6 +155,14 @@ export type OutboxTable = {
   updatedAt: Timestamp;
 };
 
+/** Work that runs on one node at a time: the owner until expiresAt, and each take-over's number. */
+export type LeasesTable = {
+  name: string;
+  owner: string;
+  generation: number;
+  expiresAt: Timestamp;
+};
+
 export type QuickAnswersTable = {
   id: Generated<number>;
   shortcut: string;
@@ -276,6 +284,7 @@ export type Database = {
   tickets: TicketsTable;
   messages: MessagesTable;
   outbox: OutboxTable;
+  leases: LeasesTable;
   refreshFamilies: RefreshFamiliesTable;
   campaigns: CampaignsTable;
   campaignRecipients: CampaignRecipientsTable;

@@ -345,7 +345,11 @@ describe('the chatbot on a waiting ticket', () => {
     );
     const sessionPath = (id: string) => `/api/v1/sessions/${id}/continueChat`;
     const ticket = await ticketOf(from);
-    const session = await t.ctx.db.selectFrom('chatbotSessions').select('sessionId').where('ticketId', '=', ticket.id).executeTakeFirstOrThrow();
+    // The bot's turn has ended (nothing of it left to send), so the old server writes nothing more to it.
+    const session = await waitFor(
+      () => t.ctx.db.selectFrom('chatbotSessions').select(['sessionId', 'pending']).where('ticketId', '=', ticket.id).executeTakeFirstOrThrow(),
+      (row) => row.pending === '',
+    );
     // As if the server had stopped with one of the bot's answers not sent yet.
     await t.ctx.db
       .updateTable('chatbotSessions')

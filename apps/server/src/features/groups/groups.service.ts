@@ -20,7 +20,7 @@ import { whatsappExists } from '../whatsapps/whatsapps.repository.js';
 /** The connection's live driver, or why there is none. */
 async function connectedDriver(ctx: AppContext, sessions: SessionManager, whatsappId: number): Promise<ChannelDriver> {
   if (!(await whatsappExists(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND', { fields: { whatsappId: 'INVALID' } });
-  const driver = sessions.driver(whatsappId);
+  const driver = await sessions.use(whatsappId);
   if (!driver?.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   return driver;
 }

@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { normalizeUsername, type TDirectCreate, type TInstagramConfigInput } from '@zapdesk/shared/instagram';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
 import { InstagramDriver, IG_AUTH_TYPE, IG_CONFIG_KEY, readInstagramConfig, writeInstagramState, type IgMessagingEvent, type InstagramConfig } from '../../channels/instagram/instagram.driver.js';
+import { RemoteDriver } from '../../channels/remote-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -16,6 +17,8 @@ import { storeCampaign, typedRecipients, type CampaignActor } from '../campaigns
 import type { RecipientInsert } from '../campaigns/recipients.repository.js';
 import { DbChannelAuthStore } from '../whatsapps/channel-auth.repository.js';
 import { findWhatsappById, whatsappIdsOfChannel } from '../whatsapps/whatsapps.repository.js';
+
+type IgParticipant = { id: string; username: string };
 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -107,20 +110,25 @@ export async function receiveWebhook(ctx: AppContext, sessions: SessionManager, 
   if (body.object !== 'instagram') return;
   for (const { entry, connection } of known) {
     if (!connection) continue;
-    const driver = sessions.driver(connection.whatsappId);
-    if (!(driver instanceof InstagramDriver) || !driver.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
-    await driver.deliver(entry.messaging ?? []);
+    // Handed to the node that runs the connection's session (this one, or another in the cluster mode).
+    const driver = await sessions.use(connection.whatsappId);
+    if (driver instanceof RemoteDriver && driver.connected) await driver.call('deliver', entry.messaging ?? []);
+    else if (driver instanceof InstagramDriver && driver.connected) await driver.deliver(entry.messaging ?? []);
+    else throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   }
 }
 
 /** The Instagram connection a direct send goes through: the one named, else the first one. */
-async function directConnection(ctx: AppContext, sessions: SessionManager, whatsappId: number | undefined): Promise<{ whatsappId: number; driver: InstagramDriver }> {
+async function directConnection(ctx: AppContext, sessions: SessionManager, whatsappId: number | undefined): Promise<{ whatsappId: number; participants: () => Promise<IgParticipant[]> }> {
   const ids = await whatsappIdsOfChannel(ctx.db, 'instagram');
   const id = whatsappId ?? ids[0];
   if (id === undefined || !ids.includes(id)) throw new AppError('ERR_NO_IG_CONNECTION', { fields: { whatsappId: 'INVALID' } });
-  const driver = sessions.driver(id);
-  if (!(driver instanceof InstagramDriver) || !driver.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
-  return { whatsappId: id, driver };
+  const driver = await sessions.use(id);
+  if (!driver?.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  // The account's conversations, asked of the node that runs the session.
+  const participants = driver instanceof RemoteDriver ? () => driver.call<IgParticipant[]>('participants') : driver instanceof InstagramDriver ? () => driver.participants() : undefined;
+  if (!participants) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  return { whatsappId: id, participants };
 }
 
 /**
@@ -134,10 +142,10 @@ export async function createDirectCampaign(
   actor: CampaignActor,
   input: Pick<TDirectCreate, 'users' | 'message' | 'scheduledAt'> & { whatsappId?: number | undefined },
 ): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
-  const { whatsappId, driver } = await directConnection(ctx, sessions, input.whatsappId);
+  const { whatsappId, participants } = await directConnection(ctx, sessions, input.whatsappId);
   // A line that cannot be a username is invalid; a username nobody wrote from, not reachable.
   const typed = typedRecipients(input.users, { field: 'users', invalidError: null, normalize: normalizeUsername });
-  const known = new Map((await driver.participants()).map((p) => [p.username, p.id]));
+  const known = new Map((await participants()).map((p) => [p.username, p.id]));
   const recipients: RecipientInsert[] = typed.recipients.map((r) => {
     const username = r.number;
     const igsid = username ? known.get(username) : undefined;

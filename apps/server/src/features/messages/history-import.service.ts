@@ -30,7 +30,7 @@ export const SYNC_TICKETS_MAX = 20;
 
 async function connectionDriver(ctx: AppContext, sessions: SessionManager, whatsappId: number): Promise<ChannelDriver> {
   if (!(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
-  return sessions.requireDriver(whatsappId);
+  return sessions.require(whatsappId);
 }
 
 /** Fetches up to `limit` messages older than what the ticket's chat holds, and stores the new ones. */

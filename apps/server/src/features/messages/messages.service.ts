@@ -88,7 +88,7 @@ export async function deleteMessage(ctx: AppContext, sessions: SessionManager, a
   if (!row.fromMe) throw new AppError('ERR_NO_PERMISSION');
   if (row.isDeleted) return;
   try {
-    await sessions.requireDriver(ticket.whatsappId).deleteForEveryone(chatOf(ticket), row.providerId, true);
+    await (await sessions.require(ticket.whatsappId)).deleteForEveryone(chatOf(ticket), row.providerId, true);
   } catch (error) {
     if (error instanceof AppError && error.code === 'ERR_WAPP_NOT_INITIALIZED') throw error;
     throw new AppError('ERR_DELETE_WAPP_MSG');

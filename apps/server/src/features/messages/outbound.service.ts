@@ -60,7 +60,7 @@ function mediaTypeOf(content: OutboundContent): MediaType | null {
  */
 export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, request: OutboundRequest): Promise<number> {
   const { ticket, content } = request;
-  const driver = sessions.requireDriver(ticket.whatsappId);
+  const driver = await sessions.require(ticket.whatsappId);
   // Refused at once while the phone is offline: the agent learns it now, and nothing is stored
   // that they did not see go. Once accepted, a reply waits through a drop of the connection.
   if (!driver.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
@@ -110,9 +110,25 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
   return messageId;
 }
 
-/** Tries one job now, after the connection's sends already under way. */
-export function deliverJob(ctx: AppContext, sessions: SessionManager, job: { id: number; whatsappId: number }): Promise<SendOutcome> {
-  return sessions.exclusive(job.whatsappId, () => attempt(ctx, sessions, job.id));
+/**
+ * Tries one job now, after the connection's sends already under way, on the node that runs the
+ * connection's session (this one, or another in the cluster mode). When no node answers, the
+ * job stays queued for the node that takes the session over.
+ */
+export async function deliverJob(ctx: AppContext, sessions: SessionManager, job: { id: number; whatsappId: number }): Promise<SendOutcome> {
+  if (sessions.owns(job.whatsappId)) return sessions.exclusive(job.whatsappId, () => attempt(ctx, sessions, job.id));
+  const answer = await sessions.forward(job.whatsappId, DELIVER, { id: job.id }).catch((error: unknown) => {
+    ctx.events.publish('channel.error', { whatsappId: job.whatsappId, error });
+    return undefined;
+  });
+  return (answer as SendOutcome | undefined) ?? { status: 'queued' };
+}
+
+const DELIVER = 'outbound.deliver';
+
+/** The node running a session sends the jobs that other nodes stored for it (see deliverJob). */
+export function serveDeliveries(ctx: AppContext, sessions: SessionManager): void {
+  sessions.handle(DELIVER, (whatsappId, payload) => deliverJob(ctx, sessions, { id: (payload as { id: number }).id, whatsappId }));
 }
 
 /**
@@ -198,7 +214,7 @@ function asErrorCode(value: string | null): ErrorCode {
 
 /** Sends the queued jobs that are due, each connection's in order; used by the outbound job. */
 export async function sendDueJobs(ctx: AppContext, sessions: SessionManager, limit: number): Promise<number> {
-  const jobs = await outbox.dueJobs(ctx.db, nowIso(), limit);
+  const jobs = await outbox.dueJobs(ctx.db, nowIso(), limit, sessions.clustered ? sessions.ownedIds() : undefined);
   await Promise.all(jobs.map((job) => deliverJob(ctx, sessions, job).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: job.whatsappId, error }))));
   return jobs.length;
 }
@@ -210,7 +226,7 @@ export async function sendDueJobs(ctx: AppContext, sessions: SessionManager, lim
 export async function retryMessage(ctx: AppContext, sessions: SessionManager, messageId: number, chat: ChatAddress): Promise<SendOutcome> {
   const job = await outbox.findJobByMessageId(ctx.db, messageId);
   if (!job) throw new AppError('ERR_MESSAGE_NOT_FAILED');
-  if (!sessions.requireDriver(job.whatsappId).connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+  if (!(await sessions.require(job.whatsappId)).connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   if (!(await outbox.requeueFailed(ctx.db, job.id, chat, nowIso()))) throw new AppError('ERR_MESSAGE_NOT_FAILED');
   await setSendStatus(ctx.db, messageId, { status: 'queued' }, nowIso());
   await publishMessageUpdate(ctx, messageId);

@@ -92,15 +92,26 @@ export async function finishJob(db: Db, id: number, result: { status: 'sent' } |
     .execute();
 }
 
-/** Queued jobs due by `now`, oldest first: the order they were written in is the order they go out. */
-export async function dueJobs(db: Db, now: string, limit: number): Promise<OutboxJob[]> {
-  const rows = await db.selectFrom('outbox').select(columns).where('status', '=', 'queued').where('dueAt', '<=', now).orderBy('id').limit(limit).execute();
+/**
+ * Queued jobs due by `now`, oldest first: the order they were written in is the order they go
+ * out. Only those of `whatsappIds` when given (the sessions a cluster node runs).
+ */
+export async function dueJobs(db: Db, now: string, limit: number, whatsappIds?: number[]): Promise<OutboxJob[]> {
+  if (whatsappIds?.length === 0) return [];
+  let query = db.selectFrom('outbox').select(columns).where('status', '=', 'queued').where('dueAt', '<=', now);
+  if (whatsappIds) query = query.where('whatsappId', 'in', whatsappIds);
+  const rows = await query.orderBy('id').limit(limit).execute();
   return rows.map(toJob);
 }
 
-/** At start: a try that a crash interrupted is queued again, due now. */
-export async function requeueInterrupted(db: Db, now: string): Promise<number> {
-  const result = await db.updateTable('outbox').set({ status: 'queued', dueAt: now, updatedAt: now }).where('status', '=', 'sending').executeTakeFirst();
+/**
+ * At start (or, in the cluster mode, when a node takes a connection over from one that died):
+ * a try that was cut off is queued again, due now.
+ */
+export async function requeueInterrupted(db: Db, now: string, whatsappId?: number): Promise<number> {
+  let update = db.updateTable('outbox').set({ status: 'queued', dueAt: now, updatedAt: now }).where('status', '=', 'sending');
+  if (whatsappId !== undefined) update = update.where('whatsappId', '=', whatsappId);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

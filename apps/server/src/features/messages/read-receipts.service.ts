@@ -23,7 +23,7 @@ export async function readTicket(ctx: AppContext, sessions: SessionManager, tick
   const now = nowIso();
   const providerIds = await markTicketRead(ctx.db, ticket.id, now);
   await updateTicket(ctx.db, ticket.id, { unreadMessages: 0 }, now);
-  const driver = sessions.driver(ticket.whatsappId);
-  if (driver && providerIds.length) await driver.markRead(chatOf(ticket), providerIds).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
+  const driver = providerIds.length ? await sessions.use(ticket.whatsappId).catch(() => undefined) : undefined;
+  if (driver) await driver.markRead(chatOf(ticket), providerIds).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
   return true;
 }

@@ -7,6 +7,7 @@ import { ZSimulatorGroupCreateSchema, ZSimulatorGroupSchema, ZSimulatorGroupsSch
 import { ZSimulatorContactSchema, ZSimulatorEditSchema, ZSimulatorHistorySchema, ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
 import type { InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { RemoteDriver } from '../../channels/remote-driver.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -22,16 +23,55 @@ function mediaTypeOf(mimetype: string): MediaType {
   return 'other';
 }
 
+/** The simulated phone's controls, each answered when done (here, or on the node that runs the session). */
+type SimulatorControl = {
+  [K in 'scan' | 'deliver' | 'seedHistory' | 'edit' | 'updateContact' | 'outbox' | 'drop' | 'addGroup' | 'groups' | 'ownNumber']: SimulatorDriver[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<Awaited<R>>
+    : () => Promise<SimulatorDriver[K]>;
+};
+
+function localControl(driver: SimulatorDriver): SimulatorControl {
+  return {
+    scan: () => driver.scan(),
+    deliver: (message) => driver.deliver(message),
+    seedHistory: async (messages) => driver.seedHistory(messages),
+    edit: async (id, body) => driver.edit(id, body),
+    updateContact: async (update) => driver.updateContact(update),
+    outbox: async () => driver.outbox(),
+    drop: async () => driver.drop(),
+    addGroup: async (input) => driver.addGroup(input),
+    groups: async () => driver.groups(),
+    ownNumber: async () => driver.ownNumber,
+  };
+}
+
+function remoteControl(driver: RemoteDriver): SimulatorControl {
+  return {
+    scan: () => driver.call('scan'),
+    deliver: (message) => driver.call('deliver', message),
+    seedHistory: (messages) => driver.call('seedHistory', messages),
+    edit: (id, body) => driver.call('edit', id, body),
+    updateContact: (update) => driver.call('updateContact', update),
+    outbox: () => driver.call('outbox'),
+    drop: () => driver.call('drop'),
+    addGroup: (input) => driver.call('addGroup', input),
+    groups: () => driver.call('groups'),
+    ownNumber: () => driver.call('ownNumber'),
+  };
+}
+
 export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['simulator'];
   const onRequest = requireAdmin(ctx);
 
-  async function simulator(connectionId: number): Promise<SimulatorDriver> {
+  /** The simulated phone of a connection, wherever its session runs (another node in the cluster mode). */
+  async function simulator(connectionId: number): Promise<SimulatorControl> {
     const whatsapp = await getWhatsapp(ctx, connectionId);
-    const driver = sessions.driver(connectionId);
     if (whatsapp.channel !== 'simulator') throw new AppError('ERR_NOT_A_SIMULATOR');
+    const driver = await sessions.use(connectionId);
+    if (driver instanceof RemoteDriver) return remoteControl(driver);
     if (!(driver instanceof SimulatorDriver)) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
-    return driver;
+    return localControl(driver);
   }
 
   app.post('/simulator/:connectionId/scan', { schema: { tags, params: ZParams, response: { 200: z.object({ status: z.string() }) } }, onRequest }, async (req) => {
@@ -82,19 +122,19 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
         // Without a time: one minute apart, in the order given, the last an hour ago.
         timestamp: m.timestamp ? new Date(m.timestamp) : new Date(start + i * 60_000),
       }));
-      driver.seedHistory(seeded);
+      await driver.seedHistory(seeded);
       return { ids: seeded.map((m) => m.providerId) };
     },
   );
 
   app.post('/simulator/:connectionId/edit', { schema: { tags, params: ZParams, body: ZSimulatorEditSchema, response: { 200: z.object({ id: z.string() }) } }, onRequest }, async (req) => {
-    (await simulator(req.params.connectionId)).edit(req.body.id, req.body.body);
+    await (await simulator(req.params.connectionId)).edit(req.body.id, req.body.body);
     return { id: req.body.id };
   });
 
   app.post('/simulator/:connectionId/contact', { schema: { tags, params: ZParams, body: ZSimulatorContactSchema, response: { 200: z.object({ number: z.string() }) } }, onRequest }, async (req) => {
     const { from, name, pictureUrl } = req.body;
-    (await simulator(req.params.connectionId)).updateContact({ number: from, ...(name ? { name } : {}), ...(pictureUrl !== undefined ? { pictureUrl } : {}) });
+    await (await simulator(req.params.connectionId)).updateContact({ number: from, ...(name ? { name } : {}), ...(pictureUrl !== undefined ? { pictureUrl } : {}) });
     return { number: from };
   });
 
@@ -103,18 +143,18 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   );
 
   app.post('/simulator/:connectionId/disconnect', { schema: { tags, params: ZParams, response: { 200: z.object({ status: z.string() }) } }, onRequest }, async (req) => {
-    (await simulator(req.params.connectionId)).drop();
+    await (await simulator(req.params.connectionId)).drop();
     await sessions.settled(req.params.connectionId);
     return { status: 'DISCONNECTED' };
   });
 
   // Groups the phone belongs to: set up by a test or the demo, and read back to see what the product changed.
   app.post('/simulator/:connectionId/groups', { schema: { tags, params: ZParams, body: ZSimulatorGroupCreateSchema, response: { 201: ZSimulatorGroupSchema } }, onRequest }, async (req, reply) =>
-    reply.code(201).send((await simulator(req.params.connectionId)).addGroup(req.body)),
+    reply.code(201).send(await (await simulator(req.params.connectionId)).addGroup(req.body)),
   );
 
   app.get('/simulator/:connectionId/groups', { schema: { tags, params: ZParams, response: { 200: ZSimulatorGroupsSchema } }, onRequest }, async (req) => {
     const driver = await simulator(req.params.connectionId);
-    return { ownNumber: driver.ownNumber, groups: driver.groups() };
+    return { ownNumber: await driver.ownNumber(), groups: await driver.groups() };
   });
 };

@@ -66,7 +66,7 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
     const farewell = connection
       ? renderVariables(connection.farewellMessage, { name: ticket.contact.name, user: actor.name, ticketId: ticket.id, connection: connection.name, queue: ticket.queue?.name ?? '' })
       : '';
-    if (farewell.trim() && ticket.status !== 'closed' && sessions.driver(ticket.whatsappId)) {
+    if (farewell.trim() && ticket.status !== 'closed' && (await sessions.use(ticket.whatsappId).catch(() => undefined))) {
       await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: farewell } }).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
     }
     const notices = await closeNoticePlan(ctx);
@@ -160,7 +160,7 @@ export async function transferTicket(
   const updated = await repo.findTicketById(ctx.db, id);
   if (!updated) throw new AppError('ERR_NO_TICKET_FOUND');
   ctx.events.publish('ticket.saved', { ticket: updated, previous: ticket });
-  if ((queue || user) && sessions.driver(updated.whatsappId)) {
+  if ((queue || user) && (await sessions.use(updated.whatsappId).catch(() => undefined))) {
     await sendOnTicket(ctx, sessions, { ticket: updated, content: { kind: 'text', body: transferNotice(queue?.name, user?.name) } }).catch((error: unknown) =>
       ctx.events.publish('channel.error', { whatsappId: updated.whatsappId, error }),
     );

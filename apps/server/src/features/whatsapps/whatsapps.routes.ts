@@ -53,6 +53,6 @@ export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   app.post(
     '/whatsappsession/:id/pairing-code',
     { schema: { tags, params: ZIdParamsSchema, body: ZPairingCodeRequestSchema, response: { 200: z.object({ code: z.string() }) } }, onRequest: admin },
-    async (req) => ({ code: await sessions.requireDriver(req.params.id).requestPairingCode(req.body.phoneNumber) }),
+    async (req) => ({ code: await (await sessions.require(req.params.id)).requestPairingCode(req.body.phoneNumber) }),
   );
 };
