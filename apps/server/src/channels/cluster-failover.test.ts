@@ -21,17 +21,21 @@ import { call, kill, startServer, waitFor, type Server } from '../test/server-pr
 const onPostgres = process.env.TEST_DB === 'postgres';
 const ADMIN = { email: 'cluster@test.local', password: 'cluster-pass' };
 
-describe.runIf(onPostgres)('a session when the node running it is killed (three node processes on PostgreSQL and Redis)', () => {
+describe.runIf(onPostgres)('a session when the node running it dies or stops (three node processes on PostgreSQL and Redis)', () => {
   const cleanups: (() => Promise<void>)[] = [];
   const nodes = new Map<string, Server>();
   let handle: DbHandle | undefined;
+  let dataDir = '';
+  let token = '';
+  let adminId = 0;
   let ready = false;
 
   beforeAll(async () => {
     if (!(await redisForClusterTests())) return;
     const database = await createPostgresDatabase();
-    // The files every node reads (media, the simulated phones): a shared volume in a real deployment.
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-failover-'));
+    // Each node its own data directory; the media on a volume they share (MEDIA_DIR). The
+    // simulated phones live in the database in the cluster mode.
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-failover-'));
     cleanups.push(async () => {
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -43,7 +47,6 @@ describe.runIf(onPostgres)('a session when the node running it is killed (three 
       JWT_SECRET: randomBytes(32).toString('hex'),
       JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
       SECRETS_KEY: randomBytes(24).toString('hex'),
-      DATA_DIR: dataDir,
       MEDIA_DIR: path.join(dataDir, 'media'),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
@@ -52,8 +55,13 @@ describe.runIf(onPostgres)('a session when the node running it is killed (three 
       LOGIN_RATE_LIMIT: '1000',
       WEB_DIST: path.join(dataDir, 'no-web'),
     };
+    const nodeDir = (name: string) => {
+      const dir = path.join(dataDir, name);
+      fs.mkdirSync(dir);
+      return dir;
+    };
     // One after the other: the first migrates and seeds, the others find it done.
-    for (const name of ['node-a', 'node-b', 'node-c']) nodes.set(name, await startServer({ ...shared, NODE_ID: name }, cleanups));
+    for (const name of ['node-a', 'node-b', 'node-c']) nodes.set(name, await startServer({ ...shared, NODE_ID: name, DATA_DIR: nodeDir(name) }, cleanups));
     handle = openDatabase({ databaseUrl: database.url, dataDir });
     cleanups.push(() => handle?.close() ?? Promise.resolve());
     ready = true;
@@ -71,7 +79,8 @@ describe.runIf(onPostgres)('a session when the node running it is killed (three 
     if (!ready) return context.skip();
     const [a, b, c] = [...nodes.values()] as [Server, Server, Server];
     const login = (await call<{ token: string; user: { id: number } }>(a, 'POST', '/api/auth/login', { body: ADMIN })).body;
-    const token = login.token;
+    token = login.token;
+    adminId = login.user.id;
 
     // A phone linked through node B, its QR code scanned through node C: whichever runs it.
     const created = await call<{ id: number }>(b, 'POST', '/api/whatsapp', { token, body: { name: 'Cluster phone', channel: 'simulator', isDefault: true } });
@@ -89,7 +98,7 @@ describe.runIf(onPostgres)('a session when the node running it is killed (three 
     expect(inbound.status).toBe(200);
     const ticketId = (await handle?.db.selectFrom('messages').select('ticketId').where('providerId', '=', inbound.body.id).executeTakeFirst())?.ticketId;
     expect(ticketId).toBeGreaterThan(0);
-    const accepted = await call(third, 'PUT', `/api/tickets/${ticketId}`, { token, body: { status: 'open', userId: login.user.id } });
+    const accepted = await call(third, 'PUT', `/api/tickets/${ticketId}`, { token, body: { status: 'open', userId: adminId } });
     expect(accepted.status).toBe(200);
 
     // A bulk send to six numbers, one a second, started from a node that does not run the session.
@@ -148,6 +157,52 @@ describe.runIf(onPostgres)('a session when the node running it is killed (three 
     for (const i of [0, 1]) expect(outbox.filter((m) => m.body === `Resposta ${i} depois da troca`)).toHaveLength(1);
     const stored = await handle?.db.selectFrom('messages').select('id').where('providerId', '=', meanwhileId).execute();
     expect(stored).toHaveLength(1);
+    // The simulated phone lived in the database, not in a node's files.
+    const phoneLog = await handle?.db.selectFrom('simulatorPhoneLog').select('id').where('whatsappId', '=', whatsappId).execute();
+    expect(phoneLog?.length).toBeGreaterThan(numbers.length);
+    for (const name of nodes.keys()) expect(fs.existsSync(path.join(dataDir, name, 'simulator'))).toBe(false);
     console.info(`cluster take-over after kill -9: ${takeoverMs} ms (leases of the default length)`);
   }, 180_000);
+
+  it('is stopped by a node that was paused past its lease, which then leaves it to the node that took it over', async (context) => {
+    if (!ready) return context.skip();
+    const alive = [...nodes.values()].filter((n) => n.child.exitCode === null && n.child.signalCode === null);
+    expect(alive.length).toBeGreaterThanOrEqual(2);
+    const created = await call<{ id: number }>(alive[0] as Server, 'POST', '/api/whatsapp', { token, body: { name: 'Paused phone', channel: 'simulator' } });
+    expect(created.status).toBe(201);
+    const whatsappId = created.body.id;
+    expect((await call(alive[0] as Server, 'POST', `/api/simulator/${whatsappId}/scan`, { token })).status).toBe(200);
+    const first = await holderOf(whatsappId);
+    const paused = nodes.get(first?.owner ?? '') as Server;
+    const other = alive.find((n) => n !== paused) as Server;
+
+    // The node stops (SIGSTOP: frozen, its connections open), and its lease runs out.
+    paused.child.kill('SIGSTOP');
+    try {
+      const taken = await waitFor(
+        async () => ({ lease: await holderOf(whatsappId), status: (await call<{ status: string }>(other, 'GET', `/api/whatsapp/${whatsappId}`, { token })).body.status }),
+        ({ lease, status }) => lease !== undefined && lease.owner !== first?.owner && status === 'CONNECTED',
+        30_000,
+      );
+      expect(taken.lease?.generation).toBeGreaterThan(first?.generation ?? 0);
+    } finally {
+      paused.child.kill('SIGCONT');
+    }
+    const after = await holderOf(whatsappId);
+
+    // Back, it finds its lease gone: it stops its copy of the session, writes nothing over the
+    // new holder's, and its sends go to the node that runs the session now.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await holderOf(whatsappId)).toMatchObject({ owner: after?.owner, generation: after?.generation });
+    expect((await call<{ status: string }>(paused, 'GET', `/api/whatsapp/${whatsappId}`, { token })).body.status).toBe('CONNECTED');
+    const inbound = await call<{ id: string }>(paused, 'POST', `/api/simulator/${whatsappId}/inbound`, { token, body: { from: '5511988880077', name: 'Pausa', body: 'Depois da pausa' } });
+    expect(inbound.status).toBe(200);
+    const ticketId = (await handle?.db.selectFrom('messages').select('ticketId').where('providerId', '=', inbound.body.id).executeTakeFirst())?.ticketId;
+    expect((await call(paused, 'PUT', `/api/tickets/${ticketId}`, { token, body: { status: 'open', userId: adminId } })).status).toBe(200);
+    const reply = await call<{ sendStatus: string }[]>(paused, 'POST', `/api/messages/${ticketId}`, { token, body: { body: 'Resposta do nó que voltou' } });
+    expect(reply.status).toBe(201);
+    expect(reply.body[0]?.sendStatus).toBe('sent');
+    const outbox = (await call<TSimulatorOutboxItem[]>(other, 'GET', `/api/simulator/${whatsappId}/outbox`, { token })).body;
+    expect(outbox.filter((m) => m.body === 'Resposta do nó que voltou')).toHaveLength(1);
+  }, 120_000);
 });

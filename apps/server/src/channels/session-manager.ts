@@ -13,6 +13,7 @@ import type { ChannelAuthStore, ConnectionStore } from './connection-store.js';
 import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundMessage } from './channel.js';
 import { InstagramDriver } from './instagram/instagram.driver.js';
 import { RemoteDriver, SESSION_CALLS } from './remote-driver.js';
+import { databasePhoneLog } from './simulator/simulator-phone.repository.js';
 import { SimulatorDriver } from './simulator/simulator.driver.js';
 import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
 import { WhatsappDriver } from './whatsapp/whatsapp.driver.js';
@@ -42,7 +43,9 @@ export type DriverFactory = (options: { ctx: AppContext; whatsappId: number; cha
 export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, auth }) => {
   if (channel === 'simulator') {
     if (!ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
-    return new SimulatorDriver({ whatsappId, auth, stateFile: path.join(ctx.config.dataDir, 'simulator', `${whatsappId}.jsonl`) });
+    // In the cluster mode the phone lives in the database, so that whichever node runs the session finds it.
+    const state = ctx.leases.options.clustered ? databasePhoneLog(ctx.db, whatsappId) : path.join(ctx.config.dataDir, 'simulator', `${whatsappId}.jsonl`);
+    return new SimulatorDriver({ whatsappId, auth, state });
   }
   if (channel === 'instagram') return new InstagramDriver({ whatsappId, auth, ctx });
   if (channel === 'whatsapp') {

@@ -1,8 +1,9 @@
 /**
- * What a simulated phone holds, kept in a file so that it survives a restart of the server as
- * a real phone would: the messages it received from the product (the outbox a test reads), their
- * delivery state, the read receipts, and each chat's history. The file is an append-only log of
- * JSON lines, replayed at start and compacted when it grows.
+ * What a simulated phone holds, kept so that it survives a restart of the server as a real phone
+ * would: the messages it received from the product (the outbox a test reads), their delivery
+ * state, the read receipts, and each chat's history. It is an append-only log of JSON lines,
+ * replayed at start and compacted when it grows: a file on a single node, rows in the database
+ * in the cluster mode (a session taken over by another node goes on with the same phone).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,8 +44,21 @@ function fromStored(stored: StoredHistory): InboundMessage {
   return { ...stored, timestamp: new Date(stored.timestamp) };
 }
 
+/** Where the log is kept when not in a file: read once at start, then written in order. */
+export type PhoneLog = {
+  lines(): Promise<string[]>;
+  append(line: string): Promise<void>;
+  /** Replaces the whole log (compaction). */
+  replace(lines: string[]): Promise<void>;
+};
+
 export class SimulatorPhone {
   readonly #file: string | undefined;
+  readonly #log: PhoneLog | undefined;
+  /** The log's writes, one after the other; settles once what was written so far is stored. */
+  #writes: Promise<void> = Promise.resolve();
+  #last: Promise<void> = Promise.resolve();
+  #loaded = false;
   readonly #outbox: TSimulatorOutboxItem[] = [];
   /** Id -> when it arrived, of every message received (bounded). */
   readonly #received = new Map<string, string>();
@@ -53,10 +67,14 @@ export class SimulatorPhone {
   readonly #groups = new Map<string, SimGroup>();
   #lines = 0;
 
-  /** `file` undefined keeps the phone in memory only. */
-  constructor(file: string | undefined) {
+  /** A file path, a log kept elsewhere (read by load()), or undefined: in memory only. */
+  constructor(place: string | PhoneLog | undefined) {
+    if (typeof place !== 'string') {
+      this.#log = place;
+      return;
+    }
+    const file = place;
     this.#file = file;
-    if (!file) return;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     if (fs.existsSync(file)) {
       const text = fs.readFileSync(file, 'utf8');
@@ -77,6 +95,25 @@ export class SimulatorPhone {
       }
       if (this.#lines > COMPACT_AFTER_LINES) this.#compact();
     }
+  }
+
+  /** Reads a log kept elsewhere (once); a file was read by the constructor. */
+  async load(): Promise<void> {
+    if (!this.#log || this.#loaded) return;
+    this.#loaded = true;
+    for (const text of await this.#log.lines()) {
+      try {
+        this.#apply(JSON.parse(text) as LogLine);
+      } catch {
+        continue;
+      }
+      this.#lines += 1;
+    }
+  }
+
+  /** Settles once every change so far is stored (at once for a file, which is written synchronously). */
+  flushed(): Promise<void> {
+    return this.#last;
   }
 
   /** When the phone received the message of this id, if it did (a send repeated after a crash). */
@@ -128,6 +165,18 @@ export class SimulatorPhone {
 
   #write(line: LogLine): void {
     this.#apply(line);
+    const log = this.#log;
+    if (log) {
+      this.#lines += 1;
+      const text = JSON.stringify(line);
+      const compact = this.#lines > COMPACT_AFTER_LINES ? this.#compacted() : undefined;
+      if (compact) this.#lines = compact.length;
+      const written = this.#writes.then(() => (compact ? log.replace(compact.map((l) => JSON.stringify(l))) : log.append(text)));
+      // The next write goes on after a failed one; flushed() says whether the last one failed.
+      this.#last = written;
+      this.#writes = written.catch(() => undefined);
+      return;
+    }
     if (!this.#file) return;
     // Written before the caller goes on: once the product hears 'sent', the phone has it.
     fs.appendFileSync(this.#file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
@@ -188,16 +237,21 @@ export class SimulatorPhone {
   /** Rewrites the log as the state it leads to, through a temporary file renamed over it. */
   #compact(): void {
     if (!this.#file) return;
-    const lines: LogLine[] = [
+    const lines = this.#compacted();
+    const temp = `${this.#file}.tmp`;
+    fs.writeFileSync(temp, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
+    fs.renameSync(temp, this.#file);
+    this.#lines = lines.length;
+  }
+
+  /** The log as the lines that lead to the state it holds now. */
+  #compacted(): LogLine[] {
+    return [
       { t: 'ids', ids: [...this.#received] },
       ...this.#outbox.map((item): LogLine => ({ t: 'out', item })),
       ...[...this.#history.values()].flat().map((m): LogLine => ({ t: 'hist', m: toStored(m) })),
       ...[...this.#groups.values()].map((g): LogLine => ({ t: 'group', g })),
       ...(this.readReceipts.length ? [{ t: 'read', ids: this.readReceipts.slice(-RECEIVED_IDS_LIMIT) } as LogLine] : []),
     ];
-    const temp = `${this.#file}.tmp`;
-    fs.writeFileSync(temp, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
-    fs.renameSync(temp, this.#file);
-    this.#lines = lines.length;
   }
 }

@@ -9,7 +9,7 @@ import { AppError } from '../../core/errors.js';
 import type { ChatAddress, ChannelDriver, ChannelEvents, GroupChange, GroupCreated, GroupInfo, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
 import type { ChannelAuthStore } from '../connection-store.js';
-import { chatKey, SimulatorPhone, type SimGroup } from './simulator-phone.js';
+import { chatKey, SimulatorPhone, type PhoneLog, type SimGroup } from './simulator-phone.js';
 
 export { chatKey } from './simulator-phone.js';
 
@@ -19,8 +19,8 @@ export type SimulatorOptions = {
   /** Delays from send to delivered (ack 2) and to read (ack 3). */
   ackDelaysMs?: { delivered: number; read: number };
   qrRefreshMs?: number;
-  /** Where the phone keeps what it received and its history; in memory only when absent. */
-  stateFile?: string;
+  /** Where the phone keeps what it received and its history (a file, or a log in the database); in memory only when absent. */
+  state?: string | PhoneLog;
 };
 
 /** Numbers starting with 000 have no account on the simulated network. */
@@ -55,7 +55,7 @@ export class SimulatorDriver implements ChannelDriver {
 
   constructor(options: SimulatorOptions) {
     this.#options = options;
-    this.#phone = new SimulatorPhone(options.stateFile);
+    this.#phone = new SimulatorPhone(options.state);
   }
 
   /** Ids of the messages the phone marked read, in order. */
@@ -77,6 +77,7 @@ export class SimulatorDriver implements ChannelDriver {
 
   async start(): Promise<void> {
     this.#events.emit('status', 'OPENING');
+    await this.#phone.load();
     const paired = (await this.#options.auth.getOne('simulator', 'creds')) !== undefined;
     if (paired) {
       this.#connected = true;
@@ -245,6 +246,8 @@ export class SimulatorDriver implements ChannelDriver {
       sentAt: timestamp.toISOString(),
     });
     this.#phone.remember({ providerId, chat: to, fromMe: true, body, timestamp });
+    // Answered once the phone has it stored.
+    await this.#phone.flushed();
     const delays = this.#options.ackDelaysMs ?? { delivered: 300, read: 1500 };
     this.#scheduleAck(providerId, 2, delays.delivered);
     this.#scheduleAck(providerId, 3, delays.read);

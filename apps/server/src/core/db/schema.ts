@@ -163,6 +163,13 @@ export type LeasesTable = {
   expiresAt: Timestamp;
 };
 
+/** A simulated phone's state log in the cluster mode (see channels/simulator/simulator-phone.ts). */
+export type SimulatorPhoneLogTable = {
+  id: Generated<number>;
+  whatsappId: number;
+  line: string;
+};
+
 export type QuickAnswersTable = {
   id: Generated<number>;
   shortcut: string;
@@ -285,6 +292,7 @@ export type Database = {
   messages: MessagesTable;
   outbox: OutboxTable;
   leases: LeasesTable;
+  simulatorPhoneLog: SimulatorPhoneLogTable;
   refreshFamilies: RefreshFamiliesTable;
   campaigns: CampaignsTable;
   campaignRecipients: CampaignRecipientsTable;

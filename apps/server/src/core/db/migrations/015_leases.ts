@@ -17,8 +17,5 @@ export function leasesMigration(kind: DbKind) {
         .addColumn('expiresAt', ts, (c) => c.notNull())
         .execute();
     },
-    async down(db: Kysely<unknown>): Promise<void> {
-      await db.schema.dropTable('leases').execute();
-    },
   };
 }
