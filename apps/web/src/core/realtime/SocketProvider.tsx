@@ -28,6 +28,8 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     let recoveries = 0;
     const next: AppSocket = io({
       path: '/socket.io',
+      // WebSocket only: any node of a cluster can take the connection, no sticky sessions needed.
+      transports: ['websocket'],
       autoConnect: false,
       withCredentials: true,
       auth: (cb) => cb({ token: getToken() ?? '' }),
