@@ -11,14 +11,13 @@
  * only) unless given in the environment; each node keeps its files in data/cluster/node-N and
  * the media in data/cluster/media (MEDIA_DIR, the volume they share).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { createProxyServer } from 'http-proxy-3';
+import { health, ROOT, startClusterNodes } from './cluster-nodes.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const env = process.env;
 const databaseUrl = env.DATABASE_URL;
 if (!databaseUrl?.startsWith('postgres')) {
@@ -44,58 +43,24 @@ function sharedSecrets(): Record<string, string> {
 }
 
 const secrets = sharedSecrets();
-const built = fs.existsSync(path.join(ROOT, 'apps/server/dist/main.js'));
-const nodes: { name: string; url: string; up: boolean; child: ChildProcess }[] = [];
-
-for (let i = 1; i <= count; i += 1) {
-  const name = `node-${i}`;
-  const nodeDir = path.join(dir, name);
-  fs.mkdirSync(nodeDir, { recursive: true, mode: 0o700 });
-  const args = built ? [path.join(ROOT, 'apps/server/dist/main.js')] : ['--import', 'tsx', '--conditions=source', path.join(ROOT, 'apps/server/src/main.ts')];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+const nodes = (
+  await startClusterNodes({
+    count,
+    basePort: port,
+    dir,
     env: {
       ...env,
       ...secrets,
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
-      NODE_ID: name,
-      PORT: String(port + i),
-      HOST: '127.0.0.1',
-      DATA_DIR: nodeDir,
-      MEDIA_DIR: path.join(dir, 'media'),
       PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${port}`,
       // The nodes' own addresses are behind the balancer: one hop to trust.
       TRUST_PROXY: env.TRUST_PROXY ?? '1',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const prefix = `[${name}] `;
-  const relay = (to: NodeJS.WriteStream) => (chunk: Buffer) => to.write(chunk.toString().replace(/^(?=.)/gm, prefix));
-  child.stdout?.on('data', relay(process.stdout));
-  child.stderr?.on('data', relay(process.stderr));
-  child.on('exit', (code, signal) => process.stderr.write(`${prefix}stopped (${signal ?? code})\n`));
-  nodes.push({ name, url: `http://127.0.0.1:${port + i}`, up: false, child });
-  // The first node migrates the database; the others start once it answers.
-  if (i === 1) await until(() => health(nodes[0]?.url ?? ''), 120_000);
-}
-
-async function health(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('the first node did not start in time');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+    output: (line) => process.stdout.write(`${line}\n`),
+  })
+).map((node) => ({ ...node, up: true }));
+for (const node of nodes) node.child.on('exit', (code, signal) => process.stderr.write(`[${node.name}] stopped (${signal ?? code})\n`));
 
 /** Health checks every 2 s: a node that does not answer gets no requests until it does. */
 async function checkNodes(): Promise<void> {

@@ -41,13 +41,17 @@ const REFERENCE = {
   contacts: { requestsPerSecond: 40 },
   baseline: {},
 };
-const TARGETS = {
-  ticketList: { minRequestsPerSecond: 45 * 30, maxP99Ms: 25 },
-  search: { maxP99Ms: 50 },
-  messages: { minRequestsPerSecond: 230 * 10 },
-  contacts: { minRequestsPerSecond: 40 * 10 },
-  baseline: {},
-};
+const TARGETS =
+  kind === 'postgres'
+    ? // PostgreSQL as fast as the embedded default (the scale-out issue).
+      { ticketList: { minRequestsPerSecond: 1500, maxP99Ms: 25 }, search: { maxP99Ms: 50 }, messages: { minRequestsPerSecond: 2000 }, contacts: { minRequestsPerSecond: 1000 }, baseline: {} }
+    : {
+        ticketList: { minRequestsPerSecond: 45 * 30, maxP99Ms: 25 },
+        search: { maxP99Ms: 50 },
+        messages: { minRequestsPerSecond: 230 * 10 },
+        contacts: { minRequestsPerSecond: 40 * 10 },
+        baseline: {},
+      };
 
 type Kind = keyof typeof REFERENCE;
 type Case = { name: string; kind: Kind; user: 'agent' | 'admin'; path: string };
@@ -244,13 +248,18 @@ async function main(): Promise<void> {
     results.push(await measure(c, c.name));
   }
 
-  // A live inbox writes all the time, and every write empties the SQLite read cache: the same
-  // cases again while another connection commits a write every 100 ms (an inbox receiving ten
+  // A live inbox writes all the time, and every write empties the read cache: the same cases
+  // again while another connection commits a write every 100 ms (an inbox receiving ten
   // messages a second), so no result is ever served from the cache for long.
   const live = [];
-  if (raw) {
-    const touch = raw.prepare(`update settings set "updatedAt" = ? where key = 'timeCreateNewTicket'`);
-    const writer = setInterval(() => touch.run(new Date().toISOString()), 100);
+  {
+    const touchText = `update settings set "updatedAt" = $1 where key = 'timeCreateNewTicket'`;
+    const touch = raw?.prepare(touchText.replace('$1', '?'));
+    const writer = setInterval(() => {
+      const now = new Date().toISOString();
+      if (touch) touch.run(now);
+      else void pgClient?.query(touchText, [now]);
+    }, 100);
     try {
       for (const c of cases) {
         if (values.only && !c.name.includes(values.only)) continue;
@@ -311,10 +320,10 @@ async function main(): Promise<void> {
     connections,
     durationSeconds: duration,
     reference: { system: 'whaticket backend on MariaDB, same kind of machine and data', ...REFERENCE },
-    targets: { note: 'the issue sets them for SQLite', ...TARGETS },
-    note: 'Lists, counts and message pages are memoised until the next database write (SQLite only; see apps/server/src/core/db/read-cache.ts): the load cases repeat one request, so they measure that steady state. firstTimeSearch shows a search that was never asked before.',
+    targets: TARGETS,
+    note: 'Lists, counts and message pages are memoised until the next database write (see apps/server/src/core/db/read-cache.ts: SQLite data_version, PostgreSQL pg_current_snapshot()): the load cases repeat one request, so they measure that steady state; whileWriting repeats them under 10 commits a second from another connection. firstTimeSearch shows searches never asked before.',
     results,
-    whileWriting: { note: 'SQLite only: the same cases while another connection commits a write every 100 ms, which empties the read cache', results: live },
+    whileWriting: { note: 'The same cases while another connection commits a write every 100 ms, which empties the read cache', results: live },
     firstTimeSearch: firstSearch,
     correctness: checks,
     allTargetsMet: results.every((r) => r.pass),

@@ -1,13 +1,22 @@
-/** The SQLite read memo: exact after any write, from this process or another; private copies; failures not kept. */
+/**
+ * The read memo, on SQLite and on PostgreSQL (TEST_DB): exact after any write, from this process or
+ * another connection, also one committed while the read ran; private copies; failures not kept.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from './database.js';
 import { migrateToLatest } from './migrate.js';
 import { memoUntilWrite } from './read-cache.js';
+import { createPostgresDatabase } from '../../test/harness.js';
+
+const onPostgres = process.env.TEST_DB === 'postgres';
+let dropDatabase: (() => Promise<void>) | undefined;
+let databaseUrl: string | undefined;
 
 let dir: string;
 let handle: DbHandle;
@@ -31,14 +40,39 @@ async function addQueue(name: string): Promise<void> {
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cache-'));
-  handle = openDatabase({ databaseUrl: undefined, dataDir: dir });
+  const database = onPostgres ? await createPostgresDatabase() : undefined;
+  databaseUrl = database?.url;
+  dropDatabase = database?.drop;
+  handle = openDatabase({ databaseUrl, dataDir: dir });
   await migrateToLatest(handle);
   computed = 0;
 });
 afterEach(async () => {
   await handle.close();
+  await dropDatabase?.();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** A write committed by another connection than the app's (another process, another node). */
+async function insertElsewhere(name: string): Promise<void> {
+  const text = `insert into queues (name, color, "greetingMessage", "createdAt", "updatedAt") values ('${name}', '#111111', '', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`;
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const other = new SQLite(path.join(dir, 'zapdesk.sqlite'));
+  try {
+    other.prepare(text).run();
+  } finally {
+    other.close();
+  }
+}
 
 describe('memoUntilWrite', () => {
   it("answers a repeated read from memory, frozen: no caller can change another's answer", async () => {
@@ -60,20 +94,33 @@ describe('memoUntilWrite', () => {
 
   it('reads again after another connection commits a write', async () => {
     expect((await countQueues()).n).toBe(0);
-    const other = new SQLite(path.join(dir, 'zapdesk.sqlite'));
-    try {
-      other.prepare(`insert into queues (name, color, "greetingMessage", "createdAt", "updatedAt") values ('Outra', '#111111', '', 'x', 'x')`).run();
-    } finally {
-      other.close();
-    }
+    await insertElsewhere('Outra');
     expect((await countQueues()).n).toBe(1);
+  });
+
+  it('never serves a result read before a write that another connection committed while it was computed', async () => {
+    const racing = () =>
+      memoUntilWrite(handle.db, 'queues.racing', async () => {
+        computed += 1;
+        const row = await handle.db
+          .selectFrom('queues')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        // Committed after this read and before its result is kept.
+        if (computed === 1) await insertElsewhere('No meio');
+        return Number(row.n);
+      });
+    expect(await racing()).toBe(0);
+    expect(await racing()).toBe(1);
+    expect(await racing()).toBe(1);
+    expect(computed).toBe(2);
   });
 
   it('stays exact around a transaction that is rolled back, and never memoises inside one', async () => {
     expect((await countQueues()).n).toBe(0);
     await expect(
       handle.db.transaction().execute(async (trx) => {
-        await sql`insert into queues (name, color, "greetingMessage", "createdAt", "updatedAt") values ('Desfeita', '#222222', '', 'x', 'x')`.execute(trx);
+        await sql`insert into queues (name, color, "greetingMessage", "createdAt", "updatedAt") values ('Desfeita', '#222222', '', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`.execute(trx);
         const inside = await memoUntilWrite(trx, 'queues.count', async () =>
           Number(
             (

@@ -1,0 +1,248 @@
+/**
+ * The cluster under load: three node processes on one PostgreSQL database and one Redis, 500
+ * authenticated sockets spread over them, customers writing in at 200 messages/s through every
+ * node (the simulated phone runs on one of them; the others hand the messages over), and the
+ * time from a customer's message to the event at an agent's socket on another node. Part-way,
+ * the node running the phone is killed (SIGKILL): the phone keeps delivering, trying again until
+ * a node takes each message, as WhatsApp does until the device acknowledges it. At the end the
+ * database is counted: messages lost (accepted, not stored) and duplicated.
+ *
+ *   npm run bench:cluster [-- --rate 200 --seconds 30 --kill-at 10 --sockets 500]
+ *
+ * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a
+ * fresh database is made and dropped) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
+ * Results in bench/results/cluster.json.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { io as connect, type Socket } from 'socket.io-client';
+import { benchDatabase } from './bench-database.js';
+import { startClusterNodes, type ClusterNode } from './cluster-nodes.js';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '30' },
+    'kill-at': { type: 'string', default: '10' },
+    sockets: { type: 'string', default: '500' },
+    watchers: { type: 'string', default: '20' },
+    contacts: { type: 'string', default: '500' },
+  },
+});
+const rate = Number(values.rate);
+const seconds = Number(values.seconds);
+const killAt = Number(values['kill-at']);
+const socketCount = Number(values.sockets);
+const watcherCount = Number(values.watchers);
+const contacts = Number(values.contacts);
+const ADMIN = { email: 'admin@bench.local', password: 'bench-pass' };
+
+function percentile(sorted: number[], p: number): number {
+  return Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN).toFixed(1));
+}
+
+async function api<T>(node: ClusterNode, method: string, url: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${node.url}${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+async function openSocket(node: ClusterNode, token: string): Promise<Socket> {
+  const socket = connect(node.url, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  // Message events reach the sockets that joined a room carrying them: the bell's, like the web app.
+  await socket.emitWithAck('joinNotification');
+  return socket;
+}
+
+async function main(): Promise<void> {
+  const database = await benchDatabase('postgres');
+  const databaseUrl = database.url ?? '';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cluster-bench-'));
+  const nodes = await startClusterNodes({
+    count: 3,
+    basePort: 9300,
+    dir,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: `zapdesk-bench-${randomBytes(4).toString('hex')}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
+      SECRETS_KEY: randomBytes(32).toString('hex'),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SIMULATOR: 'on',
+      LOG_LEVEL: 'error',
+      LOGIN_RATE_LIMIT: '100000',
+      WEB_DIST: path.join(dir, 'no-web'),
+    },
+  });
+  const [first] = nodes as [ClusterNode];
+  const sockets: Socket[] = [];
+  try {
+    const { token } = (await api<{ token: string }>(first, 'POST', '/api/auth/login', undefined, ADMIN)).body;
+    // The phone is linked on node-1, which therefore runs it.
+    const whatsappId = (await api<{ id: number }>(first, 'POST', '/api/whatsapp', token, { name: 'Bench', channel: 'simulator' })).body.id;
+    await api(first, 'POST', `/api/simulator/${whatsappId}/scan`, token);
+    const owner = (await queryOne<{ owner: string }>(databaseUrl, `select owner from leases where name = 'session:${whatsappId}'`))?.owner ?? 'node-1';
+    const ownerNode = nodes.find((n) => n.name === owner) as ClusterNode;
+    const others = nodes.filter((n) => n !== ownerNode);
+
+    // Agents: a few admins who see every conversation (the watchers, on the nodes that do not run
+    // the phone), and the rest plain agents of a queue these conversations are not in, each with
+    // their own sign-in; all connected, authenticated and in their rooms.
+    const queue = (await api<{ id: number }>(first, 'POST', '/api/queue', token, { name: 'Outra fila', color: '#336699', greetingMessage: '' })).body;
+    const agentTokens: string[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const email = `agent${i}@bench.local`;
+      await api(first, 'POST', '/api/users', token, { name: `Agente ${i}`, email, password: 'agent-pass', profile: 'user', queueIds: [queue.id] });
+      agentTokens.push((await api<{ token: string }>(nodes[i % nodes.length] as ClusterNode, 'POST', '/api/auth/login', undefined, { email, password: 'agent-pass' })).body.token);
+    }
+    const watchers: Socket[] = [];
+    for (let i = 0; i < socketCount; i += 1) {
+      const isWatcher = i < watcherCount;
+      const node = isWatcher ? (others[i % others.length] as ClusterNode) : (nodes[i % nodes.length] as ClusterNode);
+      const socket = await openSocket(node, isWatcher ? token : (agentTokens[i % agentTokens.length] as string));
+      sockets.push(socket);
+      if (isWatcher) watchers.push(socket);
+    }
+
+    const sentAt = new Map<string, number>();
+    const latencies: { at: number; ms: number }[] = [];
+    const seen = new Map<string, number>();
+    const watcher = watchers[0] as Socket;
+    watcher.on('appMessage', (payload: { action: string; message: { body: string } }) => {
+      if (payload.action !== 'create') return;
+      const body = payload.message.body;
+      seen.set(body, (seen.get(body) ?? 0) + 1);
+      const started = sentAt.get(body);
+      if (started !== undefined && seen.get(body) === 1) latencies.push({ at: started, ms: performance.now() - started });
+    });
+
+    // The phone: each message goes to the nodes in turn; refused or unanswered, it is tried
+    // again (on the next node) until one takes it.
+    let turn = 0;
+    const accepted = new Set<string>();
+    const deliver = async (id: string, body: string, contact: number) => {
+      for (;;) {
+        const node = nodes[turn % nodes.length] as ClusterNode;
+        turn += 1;
+        if (node.child.exitCode === null && node.child.signalCode === null) {
+          const res = await api(node, 'POST', `/api/simulator/${whatsappId}/inbound`, token, { id, from: `55119${String(20000000 + contact)}`, name: `Cliente ${contact}`, body }).catch(() => ({
+            status: 0,
+          }));
+          if (res.status === 200) {
+            accepted.add(id);
+            return;
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+
+    // Warm-up: every contact's ticket exists before the measure.
+    await Promise.all(Array.from({ length: contacts }, (_, i) => deliver(`warm-${i}`, `warm ${i}`, i)));
+
+    const total = rate * seconds;
+    const interval = 1000 / rate;
+    const start = performance.now();
+    const pending: Promise<void>[] = [];
+    let killedAt: number | undefined;
+    for (let i = 0; i < total; i += 1) {
+      const due = start + i * interval;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (killedAt === undefined && performance.now() - start >= killAt * 1000) {
+        killedAt = performance.now();
+        ownerNode.child.kill('SIGKILL');
+      }
+      const body = `bench ${i}`;
+      sentAt.set(body, performance.now());
+      pending.push(deliver(`bench-${i}`, body, i % contacts));
+    }
+    await Promise.all(pending);
+    const until = performance.now() + 60_000;
+    while (latencies.length < total && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const stored = await queryOne<{ rows: string; distinct: string }>(databaseUrl, `select count(*) as rows, count(distinct "providerId") as distinct from messages where "providerId" like 'bench-%'`);
+    const storedIds = new Set((await queryAll<{ providerId: string }>(databaseUrl, `select "providerId" from messages where "providerId" like 'bench-%'`)).map((r) => r.providerId));
+    const lost = [...accepted].filter((id) => !storedIds.has(id)).length;
+    const duplicated = Number(stored?.rows ?? 0) - Number(stored?.distinct ?? 0) + [...seen.values()].filter((n) => n > 1).length;
+    const killTime = killedAt ?? Infinity;
+    const before = latencies.filter((l) => l.at + l.ms < killTime).map((l) => l.ms);
+    const all = latencies.map((l) => l.ms);
+    const takenAt = await queryOne<{ owner: string; generation: number }>(databaseUrl, `select owner, generation from leases where name = 'session:${whatsappId}'`);
+    // The first message sent after the kill that reached the watcher: when the phone worked again.
+    const backAt = latencies.filter((l) => l.at >= killTime).sort((a, b) => a.at + a.ms - (b.at + b.ms))[0];
+    const sortAsc = (xs: number[]) => [...xs].sort((a, b) => a - b);
+    const result = {
+      benchmark: 'cluster',
+      date: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? '', node: process.version, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) },
+      setup: {
+        nodes: nodes.length,
+        database: 'postgres',
+        sockets: sockets.length,
+        watchers: watchers.length,
+        note: 'Watchers are admins on the two nodes that do not run the phone (latency is read on one of them); the other sockets are plain agents of another queue, connected and in their rooms.',
+        ratePerSecond: rate,
+        seconds,
+        messages: total,
+        contacts,
+        phoneRunsOn: owner,
+        killedAtSecond: killAt,
+      },
+      latency: {
+        beforeKill: { messages: before.length, p50Ms: percentile(sortAsc(before), 50), p99Ms: percentile(sortAsc(before), 99) },
+        wholeRun: { messages: all.length, p50Ms: percentile(sortAsc(all), 50), p99Ms: percentile(sortAsc(all), 99), maxMs: percentile(sortAsc(all), 100) },
+        note: 'From the first try to deliver a message to its event at an agent socket on another node. The whole run includes the messages that waited out the take-over.',
+      },
+      takeover: { newOwner: takenAt?.owner, generation: takenAt?.generation, phoneBackAfterMs: backAt ? Math.round(backAt.at + backAt.ms - killTime) : null },
+      messages: { accepted: accepted.size, stored: Number(stored?.distinct ?? 0), lost, duplicated, eventsAtWatcher: latencies.length },
+      targets: { p99Ms: 100, lost: 0, duplicated: 0 },
+      pass: { p99BeforeKill: percentile(sortAsc(before), 99) < 100, lost: lost === 0, duplicated: duplicated === 0 },
+    };
+    fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
+    fs.writeFileSync(path.join(import.meta.dirname, 'results', 'cluster.json'), JSON.stringify(result, null, 2) + '\n');
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    for (const socket of sockets) socket.close();
+    for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGTERM');
+    await Promise.all(nodes.map((node) => node.exited));
+    fs.rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  }
+}
+
+async function queryAll<T>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function queryOne<T>(url: string, text: string): Promise<T | undefined> {
+  return (await queryAll<T>(url, text))[0];
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
