@@ -112,6 +112,15 @@ describe.runIf(onPostgres)('a session when the node running it dies or stops (th
     const campaign = async () => (await call<TCampaign>(other, 'GET', `/api/campaigns/${campaignId}`, { token })).body;
     await waitFor(campaign, (x) => x.counts.sent >= 2, 30_000);
 
+    // Three more phones linked through the same node, which therefore runs all four.
+    const extra: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const more = await call<{ id: number }>(owner, 'POST', '/api/whatsapp', { token, body: { name: `Cluster phone ${i + 2}`, channel: 'simulator' } });
+      extra.push(more.body.id);
+      expect((await call(owner, 'POST', `/api/simulator/${more.body.id}/scan`, { token })).status).toBe(200);
+      expect((await holderOf(more.body.id))?.owner).toBe(first?.owner);
+    }
+
     // kill -9 of the node running the session, in the middle of the bulk send.
     const killedAt = Date.now();
     await kill(owner);
@@ -137,6 +146,14 @@ describe.runIf(onPostgres)('a session when the node running it dies or stops (th
     expect(taken.lease?.generation).toBeGreaterThan(first?.generation ?? 0);
     expect(taken.status).toBe('CONNECTED');
     expect(takeoverMs).toBeLessThan(30_000);
+    // The dead node's four phones are shared by the two nodes left, two each.
+    const owners = await waitFor(
+      async () => Promise.all([whatsappId, ...extra].map(async (id) => (await holderOf(id))?.owner)),
+      (list) => list.every((o) => o !== undefined && o !== first?.owner),
+      30_000,
+    );
+    expect(new Set(owners).size).toBe(2);
+    for (const name of new Set(owners)) expect(owners.filter((o) => o === name)).toHaveLength(2);
 
     // A reply from each surviving node reaches the phone once.
     for (const [i, node] of [other, third].entries()) {

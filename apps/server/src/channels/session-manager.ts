@@ -59,6 +59,9 @@ export function sessionLease(whatsappId: number): string {
   return `session:${whatsappId}`;
 }
 
+/** Each live node holds a lease of its own, under this prefix: how the nodes count each other. */
+const NODE_LEASE_PREFIX = 'node:';
+
 /** Run on the node that has just taken a session over from another (see onTakeover). */
 export type TakeoverHook = (whatsappId: number) => Promise<void>;
 
@@ -227,8 +230,13 @@ export class SessionManager {
     }
   }
 
-  /** One round of the cluster mode: renew what this node holds, stop what it lost, take what nobody holds. */
+  /**
+   * One round of the cluster mode: say this node is alive, renew what it holds, stop what it
+   * lost, and take sessions nobody holds, up to its share (the sessions divided by the live
+   * nodes), so that a dead node's phones are spread over the others.
+   */
   async #balance(): Promise<void> {
+    await this.leases.keep(NODE_LEASE_PREFIX + this.leases.nodeId);
     const ids = new Set(await this.store.ids());
     for (const name of this.leases.names()) {
       const id = Number(name.slice('session:'.length));
@@ -239,8 +247,10 @@ export class SessionManager {
         await this.leases.release(name);
       } else if (!(await this.leases.renew(name))) await this.#fence(id);
     }
+    const share = Math.ceil(ids.size / Math.max(1, await this.leases.countHeld(NODE_LEASE_PREFIX)));
     for (const id of ids) {
       if (this.#closed || this.owns(id)) continue;
+      if (this.ownedIds().length >= share) break;
       if (!(await this.leases.acquire(sessionLease(id)))) continue;
       this.#watchLease(id);
       await this.#startOrReport(id);

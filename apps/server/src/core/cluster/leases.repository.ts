@@ -40,3 +40,14 @@ export async function leaseHolder(db: Db, name: string, now: string): Promise<st
   const row = await db.selectFrom('leases').select('owner').where('name', '=', name).where('expiresAt', '>=', now).executeTakeFirst();
   return row?.owner;
 }
+
+/** How many leases whose name starts with `prefix` are held now (the live nodes, by their own leases). */
+export async function countHeldLeases(db: Db, prefix: string, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('leases')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('name', 'like', `${prefix}%`)
+    .where('expiresAt', '>=', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

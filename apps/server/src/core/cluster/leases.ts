@@ -9,7 +9,7 @@
  * On a single node (no cluster) this node holds every lease, without writing anything.
  */
 import type { Db } from '../db/database.js';
-import { leaseHolder, releaseLease, renewLease, takeLease } from './leases.repository.js';
+import { countHeldLeases, leaseHolder, releaseLease, renewLease, takeLease } from './leases.repository.js';
 
 export type LeaseOptions = {
   /** This node, as written in the rows it holds. */
@@ -131,6 +131,12 @@ export class Leases {
   async holder(name: string): Promise<string | undefined> {
     if (this.holds(name)) return this.nodeId;
     return leaseHolder(this.db, name, new Date().toISOString());
+  }
+
+  /** How many leases starting with `prefix` some node holds now. */
+  async countHeld(prefix: string): Promise<number> {
+    if (!this.options.clustered) return 1;
+    return countHeldLeases(this.db, prefix, new Date().toISOString());
   }
 
   /** Every name this node holds. */
