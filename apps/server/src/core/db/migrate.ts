@@ -15,6 +15,7 @@ import { chatbotMigration } from './migrations/013_chatbot.js';
 import { phoneCampaignsMigration } from './migrations/014_phone_campaigns.js';
 import { leasesMigration } from './migrations/015_leases.js';
 import { simulatorPhonesMigration } from './migrations/016_simulator_phones.js';
+import { contactSearchTrigramsMigration } from './migrations/017_contact_search_trigrams.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -43,6 +44,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '014_phone_campaigns': phoneCampaignsMigration(handle.kind),
     '015_leases': leasesMigration(handle.kind),
     '016_simulator_phones': simulatorPhonesMigration(handle.kind),
+    '017_contact_search_trigrams': contactSearchTrigramsMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

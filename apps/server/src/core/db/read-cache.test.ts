@@ -138,6 +138,15 @@ describe('memoUntilWrite', () => {
     expect((await countQueues()).n).toBe(0);
   });
 
+  it('lets callers asking the same at the same time share one computation', async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => countQueues()));
+    expect(answers.every((a) => a.n === 0)).toBe(true);
+    expect(computed).toBe(1);
+    await addQueue('Depois');
+    expect((await Promise.all([countQueues(), countQueues()])).map((a) => a.n)).toEqual([1, 1]);
+    expect(computed).toBe(2);
+  });
+
   it('keeps no failed read: the error reaches the caller and the next call computes again', async () => {
     let attempts = 0;
     const flaky = () =>

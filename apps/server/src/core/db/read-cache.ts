@@ -15,7 +15,9 @@ import type { Db } from './database.js';
  * version, and the next call computes again. So a repeated read is exact and never stale.
  */
 const MAX_ENTRIES = 1000;
-const caches = new WeakMap<Db, { version: string; values: Map<string, unknown> }>();
+type Cache = { version: string; values: Map<string, unknown>; computing: Map<string, Promise<unknown>> };
+const caches = new WeakMap<Db, Cache>();
+const versionReaders = new WeakMap<Db, VersionReader>();
 
 async function dataVersion(db: Db): Promise<string> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
@@ -24,6 +26,38 @@ async function dataVersion(db: Db): Promise<string> {
   }
   const { rows } = await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(db);
   return rows[0]?.v ?? '';
+}
+
+/**
+ * Reads the data version for many callers at once: a caller that arrives while a read is under
+ * way waits for the next one, which starts after it arrived (the one under way may have taken
+ * its snapshot before a write this caller has seen committed). Under load, one statement serves
+ * every request that arrived during the previous one.
+ */
+class VersionReader {
+  #running: Promise<string> | undefined;
+  #next: Promise<string> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  read(): Promise<string> {
+    if (!this.#running) return this.#start();
+    this.#next ??= this.#running
+      .catch(() => undefined)
+      .then(() => {
+        this.#next = undefined;
+        return this.#start();
+      });
+    return this.#next;
+  }
+
+  #start(): Promise<string> {
+    const read = dataVersion(this.db).finally(() => {
+      if (this.#running === read) this.#running = undefined;
+    });
+    this.#running = read;
+    return read;
+  }
 }
 
 /** Freezes a result and everything in it: shared answers can be read, not changed. */
@@ -43,16 +77,32 @@ function deepFreeze<T>(value: T): T {
 export async function memoUntilWrite<T>(db: Db, key: string, compute: () => Promise<T>): Promise<T> {
   // A transaction is its own Kysely instance: what it reads, uncommitted, is never shared.
   if (db.isTransaction) return compute();
-  const version = await dataVersion(db);
+  let reader = versionReaders.get(db);
+  if (!reader) {
+    reader = new VersionReader(db);
+    versionReaders.set(db, reader);
+  }
+  const version = await reader.read();
   let cache = caches.get(db);
   if (!cache || cache.version !== version) {
-    cache = { version, values: new Map() };
+    cache = { version, values: new Map(), computing: new Map() };
     caches.set(db, cache);
   }
   if (cache.values.has(key)) return cache.values.get(key) as T;
-  const value = deepFreeze(await compute());
-  if (cache.values.size >= MAX_ENTRIES) cache.values.clear();
-  // Stored under the version read before computing: a write in between moves it, so the next call recomputes.
-  cache.values.set(key, value);
-  return value;
+  // Callers asking the same at the same version share one computation (after a write, the
+  // screens that ask for the same tab do not all count it again).
+  const running = cache.computing.get(key);
+  if (running) return running as Promise<T>;
+  const current = cache;
+  const computing = compute().then(deepFreeze);
+  current.computing.set(key, computing);
+  try {
+    const value = await computing;
+    if (current.values.size >= MAX_ENTRIES) current.values.clear();
+    // Stored under the version read before computing: a write in between moves it, so the next call recomputes.
+    current.values.set(key, value);
+    return value;
+  } finally {
+    current.computing.delete(key);
+  }
 }

@@ -5,11 +5,22 @@ import { contactNamesByIds } from '../contacts/contacts.repository.js';
 import { findTicketById } from '../tickets/tickets.repository.js';
 import { findMessageById, findMessagesByIds, type MessageRow } from './messages.repository.js';
 
-/** Shapes stored messages for the API: quoted block, sender name and a signed media address. */
-export async function presentMessages(ctx: AppContext, rows: MessageRow[]): Promise<TMessage[]> {
+/** What messages refer to: the messages they quote and the names of their senders. */
+export type MessageRefs = { quoted: ReadonlyMap<number, MessageRow>; contacts: ReadonlyMap<number, { id: number; name: string }> };
+
+export async function loadMessageRefs(ctx: AppContext, rows: readonly MessageRow[]): Promise<MessageRefs> {
   const quoted = new Map((await findMessagesByIds(ctx.db, [...new Set(rows.flatMap((r) => (r.quotedMsgId ? [r.quotedMsgId] : [])))])).map((q) => [q.id, q]));
   const contactIds = [...new Set([...rows, ...quoted.values()].flatMap((r) => (r.contactId ? [r.contactId] : [])))];
-  const contacts = await contactNamesByIds(ctx.db, contactIds);
+  return { quoted, contacts: await contactNamesByIds(ctx.db, contactIds) };
+}
+
+/** Shapes stored messages for the API: quoted block, sender name and a signed media address. */
+export async function presentMessages(ctx: AppContext, rows: readonly MessageRow[]): Promise<TMessage[]> {
+  return presentWithRefs(ctx, rows, await loadMessageRefs(ctx, rows));
+}
+
+/** As presentMessages, with what they refer to already read (media addresses are signed now). */
+export function presentWithRefs(ctx: AppContext, rows: readonly MessageRow[], { quoted, contacts }: MessageRefs): TMessage[] {
   return rows.map((r) => {
     const q = r.quotedMsgId ? quoted.get(r.quotedMsgId) : undefined;
     const contact = r.contactId ? contacts.get(r.contactId) : undefined;

@@ -5,13 +5,14 @@ import type { OutboundContent } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { pageWindow } from '../../core/db/sql-helpers.js';
 import { nowIso } from '../../core/time.js';
 import { findTicketById } from '../tickets/tickets.repository.js';
-import { getVisibleTicket } from '../tickets/tickets.service.js';
+import { canSeeTicket, getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
-import { presentMessages, publishMessageUpdate } from './messages.presenter.js';
+import { loadMessageRefs, presentMessages, presentWithRefs, publishMessageUpdate } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, retryMessage, sendOnTicket } from './outbound.service.js';
 import { readsTicket, readTicket } from './read-receipts.service.js';
@@ -29,15 +30,24 @@ export async function listMessages(
   ticketId: number,
   pageNumber: number,
 ): Promise<{ messages: TMessage[]; count: number; hasMore: boolean; ticket: TTicket }> {
-  let ticket = await getVisibleTicket(ctx, actor, ticketId);
   const { limit, offset } = pageWindow(pageNumber, LIMITS.messagesPageSize);
-  const { rows, count } = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset });
+  // The ticket, the page and what its messages refer to, read together and again only after a
+  // write: an open chat is asked for over and over. Media addresses are signed per request.
+  const view = await memoUntilWrite(ctx.db, `messages.view:${ticketId}:${limit}:${offset}`, async () => {
+    const found = await findTicketById(ctx.db, ticketId);
+    if (!found) return null;
+    const page = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset });
+    return { ticket: found, ...page, refs: await loadMessageRefs(ctx, page.rows) };
+  });
+  if (!view) throw new AppError('ERR_NO_TICKET_FOUND');
+  let ticket = view.ticket;
+  if (!(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_PERMISSION');
   if (readsTicket(actor, ticket) && (await readTicket(ctx, sessions, ticket))) {
     ticket = (await findTicketById(ctx.db, ticketId)) ?? ticket;
     ctx.events.publish('ticket.saved', { ticket });
   }
-  const messages = await presentMessages(ctx, rows.reverse());
-  return { messages, count, hasMore: count > offset + rows.length, ticket };
+  const messages = presentWithRefs(ctx, [...view.rows].reverse(), view.refs);
+  return { messages, count: view.count, hasMore: view.count > offset + view.rows.length, ticket };
 }
 
 export type UploadedMedia = { data: Buffer; mimetype: string; filename: string };
