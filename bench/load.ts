@@ -70,6 +70,24 @@ async function main(): Promise<void> {
     fs.copyFileSync(seedFile, path.join(dataDir, 'zapdesk.sqlite'));
   }
 
+  // PostgreSQL: the statements the server runs for a request are recorded (text and values)
+  // while `recording` is set, to write their plans to the results (EXPLAIN ANALYZE).
+  const recorded: { text: string; values: unknown[] }[] = [];
+  let recording = false;
+  if (kind === 'postgres') {
+    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const [first, second] = args;
+      if (recording && typeof first === 'string') recorded.push({ text: first, values: Array.isArray(second) ? second : [] });
+      else if (recording && first && typeof first === 'object' && 'text' in first) {
+        const q = first as { text: string; values?: unknown[] };
+        recorded.push({ text: q.text, values: q.values ?? [] });
+      }
+      return original.apply(this, args);
+    };
+  }
+
   const built = await buildApp(
     loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: SEED.adminEmail, ADMIN_PASSWORD: SEED.password, LOG_LEVEL: 'error', SIMULATOR: 'on', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }),
   );
@@ -314,6 +332,32 @@ async function main(): Promise<void> {
   };
   console.log(`info  ${firstSearch.case}: p50 ${firstSearch.p50Ms} ms, max ${firstSearch.maxMs} ms`);
 
+  // The plans of what the server runs, nothing memoised: a write first empties the memo.
+  let plans = '';
+  if (pgClient) {
+    const planCases: [string, 'agent' | 'admin', string][] = [
+      ['agent: Inbox, Working on (open)', 'agent', list(agent, { status: 'open', isGroup: 'false' })],
+      ['admin: Resolved (closed)', 'admin', list(admin, { status: 'closed' })],
+      ["agent: search 'joao' (the word in the most messages)", 'agent', list(agent, { searchParam: 'joao' })],
+      ["admin: search 'paulo'", 'admin', list(admin, { searchParam: 'paulo' })],
+      [`admin: messages of ticket #${longTicket.id}`, 'admin', `/api/messages/${longTicket.id}?pageNumber=1`],
+      ["admin: contacts search 'maria'", 'admin', `/api/contacts?searchParam=maria&pageNumber=1`],
+    ];
+    for (const [name, user, url] of planCases) {
+      await pgClient.query(`update settings set "updatedAt" = $1 where key = 'timeCreateNewTicket'`, [new Date().toISOString()]);
+      recorded.length = 0;
+      recording = true;
+      await get(user, url);
+      recording = false;
+      plans += `==== ${name}: GET ${url}\n\n`;
+      for (const statement of recorded) {
+        if (!/^\s*select/i.test(statement.text)) continue;
+        const explained = await pgClient.query(`explain (analyze, buffers) ${statement.text}`, statement.values);
+        plans += `-- ${statement.text}\n-- values: ${JSON.stringify(statement.values)}\n${explained.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')}\n\n`;
+      }
+    }
+  }
+
   for (const c of checks) console.log(`${c.pass ? 'pass' : 'FAIL'}  check: ${c.name}: ${c.detail}`);
   const output = {
     benchmark: 'inbox-load',
@@ -336,6 +380,7 @@ async function main(): Promise<void> {
   if (!values.only) {
     fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
     fs.writeFileSync(path.join(import.meta.dirname, 'results', `load-${kind}.json`), JSON.stringify(output, null, 2) + '\n');
+    if (plans) fs.writeFileSync(path.join(import.meta.dirname, 'results', `load-${kind}-plans.txt`), plans);
   }
 
   raw?.close();

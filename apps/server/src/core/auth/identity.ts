@@ -7,7 +7,9 @@ import type { Profile } from '@zapdesk/shared/domain';
 export type AuthUser = { id: number; name: string; email: string; profile: Profile; tokenVersion: number };
 
 export interface Identity {
-  findUser(id: number): Promise<AuthUser | undefined>;
-  /** Whether a sign-in (refresh family) was ended: its tokens no longer open anything. */
-  isSignInRevoked(family: string): Promise<boolean>;
+  /**
+   * A token's user, and whether its sign-in (refresh family, when it has one) was ended: its
+   * tokens no longer open anything. Asked on every authenticated request.
+   */
+  session(userId: number, family: string | undefined): Promise<{ user: AuthUser | undefined; revoked: boolean }>;
 }

@@ -27,7 +27,7 @@ export async function userFromAccessToken(ctx: AppContext, token: string | undef
   const result = await ctx.tokens.verifyAccess(token);
   if (!result.ok) throw new AppError(result.reason === 'expired' ? 'ERR_SESSION_EXPIRED' : 'ERR_INVALID_TOKEN');
   const { family } = result.claims;
-  const [user, revoked] = await Promise.all([ctx.identity.findUser(result.claims.userId), family ? ctx.identity.isSignInRevoked(family) : false]);
+  const { user, revoked } = await ctx.identity.session(result.claims.userId, family || undefined);
   if (!user) throw new AppError('ERR_INVALID_TOKEN');
   // A sign-in whose refresh token was copied and used twice is over, its access tokens too.
   if (revoked) throw new AppError('ERR_SESSION_EXPIRED');

@@ -5,6 +5,7 @@ import { renderVariables } from '@zapdesk/shared/variables';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { nowIso } from '../../core/time.js';
 import { sendOnTicket } from '../messages/outbound.service.js';
 import { readTicket } from '../messages/read-receipts.service.js';
@@ -33,17 +34,19 @@ export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: num
 
 export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTicketListQuery) {
   const admin = isAdminProfile(actor.profile);
-  return lists.listTickets(ctx.db, ctx.dbKind, {
-    scope: { userId: actor.id, admin, showAll: admin && query.showAll === 'true', queueIds: await repo.userQueueIds(ctx.db, actor.id) },
-    filters: {
-      status: query.status,
-      searchParam: query.searchParam,
-      queueIds: query.queueIds,
-      withUnreadMessages: query.withUnreadMessages === 'true',
-      isGroup: query.isGroup === undefined ? undefined : query.isGroup === 'true',
-    },
-    pageNumber: query.pageNumber,
-  });
+  const showAll = admin && query.showAll === 'true';
+  const filters = {
+    status: query.status,
+    searchParam: query.searchParam,
+    queueIds: query.queueIds,
+    withUnreadMessages: query.withUnreadMessages === 'true',
+    isGroup: query.isGroup === undefined ? undefined : query.isGroup === 'true',
+  };
+  // The user's queues are read with the page, and both again only after a write: a repeated
+  // list costs one version check, not a queue lookup besides.
+  return memoUntilWrite(ctx.db, `tickets.listFor:${JSON.stringify([actor.id, admin, showAll, filters, query.pageNumber])}`, async () =>
+    lists.listTickets(ctx.db, ctx.dbKind, { scope: { userId: actor.id, admin, showAll, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, filters, pageNumber: query.pageNumber }),
+  );
 }
 
 /**
