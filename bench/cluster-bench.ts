@@ -86,25 +86,29 @@ async function main(): Promise<void> {
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       SIMULATOR: 'on',
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: process.env.CLUSTER_BENCH_LOG ? 'warn' : 'error',
       LOGIN_RATE_LIMIT: '100000',
       WEB_DIST: path.join(dir, 'no-web'),
     },
+    // The nodes' own output, when asked for (CLUSTER_BENCH_LOG=file).
+    ...(process.env.CLUSTER_BENCH_LOG ? { output: (line: string) => fs.appendFileSync(process.env.CLUSTER_BENCH_LOG ?? '', `${line}\n`) } : {}),
   });
   const [first] = nodes as [ClusterNode];
   const sockets: Socket[] = [];
   try {
     const { token } = (await api<{ token: string }>(first, 'POST', '/api/auth/login', undefined, ADMIN)).body;
-    // The phone is linked on node-1, which therefore runs it.
-    const whatsappId = (await api<{ id: number }>(first, 'POST', '/api/whatsapp', token, { name: 'Bench', channel: 'simulator' })).body.id;
+    // The phone is linked on node-1, which therefore runs it. Its conversations go to the
+    // queue 'Vendas' (its only queue); the plain agents are in another queue.
+    const sales = (await api<{ id: number }>(first, 'POST', '/api/queue', token, { name: 'Vendas', color: '#0a7d5a', greetingMessage: '' })).body;
+    const whatsappId = (await api<{ id: number }>(first, 'POST', '/api/whatsapp', token, { name: 'Bench', channel: 'simulator', queueIds: [sales.id] })).body.id;
     await api(first, 'POST', `/api/simulator/${whatsappId}/scan`, token);
     const owner = (await queryOne<{ owner: string }>(databaseUrl, `select owner from leases where name = 'session:${whatsappId}'`))?.owner ?? 'node-1';
     const ownerNode = nodes.find((n) => n.name === owner) as ClusterNode;
     const others = nodes.filter((n) => n !== ownerNode);
 
     // Agents: a few admins who see every conversation (the watchers, on the nodes that do not run
-    // the phone), and the rest plain agents of a queue these conversations are not in, each with
-    // their own sign-in; all connected, authenticated and in their rooms.
+    // the phone), and the rest plain agents of another queue than these conversations', signed
+    // in ten times over; all connected, authenticated and in their rooms.
     const queue = (await api<{ id: number }>(first, 'POST', '/api/queue', token, { name: 'Outra fila', color: '#336699', greetingMessage: '' })).body;
     const agentTokens: string[] = [];
     for (let i = 0; i < 10; i += 1) {
@@ -125,6 +129,8 @@ async function main(): Promise<void> {
     const latencies: { at: number; ms: number }[] = [];
     const seen = new Map<string, number>();
     const watcher = watchers[0] as Socket;
+    let watcherDropped: string | undefined;
+    watcher.on('disconnect', (reason) => (watcherDropped = String(reason)));
     watcher.on('appMessage', (payload: { action: string; message: { body: string } }) => {
       if (payload.action !== 'create') return;
       const body = payload.message.body;
@@ -146,7 +152,7 @@ async function main(): Promise<void> {
             status: 0,
           }));
           if (res.status === 200) {
-            accepted.add(id);
+            if (id.startsWith('bench-')) accepted.add(id);
             return;
           }
         }
@@ -198,7 +204,7 @@ async function main(): Promise<void> {
         database: 'postgres',
         sockets: sockets.length,
         watchers: watchers.length,
-        note: 'Watchers are admins on the two nodes that do not run the phone (latency is read on one of them); the other sockets are plain agents of another queue, connected and in their rooms.',
+        note: "Watchers are admins on the two nodes that do not run the phone (latency is read on one of them); the other sockets are plain agents of another queue than the phone's, connected and in their rooms.",
         ratePerSecond: rate,
         seconds,
         messages: total,
@@ -212,6 +218,7 @@ async function main(): Promise<void> {
         note: 'From the first try to deliver a message to its event at an agent socket on another node. The whole run includes the messages that waited out the take-over.',
       },
       takeover: { newOwner: takenAt?.owner, generation: takenAt?.generation, phoneBackAfterMs: backAt ? Math.round(backAt.at + backAt.ms - killTime) : null },
+      watcher: { node: others[0]?.name, disconnected: watcherDropped ?? null },
       messages: { accepted: accepted.size, stored: Number(stored?.distinct ?? 0), lost, duplicated, eventsAtWatcher: latencies.length },
       targets: { p99Ms: 100, lost: 0, duplicated: 0 },
       pass: { p99BeforeKill: percentile(sortAsc(before), 99) < 100, lost: lost === 0, duplicated: duplicated === 0 },

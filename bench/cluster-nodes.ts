@@ -40,7 +40,9 @@ async function untilHealthy(node: ClusterNode, timeoutMs: number): Promise<void>
 }
 
 export async function startClusterNodes(options: ClusterOptions): Promise<ClusterNode[]> {
-  const built = fs.existsSync(path.join(ROOT, 'apps/server/dist/main.js'));
+  // The built server when asked for (CLUSTER_BUILT=1, after `npm run build`), else the sources:
+  // a build left from an earlier checkout would run old code.
+  const built = process.env.CLUSTER_BUILT === '1' && fs.existsSync(path.join(ROOT, 'apps/server/dist/main.js'));
   const nodes: ClusterNode[] = [];
   for (let i = 1; i <= options.count; i += 1) {
     const name = `node-${i}`;

@@ -14,6 +14,8 @@ type Answer = { t: 'answer'; id: string; ok: true; value: unknown } | { t: 'answ
 
 export type RpcHandler = (args: unknown) => Promise<unknown>;
 
+const GONE = 'The node running this connection is gone; another takes it over shortly.';
+
 /** How long a caller waits for an answer before it gives up (the other node may be gone). */
 export const RPC_TIMEOUT_MS = 60_000;
 
@@ -58,7 +60,8 @@ export function fromWire(value: unknown): unknown {
 
 export class NodeRpc {
   readonly #handlers = new Map<string, RpcHandler>();
-  readonly #waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  readonly #waiting = new Map<string, { node: string; resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  #watch: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly pub: Redis,
@@ -92,16 +95,52 @@ export class NodeRpc {
         reject(new AppError('ERR_WAPP_NOT_INITIALIZED', { message: 'The node running this connection did not answer in time.' }));
       }, timeoutMs);
       timer.unref();
-      this.#waiting.set(id, { resolve, reject, timer });
+      this.#waiting.set(id, { node, resolve, reject, timer });
     });
+    // The answer may come back before publish() resolves: it is awaited below, but marked
+    // handled now, or an error answer would count as an unhandled rejection meanwhile.
+    answer.catch(() => undefined);
     const listeners = await this.pub.publish(this.#channel(node), JSON.stringify(request));
     if (listeners === 0) {
       const waiting = this.#waiting.get(id);
       this.#waiting.delete(id);
       if (waiting) clearTimeout(waiting.timer);
-      throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: 'The node running this connection is gone; another takes it over shortly.' });
+      throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: GONE });
     }
+    this.#watchNodes();
     return answer;
+  }
+
+  /**
+   * While calls wait, checks every second that the nodes they wait for still listen: a node
+   * that died after taking a call never answers, and its callers hear so at once instead of
+   * after the timeout.
+   */
+  #watchNodes(): void {
+    if (this.#watch) return;
+    this.#watch = setInterval(() => {
+      const nodes = [...new Set([...this.#waiting.values()].map((w) => w.node))];
+      if (nodes.length === 0) {
+        clearInterval(this.#watch);
+        this.#watch = undefined;
+        return;
+      }
+      void this.pub
+        .pubsub('NUMSUB', ...nodes.map((n) => this.#channel(n)))
+        .then((reply) => {
+          for (let i = 0; i < nodes.length; i += 1) {
+            if (Number(reply[i * 2 + 1]) > 0) continue;
+            for (const [id, waiting] of this.#waiting) {
+              if (waiting.node !== nodes[i]) continue;
+              this.#waiting.delete(id);
+              clearTimeout(waiting.timer);
+              waiting.reject(new AppError('ERR_WAPP_NOT_INITIALIZED', { message: GONE }));
+            }
+          }
+        })
+        .catch(() => undefined);
+    }, 1_000);
+    this.#watch.unref();
   }
 
   async #receive(text: string): Promise<void> {
@@ -132,6 +171,7 @@ export class NodeRpc {
   }
 
   close(): void {
+    clearInterval(this.#watch);
     for (const waiting of this.#waiting.values()) {
       clearTimeout(waiting.timer);
       waiting.reject(new AppError('ERR_WAPP_NOT_INITIALIZED', { message: 'This node is shutting down.' }));
