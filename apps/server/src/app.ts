@@ -49,6 +49,7 @@ import { requestSerializer } from './core/http/log-redaction.js';
 import { connectRedis } from './core/redis.js';
 import { Leases } from './core/cluster/leases.js';
 import { NodeRpc } from './core/cluster/node-rpc.js';
+import { relayClusterEvents } from './core/cluster/event-relay.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
 import { startMailSender } from './jobs/mail.job.js';
 import { startChatbotWorker } from './jobs/chatbot.job.js';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       refreshTtl: config.refreshTokenTtl,
     }),
   };
+  if (redis) await relayClusterEvents(ctx.events, redis.pub, redis.rpc, redis.prefix, config.nodeId);
   await seedSettings(ctx);
   const { events } = ctx;
   const sessions = new SessionManager(ctx, createConnectionStore(ctx.db), options.driverFactory, rpc);

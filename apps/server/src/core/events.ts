@@ -40,15 +40,51 @@ export type DomainEvents = {
 
 export type DomainEventName = keyof DomainEvents;
 
+/**
+ * Events whose work may be another node's in the cluster mode: a setting the security policy
+ * follows, a mail for the node that sends mails, a bulk send for the node that runs its phone.
+ * They are relayed to the other nodes (core/cluster/event-relay.ts), where subscribeCluster
+ * handlers hear them; socket events are not (the socket.io adapter fans those out itself).
+ */
+export const CLUSTER_EVENTS = ['setting.updated', 'email.queued', 'campaign.saved'] as const satisfies readonly DomainEventName[];
+export type ClusterEventName = (typeof CLUSTER_EVENTS)[number];
+
 export class DomainEventBus {
   readonly #emitter = new EventEmitter();
+  /** Handlers of events raised on this node and, in the cluster mode, on the others. */
+  readonly #cluster = new EventEmitter();
+  #relay: ((name: ClusterEventName, payload: unknown) => void) | undefined;
 
   publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
     this.#emitter.emit(name, payload);
+    if (isClusterEvent(name)) {
+      this.#cluster.emit(name, payload);
+      this.#relay?.(name, payload);
+    }
   }
 
   subscribe<K extends DomainEventName>(name: K, handler: (payload: DomainEvents[K]) => void): () => void {
     this.#emitter.on(name, handler);
     return () => this.#emitter.off(name, handler);
   }
+
+  /** Hears `name` whichever node raised it (on a single node, like subscribe). */
+  subscribeCluster<K extends ClusterEventName>(name: K, handler: (payload: DomainEvents[K]) => void): () => void {
+    this.#cluster.on(name, handler);
+    return () => this.#cluster.off(name, handler);
+  }
+
+  /** The cluster mode: what this node raises is also sent with `send`. */
+  relayTo(send: (name: ClusterEventName, payload: unknown) => void): void {
+    this.#relay = send;
+  }
+
+  /** An event another node raised: for the subscribeCluster handlers only. */
+  receiveFromCluster(name: ClusterEventName, payload: unknown): void {
+    this.#cluster.emit(name, payload);
+  }
+}
+
+export function isClusterEvent(name: string): name is ClusterEventName {
+  return (CLUSTER_EVENTS as readonly string[]).includes(name);
 }

@@ -226,7 +226,8 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
   };
 
   const unsubscribe = [
-    ctx.events.subscribe('campaign.saved', ({ campaign }) => {
+    // A bulk send started on any node: the node running its phone starts at once.
+    ctx.events.subscribeCluster('campaign.saved', ({ campaign }) => {
       if (campaign.status === 'running') kick(campaign.whatsappId);
     }),
     ctx.events.subscribe('whatsapp.session', ({ id, status }) => {

@@ -81,7 +81,8 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
       });
   };
 
-  const unsubscribe = ctx.events.subscribe('email.queued', () => kick());
+  // A mail queued on any node: the node that sends mails looks at once.
+  const unsubscribe = ctx.events.subscribeCluster('email.queued', () => kick());
   const timer = setInterval(kick, MAIL_POLL_MS);
   timer.unref();
   kick();

@@ -145,4 +145,16 @@ describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the Post
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(png)).toBe(true);
   });
+
+  it('hands the events that drive other work to every node: a Typebot address set on node A is framed by node C at once', async (context) => {
+    if (!ready) return context.skip();
+    const [a, , c] = nodes;
+    if (!a || !c) throw new Error('nodes missing');
+    const frameSrc = async () => /frame-src ([^;]+)/.exec(String((await c.request({ method: 'GET', url: '/api/health' })).headers['content-security-policy']))?.[1];
+    expect(await frameSrc()).not.toContain('bot.example.com');
+    const set = await a.request({ method: 'PUT', url: '/api/settings/typebotUrl', token: a.adminToken, payload: { value: 'https://bot.example.com/fluxo' } });
+    expect(set.statusCode).toBe(200);
+    // Relayed through Redis: no waiting for a periodic re-read.
+    await vi.waitFor(async () => expect(await frameSrc()).toBe("'self' https://bot.example.com"), { timeout: 2_000, interval: 50 });
+  });
 });

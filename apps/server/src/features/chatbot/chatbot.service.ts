@@ -261,24 +261,12 @@ export async function chatbotFrame(ctx: AppContext): Promise<{ url: string | nul
 
 /**
  * The Typebot origin the security policy lets the app frame, kept current: at once on a change
- * made on this node, within a minute for one made on another.
+ * made on any node (the change is relayed in the cluster mode).
  */
 export async function trackTypebotOrigin(ctx: AppContext): Promise<{ origin: () => string; stop: () => void }> {
   let origin = originOf(await getSettingValue(ctx.db, 'typebotUrl'));
-  const unsubscribe = ctx.events.subscribe('setting.updated', ({ setting }) => {
+  const unsubscribe = ctx.events.subscribeCluster('setting.updated', ({ setting }) => {
     if (setting.key === 'typebotUrl') origin = originOf(setting.value);
   });
-  const timer = setInterval(() => {
-    void getSettingValue(ctx.db, 'typebotUrl')
-      .then((value) => (origin = originOf(value)))
-      .catch(() => undefined);
-  }, 60_000);
-  timer.unref();
-  return {
-    origin: () => origin,
-    stop: () => {
-      clearInterval(timer);
-      unsubscribe();
-    },
-  };
+  return { origin: () => origin, stop: unsubscribe };
 }
