@@ -239,8 +239,8 @@ export class SessionManager {
     await this.leases.keep(NODE_LEASE_PREFIX + this.leases.nodeId);
     const ids = new Set(await this.store.ids());
     for (const name of this.leases.names()) {
-      const id = Number(name.slice('session:'.length));
       if (!name.startsWith('session:')) continue;
+      const id = Number(name.slice('session:'.length));
       if (!ids.has(id)) {
         // The connection was deleted: its lease goes with it.
         await this.#stopLocal(id);

@@ -2,7 +2,6 @@ import { foldText, MEDIA_TYPES, SEND_STATUSES, type MediaType, type SendStatus }
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.js';
 import type { MessagesTable } from '../../core/db/schema.js';
-import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool } from '../../core/db/sql-helpers.js';
 
 export type MessageRow = {
@@ -166,21 +165,17 @@ export async function setSendStatus(db: Db, id: number, result: { status: SendSt
     .execute();
 }
 
-/** A page of a ticket's messages, newest first, and their count; read again only after a write (see memoUntilWrite). */
+/** A page of a ticket's messages, newest first, and their count (memoised by the messages service with its ticket). */
 export async function listTicketMessages(db: Db, ticketId: number, options: { limit: number; offset: number }): Promise<{ rows: MessageRow[]; count: number }> {
-  const page = await memoUntilWrite(db, `messages.page:${ticketId}:${options.limit}:${options.offset}`, async () => {
-    const [countRow, rows] = await Promise.all([
-      db
-        .selectFrom('messages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('ticketId', '=', ticketId)
-        .executeTakeFirstOrThrow(),
-      db.selectFrom('messages').select(columns).where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
-    ]);
-    return { rows: rows.map(toRow), count: Number(countRow.n) };
-  });
-  // Callers reorder the rows: each gets its own list.
-  return { rows: [...page.rows], count: page.count };
+  const [countRow, rows] = await Promise.all([
+    db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ticketId', '=', ticketId)
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('messages').select(columns).where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+  ]);
+  return { rows: rows.map(toRow), count: Number(countRow.n) };
 }
 
 /** Marks the incoming messages of a ticket read and returns their provider ids. */

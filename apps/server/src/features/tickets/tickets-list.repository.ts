@@ -6,7 +6,6 @@ import { foldText, type TicketStatus } from '@zapdesk/shared/domain';
 import { visibilityClauses } from '@zapdesk/shared/visibility';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
-import { memoUntilWrite } from '../../core/db/read-cache.js';
 import type { Database } from '../../core/db/schema.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 import { loadTicketsByIds } from './tickets.repository.js';
@@ -143,33 +142,30 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
     }
   }
   const { limit, offset } = pageWindow(options.pageNumber);
-  // A page (a count over 100,000 tickets) is read again only after a write (see memoUntilWrite):
-  // agents' screens ask for the same tabs over and over.
-  return memoUntilWrite(db, `tickets.list:${JSON.stringify([scope, filters, options.pageNumber])}`, async () => {
-    let count: number;
-    let ids: number[];
-    if (words.length) {
-      // A search's candidates are gathered once for the page and its count.
-      const rows = await base
-        .select((eb) => ['id', eb.fn.countAll<number>().over().as('n')])
-        .orderBy('updatedAt', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      ids = rows.map((r) => r.id);
-      count = rows.length ? Number(rows[0]?.n) : Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    } else {
-      const [countRow, idRows] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-        base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      ]);
-      count = Number(countRow.n);
-      ids = idRows.map((r) => r.id);
-    }
-    const tickets = await loadTicketsByIds(db, ids);
-    return { tickets, count, hasMore: count > offset + tickets.length };
-  });
+  // Read now: the tickets service memoises the page with the user's queues (see listTickets there).
+  let count: number;
+  let ids: number[];
+  if (words.length) {
+    // A search's candidates are gathered once for the page and its count.
+    const rows = await base
+      .select((eb) => ['id', eb.fn.countAll<number>().over().as('n')])
+      .orderBy('updatedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    ids = rows.map((r) => r.id);
+    count = rows.length ? Number(rows[0]?.n) : Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  } else {
+    const [countRow, idRows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      base.select('id').orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    ]);
+    count = Number(countRow.n);
+    ids = idRows.map((r) => r.id);
+  }
+  const tickets = await loadTicketsByIds(db, ids);
+  return { tickets, count, hasMore: count > offset + tickets.length };
 }
 
 export async function visibleActiveTicketIds(db: Db, scope: TicketScope): Promise<number[]> {
