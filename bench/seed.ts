@@ -149,6 +149,19 @@ const AGENT_TEXTS = [
   'Obrigado pelo contato! Tenha um ótimo dia.',
 ];
 
+/**
+ * The seed's vocabulary: every distinct word (3 letters or more, folded as the search folds it)
+ * of its names, cities and message texts. Common words ('obrigado', 'pedido') are in tens of
+ * thousands of messages, first names in a few thousand tickets, last names only in contacts.
+ */
+export function seedVocabulary(): string[] {
+  const words = new Set<string>();
+  for (const text of [...FIRST, ...LAST, ...CITIES, ...CONTACT_TEXTS, ...AGENT_TEXTS]) {
+    for (const word of foldText(text.replace(/\{\w+\}/g, ' ')).match(/[\p{L}]+/gu) ?? []) if (word.length >= 3) words.add(word);
+  }
+  return [...words].sort();
+}
+
 function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)] as T;
 }
