@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const input = JSON.parse(text) as Input;
   const agent = new http.Agent({ keepAlive: true, maxSockets: input.connections });
   const base = new URL(input.base);
-  const results: DriveOutput['results'] = new Array(input.requests.length);
+  const results = new Array<DriveOutput['results'][number]>(input.requests.length);
   const send = (index: number) =>
     new Promise<void>((resolve, reject) => {
       const request = input.requests[index];

@@ -48,7 +48,14 @@ const REFERENCE = {
 const TARGETS =
   kind === 'postgres'
     ? // PostgreSQL as fast as the embedded default (the scale-out issue).
-      { ticketList: { minRequestsPerSecond: 1500, maxP99Ms: 25 }, search: { maxP99Ms: 50 }, messages: { minRequestsPerSecond: 2000 }, contacts: { minRequestsPerSecond: 1000 }, baseline: {}, ingesting: { minRequestsPerSecond: 1000, maxP99Ms: 25 } }
+      {
+        ticketList: { minRequestsPerSecond: 1500, maxP99Ms: 25 },
+        search: { maxP99Ms: 50 },
+        messages: { minRequestsPerSecond: 2000 },
+        contacts: { minRequestsPerSecond: 1000 },
+        baseline: {},
+        ingesting: { minRequestsPerSecond: 1000, maxP99Ms: 25 },
+      }
     : {
         ticketList: { minRequestsPerSecond: 45 * 30, maxP99Ms: 25 },
         search: { maxP99Ms: 50 },
@@ -301,7 +308,7 @@ async function main(): Promise<void> {
   const bare = Fastify();
   bare.get('/bare', async () => barePage);
   const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
-  const bareRow = await measure({ name: 'bare Fastify route: the agent\'s Working on page from memory', kind: 'baseline', user: 'agent', path: '/bare' }, 'bare route', bareAddress);
+  const bareRow = await measure({ name: "bare Fastify route: the agent's Working on page from memory", kind: 'baseline', user: 'agent', path: '/bare' }, 'bare route', bareAddress);
   await bare.close();
   const listRows = results.filter((r) => r.kind === 'ticketList');
   const overheadTarget = kind === 'sqlite' ? 0.33 : undefined;
@@ -315,7 +322,9 @@ async function main(): Promise<void> {
     target: overheadTarget === undefined ? 'SQLite only' : { minOfBare: overheadTarget },
     pass: overheadTarget === undefined || worstList.requestsPerSecond / bareRow.requestsPerSecond >= overheadTarget,
   };
-  console.log(`${overhead.pass ? 'pass' : 'FAIL'}  overhead: slowest list ${worstList.requestsPerSecond} req/s = ${(overhead.worstOfBare * 100).toFixed(0)}% of the bare route's ${bareRow.requestsPerSecond}`);
+  console.log(
+    `${overhead.pass ? 'pass' : 'FAIL'}  overhead: slowest list ${worstList.requestsPerSecond} req/s = ${(overhead.worstOfBare * 100).toFixed(0)}% of the bare route's ${bareRow.requestsPerSecond}`,
+  );
 
   // ---------- searches, a different word on every request ----------
   // Every word of the seed's vocabulary (names, cities, message words; common and rare) and
@@ -349,12 +358,25 @@ async function main(): Promise<void> {
         .slice(0, 10)
         .map((r) => ({ word: new URLSearchParams(r.path.split('?')[1]).get('searchParam'), ms: r.ms, tickets: r.count })),
     };
-    console.log(`${row.pass ? 'pass' : 'FAIL'}  ${label}: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, max ${row.maxMs} ms (slowest: ${row.slowest.slice(0, 3).map((s) => `${s.word} ${s.ms} ms`).join(', ')})`);
+    console.log(
+      `${row.pass ? 'pass' : 'FAIL'}  ${label}: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, max ${row.maxMs} ms (slowest: ${row.slowest
+        .slice(0, 3)
+        .map((s) => `${s.word} ${s.ms} ms`)
+        .join(', ')})`,
+    );
     return row;
   };
   const distinctSearch = [
-    await distinct(`${words.length} different words, one at a time (agent, admin alternating)`, words.map((w, i) => searchFor(i % 2 ? admin : agent, w)), 1),
-    await distinct(`${words.length} different words, 10 connections (the other user for each word)`, words.map((w, i) => searchFor(i % 2 ? agent : admin, w)), connections),
+    await distinct(
+      `${words.length} different words, one at a time (agent, admin alternating)`,
+      words.map((w, i) => searchFor(i % 2 ? admin : agent, w)),
+      1,
+    ),
+    await distinct(
+      `${words.length} different words, 10 connections (the other user for each word)`,
+      words.map((w, i) => searchFor(i % 2 ? agent : admin, w)),
+      connections,
+    ),
   ];
 
   // ---------- lists while the inbound pipeline ingests ----------

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -141,12 +141,15 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   // /ZDGChatbot frames the Typebot server of the settings: frame-src allows that one origin.
   const typebotFrame = await trackTypebotOrigin(ctx);
-  await app.register(helmet, {
+  // Helmet's headers on every answer, from one middleware built here (the Fastify plugin built
+  // it again for every request, parsing the policy each time).
+  const securityHeaders = helmet({
     contentSecurityPolicy: { directives: { ...CSP_DIRECTIVES, frameSrc: ["'self'", () => typebotFrame.origin() || "'self'"] } },
     hsts: false,
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined)));
   // Strict-Transport-Security only over HTTPS (as seen through TRUST_PROXY): on plain HTTP it
   // would mean nothing, and on a LAN install it would lock browsers out of the HTTP address.
   app.addHook('onSend', async (request, reply) => {

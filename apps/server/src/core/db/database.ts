@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { readVersionWith } from './read-cache.js';
 import type { Database } from './schema.js';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -30,6 +31,8 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const version = sqlite.prepare('select total_changes(), (select data_version from pragma_data_version)').raw();
+  readVersionWith(db, () => (version.get() as number[]).join(':'));
   return { db, kind: 'sqlite', close: () => db.destroy() };
 }
 

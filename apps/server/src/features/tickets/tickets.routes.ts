@@ -6,13 +6,16 @@ import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { sendJsonOnce } from '../../core/http/json-once.js';
 import * as service from './tickets.service.js';
 
 export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['tickets'];
   const onRequest = authenticate(ctx);
 
-  app.get('/tickets', { schema: { tags, querystring: ZTicketListQuerySchema, response: { 200: ZTicketListSchema } }, onRequest }, (req) => service.listTickets(ctx, currentUser(req), req.query));
+  app.get('/tickets', { schema: { tags, querystring: ZTicketListQuerySchema, response: { 200: ZTicketListSchema } }, onRequest }, async (req, reply) =>
+    sendJsonOnce(reply, ZTicketListSchema, await service.listTickets(ctx, currentUser(req), req.query)),
+  );
 
   app.get('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) => service.getVisibleTicket(ctx, currentUser(req), req.params.id));
 
