@@ -16,6 +16,7 @@ import { phoneCampaignsMigration } from './migrations/014_phone_campaigns.js';
 import { leasesMigration } from './migrations/015_leases.js';
 import { simulatorPhonesMigration } from './migrations/016_simulator_phones.js';
 import { contactSearchTrigramsMigration } from './migrations/017_contact_search_trigrams.js';
+import { messageSearchByTicketMigration } from './migrations/018_message_search_by_ticket.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -45,6 +46,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '015_leases': leasesMigration(handle.kind),
     '016_simulator_phones': simulatorPhonesMigration(handle.kind),
     '017_contact_search_trigrams': contactSearchTrigramsMigration(handle.kind),
+    '018_message_search_by_ticket': messageSearchByTicketMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -73,22 +73,23 @@ function searchWords(term: string): string[] {
   return foldText(term).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** Tickets with a (not deleted) message containing every word, through the full-text index. */
-function ticketsWithMessageWords(db: Db, kind: DbKind, words: string[]) {
-  if (kind === 'postgres') {
-    const query = words.map((w) => `${w}:*`).join(' & ');
-    return db
-      .selectFrom('messages')
-      .select('messages.ticketId as id')
-      .where('isDeleted', '=', 0)
-      .where(sql<SqlBool>`to_tsvector('simple', ${sql.ref('searchText')}) @@ to_tsquery('simple', ${query})`);
-  }
-  const query = words.map((w) => `"${w}"*`).join(' ');
+/** PostgreSQL: tickets with a (not deleted) message containing every word, through the GIN index. */
+function ticketsWithMessageWords(db: Db, words: string[]) {
+  const query = words.map((w) => `${w}:*`).join(' & ');
   return db
     .selectFrom('messages')
     .select('messages.ticketId as id')
     .where('isDeleted', '=', 0)
-    .where('messages.id', 'in', sql<number>`(select rowid from messages_fts where messages_fts match ${query})`);
+    .where(sql<SqlBool>`to_tsvector('simple', ${sql.ref('searchText')}) @@ to_tsquery('simple', ${query})`);
+}
+
+/**
+ * SQLite: the same, from the full-text index alone: its row ids carry the ticket (migration 018),
+ * and it holds only messages that are not deleted.
+ */
+function sqliteTicketsWithMessageWords(words: string[]): RawBuilder<number> {
+  const query = words.map((w) => `"${w}"*`).join(' ');
+  return sql<number>`select rowid >> 32 from message_words where message_words match ${query}`;
 }
 
 /**
@@ -129,15 +130,11 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
         .selectFrom('tickets as matched')
         .select('matched.id')
         .where(sql<SqlBool>`${sql.ref('matched.contactId')} = any(array(${matchingContacts}))`)
-        .unionAll(ticketsWithMessageWords(db, kind, words));
+        .unionAll(ticketsWithMessageWords(db, words));
       base = base.where(sql<SqlBool>`${sql.ref('tickets.id')} = any(array(${candidates}))`);
     } else {
-      base = base.where('id', 'in', (eb) =>
-        eb
-          .selectFrom('tickets as matched')
-          .select('matched.id')
-          .where('matched.contactId', 'in', matchingContacts)
-          .unionAll(ticketsWithMessageWords(db, kind, words)),
+      base = base.where(
+        sql<SqlBool>`${sql.ref('tickets.id')} in (select matched.id from tickets as matched where matched."contactId" in ${matchingContacts} union all ${sqliteTicketsWithMessageWords(words)})`,
       );
     }
   }

@@ -83,6 +83,21 @@ describe('search', () => {
       .execute();
     expect(numbers(await list('searchParam=boleto'))).toEqual([]);
   });
+
+  it('follows edited, restored and removed messages', async () => {
+    const ana = ids['5511911110003'] ?? 0;
+    await t.ctx.db.updateTable('messages').set({ body: 'fatura vencida', searchText: 'fatura vencida' }).where('ticketId', '=', ana).execute();
+    expect(numbers(await list('searchParam=fatura'))).toEqual(['5511911110003']);
+    expect(numbers(await list('searchParam=bom%20dia'))).toEqual([]);
+    await t.ctx.db
+      .updateTable('messages')
+      .set({ isDeleted: 0 })
+      .where('ticketId', '=', ids['5511911110002'] ?? 0)
+      .execute();
+    expect(numbers(await list('searchParam=boleto'))).toEqual(['5511911110002']);
+    await t.ctx.db.deleteFrom('messages').where('ticketId', '=', ana).execute();
+    expect(numbers(await list('searchParam=fatura'))).toEqual([]);
+  });
 });
 
 describe('filters', () => {
