@@ -168,7 +168,7 @@ describe('error bodies', () => {
       { method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@test.local', password: 'whatever' } },
       { method: 'POST', url: '/api/auth/login', payload: { email: 'not-an-email', password: 'whatever' } },
       { method: 'POST', url: '/api/auth/signup', payload: { name: 'Admin again', email: 'admin@test.local', password: 'secret' } },
-      { method: 'POST', url: '/api/auth/refresh_token' },
+      { method: 'POST', url: '/api/auth/refresh_token', cookies: { jrt: 'not-a-token' } },
       { method: 'POST', url: '/api/contacts/import', token: userToken, payload: {} },
       { method: 'POST', url: '/api/queue', token: t.adminToken, headers: { 'content-type': 'application/json' }, payload: '{' },
     ];

@@ -270,9 +270,9 @@ describe('tickets', () => {
     await page.getByTestId('ticket-accept').waitFor();
     await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
 
-    // Deleted elsewhere: a toast, back to /tickets, and the row goes.
+    // Deleted elsewhere: a toast that says so, back to /tickets, and the row goes.
     expect((await api(`/tickets/${ticketId}`, { method: 'DELETE' })).status).toBe(204);
-    await page.locator('.Toastify__toast', { hasText: 'Ticket deleted sucessfully.' }).first().waitFor();
+    await page.locator('.Toastify__toast', { hasText: 'The ticket you were on has been deleted.' }).first().waitFor();
     await page.waitForURL('**/tickets');
     await page.getByTestId('ticket-placeholder').waitFor();
     await expect(page.getByTestId('ticket-row').filter({ hasText: other.name }).count()).resolves.toBe(0);

@@ -76,6 +76,16 @@ export const ZTicketListQuerySchema = z.object({
   withUnreadMessages: ZFlag.optional().default('false'),
   /** The Group tab: 'true' group tickets only, 'false' private ones only; absent both. */
   isGroup: ZFlag.optional(),
+  /** Tickets created on this day (YYYY-MM-DD, the server's time zone). */
+  date: z
+    .string('INVALID')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'INVALID')
+    .refine((value) => {
+      const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+      const date = new Date(year, month - 1, day);
+      return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
+    }, 'INVALID')
+    .optional(),
 });
 export type TTicketListQuery = z.infer<typeof ZTicketListQuerySchema>;
 /** PUT /tickets/{id}: a status change, or a transfer to a user, queue and/or connection. */

@@ -26,6 +26,8 @@ export type DomainEvents = {
   /** `previous` when the ticket may have left someone's view (transfer, accept, return). */
   'ticket.saved': { ticket: TTicket; previous?: TTicket };
   'ticket.deleted': { ticket: TTicket };
+  /** The ticket's agent read it: its unread count went to zero (spec: ticket updateUnread). */
+  'ticket.read': { ticket: TTicket };
   'message.saved': { message: TMessage; ticket: TTicket; created: boolean };
   /** A channel reported delivery progress of a message it sent (the campaign sender listens). */
   'channel.ack': { whatsappId: number; providerId: string; ack: number };

@@ -208,6 +208,10 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
     const audience = [...ticketRooms(ticket), ...(previous ? ticketRooms(previous) : [])];
     io.to(topicRooms(topics, audience)).emit('ticket', { action: 'update', ticket });
   });
+  // Read on one tab or device: every other screen of those who may see it clears its badge.
+  events.subscribe('ticket.read', ({ ticket }) =>
+    io.to(topicRooms([TOPICS.status(ticket.status), TOPICS.notification, TOPICS.chat(ticket.id)], ticketRooms(ticket))).emit('ticket', { action: 'updateUnread', ticketId: ticket.id }),
+  );
   events.subscribe('ticket.deleted', ({ ticket }) =>
     io.to(topicRooms([...TICKET_STATUSES.map(TOPICS.status), TOPICS.notification, TOPICS.chat(ticket.id)], ticketRooms(ticket))).emit('ticket', { action: 'delete', ticketId: ticket.id }),
   );

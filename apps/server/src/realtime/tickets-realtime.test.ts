@@ -90,6 +90,27 @@ it('sends a queue-less ticket to everyone, a queued one to its queue and admins,
   expect(ticketEventsFor(a2, '5511900000002')).toHaveLength(0);
 });
 
+it("tells every screen of the ticket's audience that it was read (updateUnread), and nobody else", async () => {
+  const [admin, a1, a2] = [await connect(t.adminToken), await connect(agent1.token), await connect(agent2.token)];
+  const line = await simulator({ name: 'Read me', queueIds: [q1.id] });
+  await t.request({ method: 'POST', url: `/api/simulator/${line.id}/inbound`, token: t.adminToken, payload: { from: '5511900000003', body: 'unread one' } });
+  await until(() => ticketEventsFor(a1, '5511900000003').some((e) => e.event === 'appMessage'));
+  const ticket = (await t.request({ method: 'GET', url: '/api/tickets?showAll=true', token: t.adminToken })).json().tickets.find((x: TTicket) => x.contact.number === '5511900000003') as TTicket;
+  // Agent 1 takes it, the contact writes again, and agent 1 reads it on one device.
+  await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: agent1.token, payload: { status: 'open' } });
+  await t.request({ method: 'POST', url: `/api/simulator/${line.id}/inbound`, token: t.adminToken, payload: { from: '5511900000003', body: 'unread two' } });
+  await until(() => a1.events.some((e) => e.event === 'appMessage' && JSON.stringify(e.payload).includes('unread two')));
+  const read = (c: Client) => c.events.some((e) => e.event === 'ticket' && JSON.stringify(e.payload) === JSON.stringify({ action: 'updateUnread', ticketId: ticket.id }));
+  expect(read(a1)).toBe(false);
+  expect((await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: agent1.token })).statusCode).toBe(200);
+  await until(() => read(a1) && read(admin));
+  // A queue-less ticket every socket hears proves agent 2's socket has caught up.
+  const everyone = await simulator({ name: 'Everyone' });
+  await t.request({ method: 'POST', url: `/api/simulator/${everyone.id}/inbound`, token: t.adminToken, payload: { from: '5511900000004', body: 'marker two' } });
+  await until(() => a2.events.some((e) => JSON.stringify(e.payload).includes('marker two')));
+  expect(read(a2)).toBe(false);
+});
+
 it('sends the QR code to admins only', async () => {
   const [admin, a1] = [await connect(t.adminToken), await connect(agent1.token)];
   await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { channel: 'simulator', name: 'QR please' } });

@@ -1,5 +1,8 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
+import { enUS, esES, ptBR } from '@mui/material/locale';
+import { createTheme, ThemeProvider } from '@mui/material/styles';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import { LIMITS } from '@zapdesk/shared/domain';
@@ -9,7 +12,11 @@ import { toastError } from '../core/ui/toastError';
 import { SocketProvider } from '../core/realtime/SocketProvider';
 import { AppRouter } from './AppRouter';
 import { RealtimeSync } from './RealtimeSync';
+import { currentLanguage, type Language } from '../i18n/i18n';
 import { theme } from './theme';
+
+/** MUI's own texts (pagination, 'No options', 'Close') in the interface's language. */
+const MUI_LOCALES: Record<Language, typeof enUS> = { en: enUS, pt: ptBR, es: esES };
 
 const queryClient = new QueryClient({
   // A list that fails to load says why; a 401 needs no toast, the session just ends (to /login).
@@ -29,8 +36,12 @@ const queryClient = new QueryClient({
 });
 
 export function App() {
+  // Re-renders when the language changes.
+  useTranslation();
+  const language = currentLanguage();
+  const localized = useMemo(() => createTheme(theme, MUI_LOCALES[language]), [language]);
   return (
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={localized}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
         <AuthProvider>

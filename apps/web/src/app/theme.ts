@@ -14,6 +14,16 @@ export const theme = createTheme({
     h5: { letterSpacing: '-0.01em' },
   },
   components: {
+    // A visible focus ring on everything the keyboard reaches (MUI's ripple alone is faint).
+    MuiCssBaseline: {
+      styleOverrides: {
+        // ':root' outweighs the 'outline: 0' of MUI's buttons.
+        ':root :focus-visible': { outline: '2px solid #00796B', outlineOffset: 2 },
+        ':root .MuiAppBar-root :focus-visible': { outlineColor: '#FFFFFF' },
+        // Text fields show their focus with their own border.
+        ':root .MuiInputBase-input:focus-visible': { outline: 'none' },
+      },
+    },
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiAppBar: { defaultProps: { elevation: 0 } },
     MuiPaper: { styleOverrides: { outlined: { borderColor: '#E3E8EE' } } },

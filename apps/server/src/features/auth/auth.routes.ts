@@ -48,7 +48,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (req, reply) => reply.code(201).send(await service.signup(ctx, req.body)),
   );
 
-  app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema } } }, async (req, reply) => {
+  // Without a refresh cookie there is nothing to refresh: a signed-out browser asks at every start,
+  // and gets 204 (no session) instead of an error in its console. A cookie that fails is still 401.
+  app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema, 204: z.null() } } }, async (req, reply) => {
+    if (!req.cookies[REFRESH_COOKIE]) return reply.code(204).send(null);
     try {
       const { token, user, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
       writeRefreshCookie(reply, refreshToken);

@@ -206,6 +206,16 @@ describe('POST /api/auth/signup', () => {
 });
 
 describe('POST /api/auth/refresh_token', () => {
+  it('answers a browser without a refresh cookie 204 (no session, nothing logged as an error), and a cookie that fails 401', async () => {
+    const none = await refresh(undefined);
+    expect(none.statusCode).toBe(204);
+    expect(none.body).toBe('');
+    expect(refreshCookie(none)).toBeUndefined();
+    const bad = await refresh('not-a-token');
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json()).toMatchObject({ error: 'ERR_INVALID_TOKEN' });
+  });
+
   it('exchanges the refresh cookie for a new access token and a new cookie', async () => {
     const first = await login(ADMIN.email, ADMIN.password);
     const oldCookie = refreshCookie(first)?.value;

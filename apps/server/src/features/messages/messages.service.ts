@@ -44,6 +44,7 @@ export async function listMessages(
   if (!(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_PERMISSION');
   if (readsTicket(actor, ticket) && (await readTicket(ctx, sessions, ticket))) {
     ticket = (await findTicketById(ctx.db, ticketId)) ?? ticket;
+    ctx.events.publish('ticket.read', { ticket });
     ctx.events.publish('ticket.saved', { ticket });
   }
   const messages = presentWithRefs(ctx, [...view.rows].reverse(), view.refs);

@@ -19,6 +19,8 @@ export type TicketFilters = {
   queueIds?: number[] | undefined;
   withUnreadMessages?: boolean;
   isGroup?: boolean | undefined;
+  /** Created within [from, before). */
+  createdOn?: { from: string; before: string } | undefined;
 };
 
 /** A ticket column, or (`bare`) the same value hidden from the planner so it picks no index on it. */
@@ -114,6 +116,7 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
   // A literal, as the partial index on unread tickets spells it, so both planners match it.
   if (filters.withUnreadMessages) base = base.where(col('unreadMessages'), '>', sql.lit(0));
   if (filters.isGroup !== undefined) base = base.where(col('isGroup'), '=', filters.isGroup ? 1 : 0);
+  if (filters.createdOn) base = base.where('tickets.createdAt', '>=', filters.createdOn.from).where('tickets.createdAt', '<', filters.createdOn.before);
   if (words.length) {
     const folded = foldText(filters.searchParam ?? '').trim();
     // One set of candidates (tickets of matching contacts, plus tickets with matching messages),

@@ -106,6 +106,27 @@ describe('filters', () => {
     expect(numbers(await list('queueIds=%5B%5D'))).toEqual(['5511911110003', 'family-group']);
   });
 
+  it('narrows to the tickets created on a day (date=YYYY-MM-DD, the server’s time zone), and refuses a date that is not one', async () => {
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const day = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    const today = new Date();
+    expect(numbers(await list(`date=${day(today)}`))).toEqual(numbers(await list('')));
+    // One ticket created yesterday: only it is listed for yesterday, and no longer for today.
+    const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1, 12);
+    await t.ctx.db
+      .updateTable('tickets')
+      .set({ createdAt: yesterday.toISOString() })
+      .where('id', '=', ids['5511911110001'] ?? 0)
+      .execute();
+    expect(numbers(await list(`date=${day(yesterday)}`))).toEqual(['5511911110001']);
+    expect(numbers(await list(`date=${day(today)}`))).not.toContain('5511911110001');
+    for (const bad of ['2026-02-30', '25/11/2026', 'today']) {
+      const res = await t.request({ method: 'GET', url: `/api/tickets?date=${encodeURIComponent(bad)}`, token: t.adminToken });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { date: 'INVALID' } });
+    }
+  });
+
   it('refuses a queueIds that is not a JSON list of ids', async () => {
     for (const bad of ['nope', '%5B%22a%22%5D', '%7B%7D']) {
       const res = await t.request({ method: 'GET', url: `/api/tickets?queueIds=${bad}`, token: t.adminToken });

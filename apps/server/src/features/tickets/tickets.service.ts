@@ -32,6 +32,12 @@ export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: num
   return ticket;
 }
 
+/** A day (YYYY-MM-DD) in the server's time zone, as the instants it starts and the next one starts. */
+function dayRange(day: string): { from: string; before: string } {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return { from: new Date(year, month - 1, date).toISOString(), before: new Date(year, month - 1, date + 1).toISOString() };
+}
+
 export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTicketListQuery) {
   const admin = isAdminProfile(actor.profile);
   const showAll = admin && query.showAll === 'true';
@@ -41,6 +47,7 @@ export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTick
     queueIds: query.queueIds,
     withUnreadMessages: query.withUnreadMessages === 'true',
     isGroup: query.isGroup === undefined ? undefined : query.isGroup === 'true',
+    createdOn: query.date === undefined ? undefined : dayRange(query.date),
   };
   // The user's queues are read with the page, and both again only after a write: a repeated
   // list costs one version check, not a queue lookup besides.

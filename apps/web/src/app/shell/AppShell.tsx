@@ -37,6 +37,32 @@ export function AppShell() {
 
   return (
     <Box sx={{ display: 'flex', height: '100dvh', bgcolor: 'background.default' }}>
+      {/* The first stop of the Tab key: past the title bar and the menu, straight to the page. */}
+      <Box
+        component="a"
+        href="#main-content"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main-content')?.focus();
+        }}
+        data-testid="skip-to-content"
+        sx={{
+          position: 'fixed',
+          left: 8,
+          top: -48,
+          zIndex: (theme) => theme.zIndex.tooltip + 1,
+          px: 2,
+          py: 1,
+          borderRadius: 1,
+          bgcolor: 'background.paper',
+          color: 'primary.dark',
+          fontWeight: 600,
+          boxShadow: 3,
+          '&:focus': { top: 8 },
+        }}
+      >
+        {t('menu.skipToContent')}
+      </Box>
       <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1, background: 'linear-gradient(90deg, #00695C 0%, #00897B 100%)' }} data-testid="app-bar">
         <Toolbar sx={{ gap: 1 }}>
           <IconButton color="inherit" edge="start" onClick={() => setOpen((v) => !v)} aria-label={open ? t('menu.close') : t('menu.open')} data-testid="drawer-toggle">
@@ -77,7 +103,7 @@ export function AppShell() {
       </Drawer>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
-        <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+        <Box id="main-content" tabIndex={-1} sx={{ flex: 1, minHeight: 0, overflow: 'auto', '&:focus': { outline: 'none' } }}>
           <Suspense fallback={<CenteredLoader />}>
             <Outlet />
           </Suspense>

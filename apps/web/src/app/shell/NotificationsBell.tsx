@@ -39,7 +39,7 @@ export function NotificationsBell() {
   return (
     <>
       <IconButton color="inherit" onClick={(event) => open(event.currentTarget)} aria-label={t('notifications.title')} data-testid="notifications-button" data-count={count} data-alerts={alerts}>
-        <Badge badgeContent={count} showZero color="secondary" max={99} data-testid="notifications-count">
+        <Badge badgeContent={count} color="secondary" max={99} data-testid="notifications-count">
           <NotificationsNoneOutlined />
         </Badge>
       </IconButton>

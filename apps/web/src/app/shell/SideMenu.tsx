@@ -1,12 +1,16 @@
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
 import Badge from '@mui/material/Badge';
+import ButtonBase from '@mui/material/ButtonBase';
+import Collapse from '@mui/material/Collapse';
 import Divider from '@mui/material/Divider';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import ListSubheader from '@mui/material/ListSubheader';
 import Tooltip from '@mui/material/Tooltip';
-import { Fragment } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useAuth } from '../../core/auth/AuthProvider';
@@ -20,12 +24,37 @@ function isSelected(pathname: string, path: string): boolean {
 }
 
 type Props = { collapsed: boolean; onNavigate: () => void };
+type FoldableSection = Exclude<MenuSection, 'main'>;
+
+const FOLDED_KEY = 'zapdesk.menuFolded';
+
+/** The sections the user folded, remembered in this browser. */
+function readFolded(): FoldableSection[] {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(FOLDED_KEY) ?? '[]');
+    return Array.isArray(stored) ? stored.filter((s): s is FoldableSection => s === 'bulk' || s === 'admin') : [];
+  } catch {
+    return [];
+  }
+}
 
 export function SideMenu({ collapsed, onNavigate }: Props) {
   const { t } = useTranslation();
   const { isAdmin } = useAuth();
   const { pathname } = useLocation();
   const connectionAlert = useConnectionAlert();
+  // The sections fold, so that Administration stays in reach below the many tools; the section
+  // of the page on screen always shows its entries.
+  const [folded, setFolded] = useState(readFolded);
+  const toggle = (section: FoldableSection) => {
+    const next = folded.includes(section) ? folded.filter((s) => s !== section) : [...folded, section];
+    setFolded(next);
+    try {
+      localStorage.setItem(FOLDED_KEY, JSON.stringify(next));
+    } catch {
+      // Private mode: the choice holds until the page reloads.
+    }
+  };
 
   const sections: MenuSection[] = isAdmin ? ['main', 'bulk', 'admin'] : ['main', 'bulk'];
   // Only pages that exist are in the menu: a tool still to come has no entry (its address shows
@@ -39,13 +68,13 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
     const showAlert = route.labelKey === 'connections' && connectionAlert;
     const button = (
       <ListItemButton
-        key={route.path}
         component={Link}
         to={route.path}
         selected={isSelected(pathname, route.path)}
         onClick={onNavigate}
         data-testid={`menu-${route.labelKey}`}
         data-alert={route.labelKey === 'connections' ? String(connectionAlert) : undefined}
+        aria-current={isSelected(pathname, route.path) ? 'page' : undefined}
         sx={{ mx: 1, my: 0.25, px: collapsed ? 1.5 : 2, minHeight: 42, justifyContent: collapsed ? 'center' : 'flex-start' }}
       >
         <ListItemIcon sx={{ minWidth: collapsed ? 0 : 40, justifyContent: 'center' }}>
@@ -56,40 +85,75 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
         {collapsed ? null : <ListItemText primary={label} slotProps={{ primary: { variant: 'body2', fontWeight: 500, lineHeight: 1.3 } }} />}
       </ListItemButton>
     );
-    return collapsed ? (
-      <Tooltip key={route.path} title={label} placement="right">
-        {button}
-      </Tooltip>
-    ) : (
-      button
+    // Each entry a list item, so that the menu reads as lists of links.
+    return (
+      <ListItem key={route.path} disablePadding sx={{ display: 'block' }}>
+        {collapsed ? (
+          <Tooltip title={label} placement="right">
+            {button}
+          </Tooltip>
+        ) : (
+          button
+        )}
+      </ListItem>
+    );
+  };
+
+  const renderSection = (section: MenuSection) => {
+    const items = itemsOf(section);
+    if (section === 'main') return <List disablePadding>{items.map(renderItem)}</List>;
+    const label = t(`menu.${SECTION_LABELS[section]}`);
+    const here = items.some((route) => isSelected(pathname, route.path));
+    const open = collapsed || here || !folded.includes(section);
+    const listId = `menu-section-${section}-items`;
+    return (
+      <>
+        <Divider sx={{ mt: 1 }} />
+        {collapsed ? null : (
+          <ButtonBase
+            onClick={() => toggle(section)}
+            disabled={here}
+            aria-expanded={open}
+            aria-controls={listId}
+            aria-label={t(open ? 'menu.collapseSection' : 'menu.expandSection', { section: label })}
+            data-testid={`menu-section-${section}`}
+            data-open={open}
+            sx={{
+              width: 'calc(100% - 16px)',
+              mx: 1,
+              mt: 0.5,
+              px: 2,
+              height: 36,
+              borderRadius: 2,
+              justifyContent: 'space-between',
+              color: 'text.secondary',
+              fontSize: 12,
+              fontWeight: 700,
+              textTransform: 'uppercase',
+              letterSpacing: '0.06em',
+              '&:hover': { bgcolor: 'action.hover' },
+              '&.Mui-disabled': { color: 'text.secondary' },
+            }}
+          >
+            <span>{label}</span>
+            {here ? null : open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+          </ButtonBase>
+        )}
+        <Collapse in={open} timeout="auto" unmountOnExit>
+          <List disablePadding id={listId}>
+            {items.map(renderItem)}
+          </List>
+        </Collapse>
+      </>
     );
   };
 
   return (
-    <nav aria-label={t('menu.open')} data-testid="side-menu">
+    <nav aria-label={t('menu.navigation')} data-testid="side-menu">
       {sections
         .filter((section) => itemsOf(section).length > 0)
         .map((section) => (
-          <Fragment key={section}>
-            {section === 'main' ? null : collapsed ? (
-              <Divider sx={{ my: 1 }} />
-            ) : (
-              <>
-                <Divider sx={{ mt: 1 }} />
-                <ListSubheader
-                  component="div"
-                  disableSticky
-                  sx={{ lineHeight: '36px', mt: 0.5, fontSize: 12, fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.06em', bgcolor: 'transparent' }}
-                  data-testid={`menu-section-${section}`}
-                >
-                  {t(`menu.${SECTION_LABELS[section]}`)}
-                </ListSubheader>
-              </>
-            )}
-            <List dense disablePadding>
-              {itemsOf(section).map(renderItem)}
-            </List>
-          </Fragment>
+          <Fragment key={section}>{renderSection(section)}</Fragment>
         ))}
     </nav>
   );

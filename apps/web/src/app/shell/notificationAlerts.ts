@@ -4,19 +4,27 @@
  */
 
 let context: AudioContext | null = null;
+let gestured = false;
+
+/** True once the page had a click or key press: before that, browsers refuse audio (and warn each time). */
+function hadGesture(): boolean {
+  return gestured || (typeof navigator !== 'undefined' && 'userActivation' in navigator && navigator.userActivation.hasBeenActive);
+}
 
 function audioContext(): AudioContext | null {
-  if (typeof window === 'undefined' || typeof window.AudioContext !== 'function') return null;
+  if (typeof window === 'undefined' || typeof window.AudioContext !== 'function' || !hadGesture()) return null;
   context ??= new window.AudioContext();
   return context;
 }
 
 /**
- * Browsers keep audio silent until the page had a user gesture: create and resume the context on
- * the first click or key press, so the first chime is heard.
+ * Browsers keep audio silent until the page had a user gesture: nothing touches audio before it
+ * (a message that arrives earlier shows its notification without the chime), and the context is
+ * created on the first click or key press, so the next chime is heard.
  */
 export function unlockAudioOnFirstGesture(): () => void {
   const unlock = () => {
+    gestured = true;
     const ctx = audioContext();
     if (ctx && ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
     window.removeEventListener('pointerdown', unlock);

@@ -99,7 +99,8 @@ export function refreshSession(): Promise<TLoginResponse | null> {
     try {
       if (rotationInFlight) await rotationInFlight;
       const response = await send('/auth/refresh_token', { method: 'POST', sessionless: true });
-      if (!response.ok) {
+      // 204: this browser has no refresh cookie (signed out), so there is no session to restore.
+      if (!response.ok || response.status === 204) {
         endSessionLocally();
         return null;
       }

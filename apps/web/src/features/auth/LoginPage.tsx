@@ -24,6 +24,8 @@ export default function LoginPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await login(values);
+      // A failed attempt's error is about an attempt that no longer matters.
+      toast.dismiss();
       toast.success(t('login.success'));
     } catch (error) {
       toastError(error);

@@ -6,6 +6,7 @@ import IconButton from '@mui/material/IconButton';
 import Popover from '@mui/material/Popover';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../../i18n/i18n';
 
 const EmojiPickerPanel = lazy(() => import('./EmojiPickerPanel'));
 
@@ -32,7 +33,7 @@ export function EmojiPickerButton({ disabled, onPick }: { disabled: boolean; onP
               </Box>
             }
           >
-            <EmojiPickerPanel onPick={onPick} searchPlaceholder={t('common.search')} />
+            <EmojiPickerPanel onPick={onPick} language={currentLanguage()} />
           </Suspense>
         </Box>
       </Popover>

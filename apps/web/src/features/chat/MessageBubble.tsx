@@ -220,7 +220,8 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
       <Box
         sx={{
           position: 'relative',
-          maxWidth: { xs: '85%', sm: '70%' },
+          // The message column of the spec: at most 600px, however wide the chat.
+          maxWidth: { xs: '85%', sm: 'min(70%, 600px)' },
           minWidth: 90,
           px: 1.25,
           pt: 0.75,

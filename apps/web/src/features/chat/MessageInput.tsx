@@ -23,7 +23,7 @@ import { useAuth } from '../../core/auth/AuthProvider';
 import { toastError } from '../../core/ui/toastError';
 import { AudioRecorder, type RecorderState } from './AudioRecorder';
 import { EmojiPickerButton } from './EmojiPickerButton';
-import { QuickAnswerSuggestions, quickAnswerSearch } from './QuickAnswerSuggestions';
+import { QUICK_ANSWERS_LIST_ID, QuickAnswerSuggestions, quickAnswerOptionId, quickAnswerSearch, useQuickAnswers } from './QuickAnswerSuggestions';
 import { saveMessageInCache, sendMediaMessage, sendTextMessage } from '../tickets/tickets.api';
 
 /** A reply the server stored but could not send: it is in the chat as failed, with Retry. */
@@ -59,7 +59,14 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
   const fileRef = useRef<HTMLInputElement | null>(null);
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   const enabled = ticket.status === 'open';
-  const quickSearch = enabled ? quickAnswerSearch(text) : null;
+  // The suggestions show while the text starts with '/', unless Escape closed them for this text.
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const recording = recorder !== 'idle';
+  const quickSearch = enabled && !recording && dismissedFor !== text ? quickAnswerSearch(text) : null;
+  const { answers, isPending: answersPending } = useQuickAnswers(quickSearch);
+  const [highlight, setHighlight] = useState(0);
+  const highlighted = answers.length ? Math.min(highlight, answers.length - 1) : -1;
+  const highlightedAnswer = answers[highlighted];
 
   const afterSend = (messages: TMessage[]) => {
     for (const message of messages) saveMessageInCache(queryClient, message);
@@ -139,22 +146,41 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     }
   };
 
+  const changeText = (value: string) => {
+    setText(value);
+    setHighlight(0);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement | HTMLInputElement>) => {
-    if (event.key === 'Escape' && quickSearch !== null) {
-      setText('');
-      return;
+    if (event.nativeEvent.isComposing) return;
+    if (quickSearch !== null) {
+      // The open suggestions take the keys: a bare '/shortcut' is never sent by Enter.
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setDismissedFor(text);
+        return;
+      }
+      if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && answers.length) {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setHighlight((highlighted + step + answers.length) % answers.length);
+        return;
+      }
+      if ((event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && highlightedAnswer)) {
+        event.preventDefault();
+        if (highlightedAnswer) pickQuickAnswer(highlightedAnswer);
+        return;
+      }
     }
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       void sendText();
     }
   };
 
-  const recording = recorder !== 'idle';
-
   return (
     <Box sx={{ position: 'relative', borderTop: 1, borderColor: 'divider', bgcolor: '#F0F2F5', px: 1, py: 1 }} data-testid="message-input-bar">
-      {quickSearch !== null && !recording ? <QuickAnswerSuggestions search={quickSearch} onPick={pickQuickAnswer} /> : null}
+      {quickSearch !== null ? <QuickAnswerSuggestions answers={answers} isPending={answersPending} highlighted={highlighted} onHighlight={setHighlight} onPick={pickQuickAnswer} /> : null}
       {replyTo && enabled ? (
         <Box
           sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, px: 1, py: 0.5, borderLeft: 4, borderColor: 'primary.main', bgcolor: 'background.paper', borderRadius: 1 }}
@@ -185,14 +211,20 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
               <InputBase
                 inputRef={inputRef}
                 value={text}
-                onChange={(event) => setText(event.target.value)}
+                onChange={(event) => changeText(event.target.value)}
                 onKeyDown={onKeyDown}
                 disabled={!enabled}
                 placeholder={enabled ? t('chat.inputPlaceholder') : t('chat.closedPlaceholder')}
                 multiline
                 maxRows={LIMITS.inputMaxLines}
                 sx={{ bgcolor: 'background.paper', borderRadius: 3, px: 2, py: 1, fontSize: 15 }}
-                inputProps={{ 'data-testid': 'message-input', 'aria-label': t('chat.inputPlaceholder') }}
+                inputProps={{
+                  'data-testid': 'message-input',
+                  'aria-label': t('chat.inputPlaceholder'),
+                  'aria-autocomplete': 'list',
+                  'aria-controls': quickSearch !== null && answers.length ? QUICK_ANSWERS_LIST_ID : undefined,
+                  'aria-activedescendant': quickSearch !== null && highlightedAnswer ? quickAnswerOptionId(highlightedAnswer.id) : undefined,
+                }}
               />
             </Box>
           </>

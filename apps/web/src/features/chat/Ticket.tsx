@@ -20,7 +20,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -64,6 +64,8 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const [panelOpen, setPanelOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  /** This tab deletes the ticket: the live 'delete' that follows is its own. */
+  const deletingHere = useRef(false);
   const [protocol, setProtocol] = useState<string | null>(null);
   const wide = useMediaQuery((theme) => theme.breakpoints.up('lg'));
   const compact = useMediaQuery((theme) => theme.breakpoints.down('sm'));
@@ -84,8 +86,9 @@ export function Ticket({ ticketId }: { ticketId: number }) {
           void navigate('/tickets');
           return;
         }
-        if (payload.action !== 'delete' || payload.ticketId !== ticketId) return;
-        toast.success(t('tickets.deleted'));
+        if (payload.action !== 'delete' || payload.ticketId !== ticketId || deletingHere.current) return;
+        // Someone else deleted the ticket on screen: say so, and leave it.
+        toast.info(t('tickets.deletedWhileOpen'));
         void navigate('/tickets');
       };
       // An edited contact shows at once in the header and the drawer.
@@ -136,10 +139,13 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   };
 
   const removeTicket = async () => {
+    deletingHere.current = true;
     try {
       await deleteTicket(ticketId);
+      toast.success(t('tickets.deleted'));
       await navigate('/tickets');
     } catch (caught) {
+      deletingHere.current = false;
       toastError(caught);
     }
   };

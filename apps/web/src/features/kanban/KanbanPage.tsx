@@ -138,6 +138,21 @@ export default function KanbanPage() {
   };
   const wasDragging = () => Date.now() - lastDragEnd.current < CLICK_AFTER_DRAG_MS;
 
+  // What a screen reader hears while a card is moved with the keyboard, in the interface's language.
+  const columnTitle = (id: string | number | undefined) => columns.find((column) => targetId(column.target) === String(id))?.title ?? '';
+  const cardName = (id: string | number) => ticketsById.get(Number(id))?.contact.name ?? '';
+  const accessibility = {
+    screenReaderInstructions: { draggable: t('kanban.a11y.instructions') },
+    announcements: {
+      onDragStart: ({ active }: { active: { id: string | number } }) => t('kanban.a11y.picked', { name: cardName(active.id) }),
+      onDragOver: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) =>
+        over ? t('kanban.a11y.over', { name: cardName(active.id), column: columnTitle(over.id) }) : t('kanban.a11y.outside', { name: cardName(active.id) }),
+      onDragEnd: ({ active, over }: { active: { id: string | number }; over: { id: string | number } | null }) =>
+        over ? t('kanban.a11y.dropped', { name: cardName(active.id), column: columnTitle(over.id) }) : t('kanban.a11y.cancelled', { name: cardName(active.id) }),
+      onDragCancel: ({ active }: { active: { id: string | number } }) => t('kanban.a11y.cancelled', { name: cardName(active.id) }),
+    },
+  };
+
   return (
     <PageLayout
       title={t('menu.kanban')}
@@ -164,7 +179,7 @@ export default function KanbanPage() {
         </>
       }
     >
-      <DndContext sensors={sensors} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={onDragCancel}>
+      <DndContext sensors={sensors} accessibility={accessibility} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={onDragCancel}>
         <Box sx={{ flex: 1, minHeight: 0, display: 'flex', gap: 1.5, overflowX: 'auto', pb: 1, scrollSnapType: { xs: 'x mandatory', sm: 'none' } }} data-testid="kanban-board" data-view={view}>
           {columns.map((column) => (
             <KanbanColumn key={targetId(column.target)} {...column} dragged={dragged} showStatus={view === 'queue'} wasDragging={wasDragging} />

@@ -24,6 +24,10 @@ export const es: Messages = {
   menu: {
     open: 'Abrir menú',
     close: 'Cerrar menú',
+    skipToContent: 'Saltar al contenido',
+    navigation: 'Menú principal',
+    expandSection: 'Mostrar {{section}}',
+    collapseSection: 'Ocultar {{section}}',
     dashboard: 'Dashboard',
     tickets: 'Tickets',
     connections: 'Conexiones',
@@ -423,6 +427,18 @@ export const es: Messages = {
       userApiToken: { label: 'Token de la API', help: 'Token de la API de integración. Regenéralo para revocar el actual.' },
     },
   },
+  emoji: {
+    search: 'Buscar',
+    searchLabel: 'Escribe para buscar un emoji',
+    clear: 'Borrar',
+    none: 'No se encontró ningún emoji',
+    one: '1 emoji encontrado. Usa las flechas para moverte.',
+    many: '%n emojis encontrados. Usa las flechas para moverte.',
+    categories: 'Categorías de emoji',
+    loading: 'Cargando emojis…',
+    loadingError: 'No se pudieron cargar los emojis.',
+    retry: 'Reintentar',
+  },
   tickets: {
     inbox: 'Bandeja',
     resolved: 'Resueltos',
@@ -437,6 +453,7 @@ export const es: Messages = {
     emptyBody: 'No se encontraron tickets con este estado o término de búsqueda.',
     unread: '{{count}} sin leer',
     deleted: 'Ticket eliminado con éxito.',
+    deletedWhileOpen: 'El ticket en el que estabas fue eliminado.',
     placeholderTitle: 'Elige una conversación',
     placeholderBody: 'Selecciona un ticket a la izquierda para leer y responder sus mensajes.',
     groups: 'Grupos',
@@ -804,6 +821,15 @@ export const es: Messages = {
     },
   },
   kanban: {
+    a11y: {
+      instructions:
+        'Para tomar una tarjeta, pulsa Espacio o Intro. Mientras la arrastras, usa las flechas para llevarla a otra columna. Pulsa Espacio o Intro otra vez para soltarla, o Escape para cancelar.',
+      picked: 'Tarjeta de {{name}} tomada.',
+      over: 'La tarjeta de {{name}} está sobre la columna {{column}}.',
+      outside: 'La tarjeta de {{name}} no está sobre una columna.',
+      dropped: 'La tarjeta de {{name}} se soltó en la columna {{column}}.',
+      cancelled: 'Se canceló el movimiento de la tarjeta de {{name}}.',
+    },
     subtitle: 'Arrastre una tarjeta para aceptar, devolver, resolver o reabrir un ticket.',
     queueSubtitle: 'Tickets en espera y en atención, por cola. Suelte una tarjeta en otra cola para transferirla.',
     view: 'Vista',

@@ -24,6 +24,10 @@ export const pt: Messages = {
   menu: {
     open: 'Abrir menu',
     close: 'Fechar menu',
+    skipToContent: 'Pular para o conteúdo',
+    navigation: 'Menu principal',
+    expandSection: 'Mostrar {{section}}',
+    collapseSection: 'Ocultar {{section}}',
     dashboard: 'Dashboard',
     tickets: 'Atendimentos',
     connections: 'Conexões',
@@ -423,6 +427,18 @@ export const pt: Messages = {
       userApiToken: { label: 'Token da API', help: 'Token da API de integração. Gere um novo para revogar o atual.' },
     },
   },
+  emoji: {
+    search: 'Pesquisar',
+    searchLabel: 'Digite para pesquisar um emoji',
+    clear: 'Limpar',
+    none: 'Nenhum emoji encontrado',
+    one: '1 emoji encontrado. Use as setas para navegar.',
+    many: '%n emojis encontrados. Use as setas para navegar.',
+    categories: 'Categorias de emoji',
+    loading: 'Carregando emojis…',
+    loadingError: 'Não foi possível carregar os emojis.',
+    retry: 'Tentar de novo',
+  },
   tickets: {
     inbox: 'Entrada',
     resolved: 'Resolvidos',
@@ -437,6 +453,7 @@ export const pt: Messages = {
     emptyBody: 'Nenhum ticket encontrado com esse status ou termo pesquisado.',
     unread: '{{count}} não lidas',
     deleted: 'Ticket deletado com sucesso.',
+    deletedWhileOpen: 'O ticket em que você estava foi excluído.',
     placeholderTitle: 'Escolha uma conversa',
     placeholderBody: 'Selecione um ticket à esquerda para ler e responder as mensagens.',
     groups: 'Grupos',
@@ -804,6 +821,15 @@ export const pt: Messages = {
     },
   },
   kanban: {
+    a11y: {
+      instructions:
+        'Para pegar um cartão, pressione Espaço ou Enter. Enquanto arrasta, use as setas para levá-lo a outra coluna. Pressione Espaço ou Enter de novo para soltá-lo, ou Esc para cancelar.',
+      picked: 'Cartão de {{name}} pego.',
+      over: 'O cartão de {{name}} está sobre a coluna {{column}}.',
+      outside: 'O cartão de {{name}} não está sobre uma coluna.',
+      dropped: 'O cartão de {{name}} foi solto na coluna {{column}}.',
+      cancelled: 'A movimentação do cartão de {{name}} foi cancelada.',
+    },
     subtitle: 'Arraste um cartão para aceitar, devolver, resolver ou reabrir um ticket.',
     queueSubtitle: 'Tickets aguardando e em atendimento, por fila. Solte um cartão em outra fila para transferi-lo.',
     view: 'Visão',

@@ -1,0 +1,372 @@
+/**
+ * The inbox's details, tried as an agent would all day: quick answers from the keyboard, signing
+ * in without stray errors, the bell without a badge at zero, dates in the interface's language,
+ * and the chime that waits for the first click instead of warning.
+ */
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ZSimulatorOutboxItemSchema, ZTicketListSchema } from '@zapdesk/shared/messaging';
+import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { ADMIN, startServer, type RunningServer } from './server';
+import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
+
+let server: RunningServer;
+let browser: Browser;
+let adminToken = '';
+let connectionId = 0;
+
+const api = (route: string, options: { method?: string; body?: unknown } = {}) => apiAs(server.baseUrl, () => adminToken)(route, options);
+
+async function writeIn(from: string, name: string, body: string): Promise<void> {
+  const response = await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { from, name, body } });
+  expect(response.status).toBe(200);
+}
+
+/** The bell's badge: MUI keeps the element and hides it with a class. */
+function bellBadge(page: Page) {
+  return page.getByTestId('notifications-count').locator('.MuiBadge-badge');
+}
+
+beforeAll(async () => {
+  server = await startServer({ simulator: true });
+  browser = await launchBrowser();
+  adminToken = (await signIn(server.baseUrl)).token;
+  connectionId = await idOf(await api('/whatsapp', { method: 'POST', body: { name: 'Loja', channel: 'simulator' } }));
+  expect(connectionId).toBeGreaterThan(0);
+  await scanWhenReady(api, connectionId);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function outbox() {
+  return z.array(ZSimulatorOutboxItemSchema).parse(await (await api(`/simulator/${connectionId}/outbox`)).json());
+}
+
+async function ticketOf(from: string, status: 'pending' | 'open'): Promise<number> {
+  const { tickets } = ZTicketListSchema.parse(await (await api(`/tickets?status=${status}&showAll=true`)).json());
+  return tickets.find((ticket) => ticket.contact.number === from)?.id ?? 0;
+}
+
+/** A contact writes in, and the admin's browser opens and accepts the ticket. */
+async function openAcceptedChat(page: Page, from: string, name: string): Promise<void> {
+  await writeIn(from, name, 'Bom dia!');
+  await expect.poll(() => ticketOf(from, 'pending')).toBeGreaterThan(0);
+  await page.goto(`/tickets/${await ticketOf(from, 'pending')}`);
+  await page.getByTestId('ticket-accept').click();
+  await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
+}
+
+describe('own tickets', () => {
+  it("keeps a ticket assigned to a user in their Working on and their bell, whatever their queues, 'All' and the queue filter say", async () => {
+    const sales = await idOf(await api('/queue', { method: 'POST', body: { name: 'Vendas', color: '#1273DE', greetingMessage: '' } }));
+    const support = await idOf(await api('/queue', { method: 'POST', body: { name: 'Suporte', color: '#0B7A3E', greetingMessage: '' } }));
+    const owner = { name: 'Olga Dona', email: 'olga@e2e.test', password: 'olga-secret-1' };
+    const ownerId = await idOf(await api('/users', { method: 'POST', body: { ...owner, profile: 'admin', queueIds: [sales] } }));
+    expect(ownerId).toBeGreaterThan(0);
+    const from = '5511977770004';
+    await writeIn(from, 'Paula Outra Fila', 'Preciso de ajuda');
+    await expect.poll(() => ticketOf(from, 'pending')).toBeGreaterThan(0);
+    const ticketId = await ticketOf(from, 'pending');
+    // Accepted for Olga in Suporte, a queue she is not in; the contact writes on.
+    expect((await api(`/tickets/${ticketId}`, { method: 'PUT', body: { status: 'open', userId: ownerId, queueId: support } })).status).toBe(200);
+    await writeIn(from, 'Paula Outra Fila', 'Alguém aí?');
+    await writeIn(from, 'Paula Outra Fila', 'Oi?');
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page, owner);
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-manager').waitFor();
+    await page.getByTestId('tickets-show-all').locator('input').uncheck();
+    await page.getByTestId('tab-open').click();
+    const row = page.getByTestId('tickets-list-open').getByTestId('ticket-row').filter({ hasText: 'Paula Outra Fila' });
+    await row.waitFor();
+    await expect.poll(() => row.getByTestId('ticket-unread').textContent()).toBe('3');
+    await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('1');
+    await screenshot(page, 'details-05-own-ticket-other-queue');
+    // A new message keeps it there, live, and the bell counts it.
+    await writeIn(from, 'Paula Outra Fila', 'Ainda espero');
+    await expect.poll(() => row.getByTestId('ticket-last-message').textContent()).toBe('Ainda espero');
+    await expect(page.getByTestId('notifications-button').getAttribute('data-count')).resolves.toBe('1');
+    await context.close();
+  });
+});
+
+describe('quick answers from the keyboard', () => {
+  it('moves with the arrows, inserts with Enter or Tab (variables filled), closes with Escape, and never sends a bare /shortcut', async () => {
+    for (const [shortcut, message] of [
+      ['pragmatico', 'Olá {{name}}, resposta rápida!'],
+      ['prazo', 'O prazo é de 3 dias úteis, {{name}}.'],
+    ]) {
+      expect((await api('/quickAnswers', { method: 'POST', body: { shortcut, message } })).status).toBe(201);
+    }
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await openAcceptedChat(page, '5511977770003', 'Dora Teclado');
+    const sentBefore = (await outbox()).length;
+    const input = page.getByTestId('message-input');
+    const options = page.getByTestId('quick-answers').getByTestId('quick-answer-option');
+
+    await input.fill('/pra');
+    await expect.poll(() => options.count()).toBe(2);
+    // The first is highlighted; ArrowDown moves to the second, ArrowDown again wraps to the first.
+    await expect(options.nth(0).getAttribute('aria-selected')).resolves.toBe('true');
+    await input.press('ArrowDown');
+    await expect(options.nth(1).getAttribute('aria-selected')).resolves.toBe('true');
+    const second = (await options.nth(1).textContent()) ?? '';
+    await expect(input.getAttribute('aria-activedescendant')).resolves.toBe(await options.nth(1).getAttribute('id'));
+    await screenshot(page, 'details-10-quick-answers-keyboard');
+    await input.press('Enter');
+    const expected = second.includes('/prazo') ? 'O prazo é de 3 dias úteis, Dora Teclado.' : 'Olá Dora Teclado, resposta rápida!';
+    await expect.poll(() => input.inputValue()).toBe(expected);
+    await expect(page.getByTestId('quick-answers').count()).resolves.toBe(0);
+
+    // Tab inserts the highlighted answer too.
+    await input.fill('/prag');
+    await expect.poll(() => options.count()).toBe(1);
+    await input.press('Tab');
+    await expect.poll(() => input.inputValue()).toBe('Olá Dora Teclado, resposta rápida!');
+
+    // Enter with no answer to pick sends nothing; Escape closes the list and keeps the text.
+    await input.fill('/zzz');
+    await page.getByTestId('quick-answers').getByText('No quick answer found').waitFor();
+    await input.press('Enter');
+    await expect(input.inputValue()).resolves.toBe('/zzz');
+    await input.fill('/pra');
+    await expect.poll(() => options.count()).toBe(2);
+    await input.press('Escape');
+    await expect(page.getByTestId('quick-answers').count()).resolves.toBe(0);
+    await expect(input.inputValue()).resolves.toBe('/pra');
+    await page.waitForTimeout(500);
+    expect((await outbox()).length).toBe(sentBefore);
+    await context.close();
+  });
+});
+
+describe('the menu and the keyboard', () => {
+  it('folds its sections so Administration stays in reach at 1440×900, skips to the content, and shows where the focus is', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await login(page);
+    // The side menu is lists of links.
+    await expect(page.getByTestId('side-menu').locator('ul > :not(li)').count()).resolves.toBe(0);
+    const bulk = page.getByTestId('menu-section-bulk');
+    await expect(bulk.getAttribute('aria-expanded')).resolves.toBe('true');
+    await bulk.click();
+    await expect.poll(() => bulk.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => page.getByTestId('menu-bulkText').count()).toBe(0);
+    const settings = page.getByTestId('menu-settings');
+    const box = await settings.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(900);
+    await screenshot(page, 'details-20-menu-folded-1440');
+    // Remembered after a reload.
+    await page.reload();
+    await page.getByTestId('app-bar').waitFor();
+    await expect(page.getByTestId('menu-section-bulk').getAttribute('aria-expanded')).resolves.toBe('false');
+
+    // The first Tab reaches 'Skip to content', shown while focused; Enter moves past the menu.
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-manager').waitFor();
+    await page.keyboard.press('Tab');
+    const skip = page.getByTestId('skip-to-content');
+    await expect(skip.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    const skipBox = await skip.boundingBox();
+    expect(skipBox && skipBox.y).toBeGreaterThanOrEqual(0);
+    await screenshot(page, 'details-21-skip-link');
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('main-content');
+    // Every control the keyboard reaches shows a focus ring: the next Tab stops are in the page.
+    for (let i = 0; i < 4; i += 1) {
+      await page.keyboard.press('Tab');
+      const shown = await page.evaluate(() => {
+        const active = document.activeElement;
+        if (!active) return 'nothing focused';
+        // A text field shows its focus with its own border (MUI marks it Mui-focused).
+        if (active.closest('.MuiInputBase-root.Mui-focused')) return 'field border';
+        return getComputedStyle(active).outlineStyle === 'none' ? `no ring on ${active.outerHTML.slice(0, 80)}` : 'ring';
+      });
+      expect(['ring', 'field border']).toContain(shown);
+    }
+    await context.close();
+  });
+});
+
+describe('a deleted ticket', () => {
+  it('tells the one who deleted it that it is deleted, and others on it that the ticket they were on is gone', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await login(page);
+    await openAcceptedChat(page, '5511977770005', 'Ema Apagada');
+    // On a wide screen a long message stays within the 600px message column.
+    await writeIn('5511977770005', 'Ema Apagada', 'Uma mensagem bem comprida, '.repeat(20));
+    const long = page.getByTestId('message').filter({ hasText: 'Uma mensagem bem comprida' }).locator('> div').first();
+    await long.waitFor();
+    const width = (await long.boundingBox())?.width ?? 0;
+    expect(width).toBeGreaterThan(400);
+    expect(width).toBeLessThanOrEqual(600);
+    await page.getByTestId('ticket-delete').click();
+    await page.getByTestId('confirmation-confirm').click();
+    await page.locator('.Toastify__toast', { hasText: 'Ticket deleted sucessfully.' }).first().waitFor();
+    await page.waitForURL('**/tickets');
+    await page.waitForTimeout(500);
+    await expect(page.locator('.Toastify__toast', { hasText: 'The ticket you were on has been deleted.' }).count()).resolves.toBe(0);
+    await context.close();
+  });
+});
+
+describe('translations', () => {
+  it('speaks Portuguese in the emoji picker, the Kanban’s screen-reader texts and MUI’s own texts', async () => {
+    const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
+    const page = await context.newPage();
+    await login(page);
+    await openAcceptedChat(page, '5511977770006', 'Gabi Idioma');
+    // The emoji picker: its search and categories, and a search by a Portuguese word.
+    await page.getByTestId('message-emoji').click();
+    const picker = page.getByTestId('emoji-picker');
+    const search = picker.locator('input');
+    await search.waitFor();
+    await expect(search.getAttribute('placeholder')).resolves.toBe('Pesquisar');
+    await picker.getByText('animais e natureza', { exact: false }).first().waitFor();
+    await search.fill('sorriso');
+    await expect.poll(() => picker.locator('[data-epr-unified]').count()).toBeGreaterThan(0);
+    await screenshot(page, 'details-30-emoji-pt');
+    await page.keyboard.press('Escape');
+
+    // MUI's own texts: the contact search's open button.
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-new').click();
+    await page.getByTestId('new-ticket-modal').waitFor();
+    await expect(page.getByTestId('new-ticket-modal').locator('.MuiAutocomplete-popupIndicator').getAttribute('aria-label')).resolves.toBe('Abrir');
+    await page.getByTestId('new-ticket-cancel').click();
+
+    // The Kanban: what a screen reader is told, and hears while a card moves from the keyboard.
+    await page.goto('/Kanban');
+    const card = page.getByTestId('kanban-card').filter({ hasText: 'Gabi Idioma' });
+    await card.waitFor();
+    await expect(page.locator('[id^="DndDescribedBy"]').first().textContent()).resolves.toContain('Para pegar um cartão, pressione Espaço ou Enter');
+    await card.focus();
+    await page.keyboard.press('Space');
+    const live = page.locator('[id^="DndLiveRegion"]').first();
+    // Picked up, then over its own column: the region keeps the latest of the two.
+    await expect.poll(() => live.textContent()).toMatch(/Cartão de Gabi Idioma pego\.|O cartão de Gabi Idioma está sobre a coluna \S/);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => live.textContent()).toContain('A movimentação do cartão de Gabi Idioma foi cancelada.');
+    await context.close();
+  });
+});
+
+describe('small things that looked broken', () => {
+  it('opens the login page without a console error, and a failed attempt’s error leaves once signed in', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+    });
+    const refresh = page.waitForResponse((response) => response.url().endsWith('/api/auth/refresh_token'));
+    await page.goto('/login');
+    await page.getByTestId('login-page').waitFor();
+    // Signed out, the start-up refresh finds no cookie: 204, nothing in the console.
+    expect((await refresh).status()).toBe(204);
+    await page.waitForTimeout(300);
+    expect(errors).toEqual([]);
+
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill('not-the-password');
+    await page.getByTestId('login-submit').click();
+    const failed = page.locator('.Toastify__toast--error');
+    await failed.waitFor();
+    await screenshot(page, 'details-01-login-failed');
+    await page.getByTestId('login-password').fill(ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('app-bar').waitFor();
+    await expect.poll(() => failed.count()).toBe(0);
+    await context.close();
+  });
+
+  it('hides the bell’s badge at zero and shows it when a message is waiting', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await expect(page.getByTestId('notifications-button').getAttribute('data-count')).resolves.toBe('0');
+    await expect(bellBadge(page).getAttribute('class')).resolves.toContain('MuiBadge-invisible');
+    await writeIn('5511977770001', 'Bruna Sino', 'Olá, tem alguém aí?');
+    await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('1');
+    await expect(bellBadge(page).getAttribute('class')).resolves.not.toContain('MuiBadge-invisible');
+    await expect(bellBadge(page).textContent()).resolves.toBe('1');
+    await context.close();
+  });
+
+  it('writes dates in the interface’s language', async () => {
+    const pad = (n: number) => String(n).padStart(2, '0');
+    for (const [locale, expected] of [
+      ['en-US', (d: Date) => `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${pad(d.getFullYear() % 100)}`],
+      ['pt-BR', (d: Date) => `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${pad(d.getFullYear() % 100)}`],
+    ] as const) {
+      const context = await newContext(browser, server.baseUrl, { locale });
+      const page = await context.newPage();
+      await login(page);
+      await page.goto('/connections');
+      const updated = page.getByTestId('connection-updated').first();
+      await updated.waitFor();
+      // The connection was updated today: its 'last update' is today's date in the language's order.
+      await expect(updated.textContent()).resolves.toMatch(new RegExp(`^${expected(new Date()).replace(/\//g, '\\/')} \\d{2}:\\d{2}$`));
+      await context.close();
+    }
+  });
+
+  it('keeps the chime silent until the first click instead of warning, then chimes', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    // Counts the chime's notes: the test cannot hear them. And reports the page's user activation
+    // as a browser does (none until a click or key press): the automated Chromium reports every
+    // page as already activated.
+    await context.addInitScript(() => {
+      let activated = false;
+      for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, () => (activated = true), true);
+      Object.defineProperty(Navigator.prototype, 'userActivation', { configurable: true, get: () => ({ hasBeenActive: activated, isActive: activated }) });
+      const counter = window as unknown as { chimeNotes: number };
+      counter.chimeNotes = 0;
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called below on the context it belongs to
+      const original = AudioContext.prototype.createOscillator;
+      AudioContext.prototype.createOscillator = function (this: AudioContext) {
+        counter.chimeNotes += 1;
+        return original.call(this);
+      };
+    });
+    const signInPage = await context.newPage();
+    await login(signInPage);
+    await signInPage.close();
+    // A page that has had no click or key press yet, signed in by the refresh cookie.
+    const page = await context.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message: ConsoleMessage) => {
+      if (/AudioContext/i.test(message.text())) warnings.push(message.text());
+    });
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-page').waitFor();
+    const alerts = () => page.getByTestId('notifications-button').getAttribute('data-alerts');
+    const notes = () => page.evaluate(() => (window as unknown as { chimeNotes: number }).chimeNotes);
+    await writeIn('5511977770002', 'Caio Som', 'Primeira mensagem');
+    await expect.poll(alerts).toBe('1');
+    expect(await notes()).toBe(0);
+    expect(warnings).toEqual([]);
+
+    await page.getByTestId('tickets-page').click({ position: { x: 5, y: 5 } });
+    await writeIn('5511977770002', 'Caio Som', 'Segunda mensagem');
+    await expect.poll(alerts).toBe('2');
+    await expect.poll(notes).toBeGreaterThan(0);
+    expect(warnings).toEqual([]);
+    await context.close();
+  });
+
+  it('raised no page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
