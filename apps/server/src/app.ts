@@ -10,6 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { LIMITS } from '@zapdesk/shared/domain';
 import type { ErrorBody } from '@zapdesk/shared/errors';
 import { ZHealthSchema } from '@zapdesk/shared/schemas';
 import { TokenService } from './core/auth/tokens.js';
@@ -156,7 +157,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   await app.register(cookie);
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: LIMITS.filesPerMessage } });
   // Counted in Redis in the cluster mode, so that every node counts the same attempts.
   await app.register(rateLimit, { global: false, ...(redis ? { redis: redis.limits, nameSpace: `${redis.prefix}:rate-limit:` } : {}) });
   await app.register(swagger, {

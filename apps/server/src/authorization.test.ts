@@ -206,6 +206,7 @@ const table: Record<string, Row> = {
   'DELETE /api/tickets/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/tickets/${(await freshTicket()).id}` }) },
   'POST /api/tickets/{id}/protocol': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/tickets/${(await acceptedTicket(role)).id}/protocol` }) },
   'POST /api/ticketsClosed': { anon: 401, user: ok, admin: ok },
+  'GET /api/ticketsClosed/summary': { anon: 401, user: ok, admin: ok },
   'POST /api/zdgGetWppId': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { ticketid: ticket.id } }) },
 
   'GET /api/messages/{ticketId}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/messages/${ticket.id}` }) },

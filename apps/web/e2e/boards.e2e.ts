@@ -86,12 +86,6 @@ function dashboardValue(page: Page, key: 'open' | 'pending' | 'closed'): Promise
   return page.getByTestId(`dashboard-${key}`).getAttribute('data-count');
 }
 
-/** Tickets created now count in the chart only when this hour is one of its 08:00–19:00 bars. */
-function chartCounts(): boolean {
-  const hour = new Date().getHours();
-  return hour >= 8 && hour <= 19;
-}
-
 beforeAll(async () => {
   server = await startServer({ simulator: true });
   browser = await launchBrowser();
@@ -128,18 +122,18 @@ describe('dashboard', () => {
     await expect(page.getByTestId('dashboard-pending').textContent()).resolves.toContain('Waiting');
     await expect(page.getByTestId('dashboard-closed').textContent()).resolves.toContain('Closed');
     await expect(page.getByTestId('dashboard-chart').textContent()).resolves.toContain('Tickets today');
-    // Twelve hourly bars, 08:00 to 19:00.
+    // The whole day, hour by hour, with 08:00 to 19:00 marked as office hours.
     await page.locator('[data-testid="dashboard-chart"] .recharts-surface').first().waitFor();
-    await expect(page.getByTestId('dashboard-chart').getAttribute('data-hours')).resolves.toBe(
-      ['08', '09', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19'].map((hour) => `${hour}:00`).join(','),
-    );
-    await expect(page.getByTestId('dashboard-chart').textContent()).resolves.toContain('08:00');
+    await expect(page.getByTestId('dashboard-chart').getAttribute('data-hours')).resolves.toBe(Array.from({ length: 24 }, (_, hour) => `${String(hour).padStart(2, '0')}:00`).join(','));
+    await expect(page.getByTestId('dashboard-chart').textContent()).resolves.toContain('Office hours');
 
     // Two contacts write in: the Waiting counter follows without a reload.
     await writeIn({ from: '5511911110001', name: 'Bruno Dashboard' }, 'Bom dia!');
     await writeIn({ from: '5511911110002', name: 'Carla Dashboard' }, 'Olá, tudo bem?');
     await expect.poll(() => dashboardValue(page, 'pending'), { timeout: 10_000 }).toBe('2');
-    await expect.poll(() => page.getByTestId('dashboard-chart').getAttribute('data-total')).toBe(chartCounts() ? '2' : '0');
+    // 'New today' counts the whole day, whatever the hour.
+    await expect.poll(() => page.getByTestId('dashboard-chart').getAttribute('data-total')).toBe('2');
+    await expect(page.getByTestId('dashboard-today-total').textContent()).resolves.toBe('New today: 2');
 
     // One is accepted elsewhere (another tab, another agent): In service and Waiting follow.
     const list = z.object({ tickets: z.array(ZTicketSchema) }).parse(await (await api('/tickets?status=pending&showAll=true')).json());

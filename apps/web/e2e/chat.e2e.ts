@@ -109,6 +109,8 @@ describe('chat', () => {
 
     // An image.
     await page.getByTestId('message-file').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+    // Picked files wait in the preview until Send.
+    await page.getByTestId('attachments-send').click();
     const sentImage = messages(page)
       .filter({ has: page.getByTestId('message-image') })
       .last();
@@ -224,9 +226,9 @@ describe('chat', () => {
     await page.getByTestId('transfer-modal').waitFor();
     await page.getByTestId('transfer-submit').click();
     await expect(page.getByTestId('transfer-error').textContent()).resolves.toBe('Choose a user or a queue.');
-    // The user search starts at 3 characters.
+    // Without a queue chosen, the user search starts at 3 characters.
     await page.getByTestId('transfer-user').fill('ad');
-    await page.getByText('Type at least 3 characters').first().waitFor();
+    await page.getByText("The queue's agents, or type 3 letters to search everyone").first().waitFor();
     await page.getByTestId('transfer-user').fill('');
     await page.getByTestId('transfer-queue').getByRole('combobox').click();
     await page.getByRole('option', { name: 'Suporte', exact: true }).click();

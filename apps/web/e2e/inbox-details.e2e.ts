@@ -197,6 +197,134 @@ describe('the menu and the keyboard', () => {
   });
 });
 
+describe('close all', () => {
+  it('names what it closes and leaves the tickets other agents work on unless asked', async () => {
+    const agent = { name: 'Nina Agente', email: 'nina@e2e.test', password: 'nina-secret-1' };
+    const desk = await idOf(await api('/queue', { method: 'POST', body: { name: 'Balcão', color: '#6D4C41', greetingMessage: '' } }));
+    expect((await api('/users', { method: 'POST', body: { ...agent, profile: 'user', queueIds: [desk] } })).status).toBe(201);
+    const ninaToken = (await signIn(server.baseUrl, agent)).token;
+    const from = '5511977770007';
+    await writeIn(from, 'Otávio Da Nina', 'Oi Nina');
+    await expect.poll(() => ticketOf(from, 'pending')).toBeGreaterThan(0);
+    const ninas = await ticketOf(from, 'pending');
+    const accepted = await apiAs(server.baseUrl, () => ninaToken)(`/tickets/${ninas}`, { method: 'PUT', body: { status: 'open' } });
+    expect(accepted.status).toBe(200);
+    const summary = (await (await api('/ticketsClosed/summary')).json()) as { own: number; waiting: number; others: number };
+    expect(summary.others).toBeGreaterThanOrEqual(1);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/tickets');
+    await page.getByTestId('tickets-close-all').click();
+    const dialog = page.getByTestId('close-all-dialog');
+    await dialog.waitFor();
+    await expect(dialog.getByTestId('close-all-summary').textContent()).resolves.toBe(`Closes your open tickets (${summary.own}) and the waiting ones of your queues (${summary.waiting}).`);
+    const othersBox = dialog.getByTestId('close-all-others');
+    await expect(othersBox.locator('..').textContent()).resolves.toContain(`Also close the tickets other agents are working on (${summary.others})`);
+    await expect(dialog.getByTestId('close-all-confirm').textContent()).resolves.toBe(`Close ${summary.own + summary.waiting}`);
+    await screenshot(page, 'details-40-close-all');
+    await dialog.getByTestId('close-all-confirm').click();
+    await page.getByText('All tickets were closed').waitFor();
+    // Nina's ticket is still hers and open.
+    const ninasNow = (await (await api(`/tickets/${ninas}`)).json()) as { status: string };
+    expect(ninasNow.status).toBe('open');
+    await context.close();
+  });
+});
+
+describe('attachments', () => {
+  it('waits in a preview with a caption and remove buttons, sends nothing on pick, and sends with the caption on the first', async () => {
+    const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await openAcceptedChat(page, '5511977770010', 'Hugo Anexo');
+    const before = (await outbox()).length;
+    await page.getByTestId('message-file').setInputFiles([
+      { name: 'foto.png', mimeType: 'image/png', buffer: pixel },
+      { name: 'contrato.pdf', mimeType: 'application/pdf', buffer: pdf },
+      { name: 'errado.pdf', mimeType: 'application/pdf', buffer: pdf },
+    ]);
+    const preview = page.getByTestId('attachments-preview');
+    await preview.waitFor();
+    await expect(preview.getByTestId('attachment-item').count()).resolves.toBe(3);
+    await expect(preview.getByTestId('attachment-thumbnail').count()).resolves.toBe(1);
+    await expect(preview.getByTestId('attachment-name').allTextContents()).resolves.toEqual(['foto.png', 'contrato.pdf', 'errado.pdf']);
+    await expect(preview.getByTestId('attachment-size').first().textContent()).resolves.toBe(`${pixel.length} B`);
+    await preview.getByTestId('attachment-remove').nth(2).click();
+    await expect(preview.getByTestId('attachment-item').count()).resolves.toBe(2);
+    await preview.getByTestId('attachment-caption').fill('Segue o contrato');
+    await screenshot(page, 'details-45-attachments-preview');
+    // Nothing left on pick.
+    expect((await outbox()).length).toBe(before);
+    await preview.getByTestId('attachments-send').click();
+    await expect.poll(async () => (await outbox()).length).toBe(before + 2);
+    const sent = (await outbox()).slice(before);
+    expect(sent.map((item) => [item.kind, item.filename, item.body])).toEqual([
+      ['media', 'foto.png', 'Segue o contrato'],
+      ['media', 'contrato.pdf', ''],
+    ]);
+    await expect.poll(() => preview.count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('transfer', () => {
+  it("starts on the ticket's queue, lists its agents at once, and says where the ticket goes", async () => {
+    const finance = await idOf(await api('/queue', { method: 'POST', body: { name: 'Financeiro', color: '#8E24AA', greetingMessage: '' } }));
+    const rui = { name: 'Rui Financeiro', email: 'rui@e2e.test', password: 'rui-secret-1' };
+    const ruiId = await idOf(await api('/users', { method: 'POST', body: { ...rui, profile: 'user', queueIds: [finance] } }));
+    const from = '5511977770009';
+    await writeIn(from, 'Beto Boleto', 'Segunda via, por favor');
+    await expect.poll(() => ticketOf(from, 'pending')).toBeGreaterThan(0);
+    const ticketId = await ticketOf(from, 'pending');
+    expect((await api(`/tickets/${ticketId}`, { method: 'PUT', body: { queueId: finance } })).status).toBe(200);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto(`/tickets/${ticketId}`);
+    await page.getByTestId('ticket-accept').click();
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
+    await page.getByTestId('ticket-transfer').click();
+    const modal = page.getByTestId('transfer-modal');
+    await modal.waitFor();
+    await expect(modal.getByTestId('transfer-queue').getByRole('combobox').textContent()).resolves.toBe('Financeiro');
+    await expect(modal.getByTestId('transfer-outcome').textContent()).resolves.toBe('The ticket goes to the waiting list of Financeiro, for its agents to take.');
+    // The queue's agents, before typing anything.
+    await modal.getByTestId('transfer-user').click();
+    const option = page.getByRole('option', { name: 'Rui Financeiro', exact: true });
+    await option.waitFor();
+    await option.click();
+    await expect(modal.getByTestId('transfer-outcome').textContent()).resolves.toBe('The ticket goes to Rui Financeiro, in Financeiro.');
+    await screenshot(page, 'details-50-transfer');
+    await modal.getByTestId('transfer-submit').click();
+    await expect.poll(async () => ((await (await api(`/tickets/${ticketId}`)).json()) as { userId: number | null }).userId).toBe(ruiId);
+    await context.close();
+  });
+});
+
+describe('spam', () => {
+  it('resolves a waiting ticket without accepting it first', async () => {
+    const from = '5511977770008';
+    await writeIn(from, 'Spam Promo', 'GANHE DINHEIRO FÁCIL');
+    await expect.poll(() => ticketOf(from, 'pending')).toBeGreaterThan(0);
+    const ticketId = await ticketOf(from, 'pending');
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto(`/tickets/${ticketId}`);
+    await page.getByTestId('ticket-accept').waitFor();
+    await page.getByTestId('ticket-resolve').click();
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('closed');
+    const ticket = (await (await api(`/tickets/${ticketId}`)).json()) as { status: string };
+    expect(ticket.status).toBe('closed');
+    await context.close();
+  });
+});
+
 describe('a deleted ticket', () => {
   it('tells the one who deleted it that it is deleted, and others on it that the ticket they were on is gone', async () => {
     const context = await newContext(browser, server.baseUrl);
@@ -294,8 +422,10 @@ describe('small things that looked broken', () => {
   it('hides the bell’s badge at zero and shows it when a message is waiting', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
+    // Nothing waiting: earlier tests' tickets are closed first.
+    expect((await api('/ticketsClosed', { method: 'POST', body: {} })).status).toBe(200);
     await login(page);
-    await expect(page.getByTestId('notifications-button').getAttribute('data-count')).resolves.toBe('0');
+    await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('0');
     await expect(bellBadge(page).getAttribute('class')).resolves.toContain('MuiBadge-invisible');
     await writeIn('5511977770001', 'Bruna Sino', 'Olá, tem alguém aí?');
     await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('1');

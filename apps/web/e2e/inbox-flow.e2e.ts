@@ -95,6 +95,8 @@ describe('inbox flow', () => {
 
     // An image and a voice note of about two seconds.
     await page.getByTestId('message-file').setInputFiles({ name: 'boleto.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+    // Picked files wait in the preview until Send.
+    await page.getByTestId('attachments-send').click();
     await messages
       .filter({ has: page.getByTestId('message-image') })
       .first()

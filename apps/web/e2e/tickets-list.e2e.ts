@@ -285,8 +285,13 @@ describe('tickets list', () => {
     await page.getByTestId('tab-pending').click();
     await expect.poll(async () => Number(await countOf(page, 'pending')), POLL).toBeGreaterThan(0);
     await page.getByTestId('tickets-close-all').click();
-    await page.getByTestId('confirmation-dialog').waitFor();
-    await page.getByTestId('confirmation-confirm').click();
+    const dialog = page.getByTestId('close-all-dialog');
+    await dialog.waitFor();
+    // The dialog names what it closes.
+    await expect(dialog.getByTestId('close-all-summary').textContent()).resolves.toMatch(/^Fecha os seus tickets em atendimento \(\d+\) e os aguardando nas suas filas \([1-9]\d*\)\.$/);
+    await expect(dialog.getByTestId('close-all-confirm').textContent()).resolves.toMatch(/^Fechar [1-9]\d*$/);
+    if (await dialog.getByTestId('close-all-others').count()) await dialog.getByTestId('close-all-others').locator('input').check();
+    await dialog.getByTestId('close-all-confirm').click();
     await page.getByText('Todos os tickets foram fechados').waitFor();
     await screenshot(page, '45-tickets-closed-all');
     await expect.poll(() => countOf(page, 'pending'), POLL).toBe('0');

@@ -150,9 +150,13 @@ describe('tickets', () => {
     // Attachments go as multipart: a picture shows inline, another file gets a Download button.
     const fromMeImages = page.locator('[data-testid="message"][data-from-me="true"]').getByTestId('message-image');
     await page.getByTestId('message-file').setInputFiles({ name: 'catalogo.png', mimeType: 'image/png', buffer: Buffer.from(PIXEL_PNG, 'base64') });
+    // Picked files wait in the preview until Send.
+    await page.getByTestId('attachments-send').click();
     await fromMeImages.first().waitFor();
     await expect.poll(() => fromMeImages.first().evaluate((element) => (element instanceof HTMLImageElement ? element.naturalWidth : 0))).toBeGreaterThan(0);
     await page.getByTestId('message-file').setInputFiles({ name: 'tabela.txt', mimeType: 'text/plain', buffer: Buffer.from('preço;10') });
+    // Picked files wait in the preview until Send.
+    await page.getByTestId('attachments-send').click();
     const download = page.locator('[data-testid="message"][data-from-me="true"]').getByTestId('message-download');
     await download.first().waitFor();
     await expect(download.first().getAttribute('href')).resolves.toMatch(/^\/api\/media\/\d+\?/);

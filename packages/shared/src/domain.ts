@@ -115,6 +115,8 @@ export const LIMITS = {
   drawerWidth: 240,
   contactDrawerWidth: 320,
   mobileBreakpoint: 600,
+  /** Files in one send from the chat (the server's multipart limit too). */
+  filesPerMessage: 10,
 } as const;
 
 /** The 51 preset queue colours of the queue form. */

@@ -254,6 +254,11 @@ export type TSimulatorHistory = z.input<typeof ZSimulatorHistorySchema>;
 /** GET /dashboard: tickets in service, waiting and closed in the user's queues, and today's new tickets per hour. */
 export const ZDashboardSchema = z.object({
   counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
+  /** Today's new tickets per hour, 08:00 to 19:00 (office hours). */
   today: z.array(z.object({ hour: z.string(), count: z.number() })),
+  /** The same for every hour of the day, 00:00 to 23:00. */
+  allDay: z.array(z.object({ hour: z.string(), count: z.number() })),
+  /** Today's new tickets, the whole day. */
+  newToday: z.number(),
 });
 export type TDashboard = z.infer<typeof ZDashboardSchema>;

@@ -9,7 +9,7 @@ afterAll(async () => {
   await t.close();
 });
 
-it("counts the tickets of the user's queues by status, and today's new tickets per hour from 08:00 to 19:00", async () => {
+it("counts the tickets of the user's queues by status, and today's new tickets per hour from 08:00 to 19:00, every hour and the whole day's count", async () => {
   const w = await t.insertWhatsapp();
   const mine = await t.createQueue();
   const others = await t.createQueue();
@@ -39,17 +39,29 @@ it("counts the tickets of the user's queues by status, and today's new tickets p
   await make('pending', mine.id, today10);
   await make('pending', null, yesterday);
   await make('closed', others.id, today10);
+  // Before and after office hours: in the day's count and its every-hour chart, not in 08:00–19:00.
+  const early = new Date(today10);
+  early.setHours(6, 30, 0, 0);
+  const late = new Date(today10);
+  late.setHours(21, 5, 0, 0);
+  await make('closed', mine.id, early);
+  await make('closed', null, late);
 
   const res = await t.request({ method: 'GET', url: '/api/dashboard', token });
   expect(res.statusCode).toBe(200);
   const body = res.json();
-  expect(body.counters).toEqual({ open: 1, pending: 2, closed: 0 });
+  expect(body.counters).toEqual({ open: 1, pending: 2, closed: 2 });
   expect(body.today).toHaveLength(12);
   expect(body.today[0]).toEqual({ hour: '08:00', count: 0 });
   expect(body.today.find((h: { hour: string }) => h.hour === '10:00')).toEqual({ hour: '10:00', count: 2 });
   expect(body.today.at(-1)).toEqual({ hour: '19:00', count: 0 });
+  expect(body.allDay).toHaveLength(24);
+  expect(body.allDay[6]).toEqual({ hour: '06:00', count: 1 });
+  expect(body.allDay[21]).toEqual({ hour: '21:00', count: 1 });
+  expect(body.newToday).toBe(4);
 
   const admin = (await t.request({ method: 'GET', url: '/api/dashboard', token: t.adminToken })).json();
-  expect(admin.counters).toEqual({ open: 1, pending: 2, closed: 1 });
+  expect(admin.counters).toEqual({ open: 1, pending: 2, closed: 3 });
+  expect(admin.newToday).toBe(5);
   expect((await t.request({ method: 'GET', url: '/api/dashboard' })).statusCode).toBe(401);
 });

@@ -168,7 +168,7 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
   return { tickets, count, hasMore: count > offset + tickets.length };
 }
 
-export async function visibleActiveTicketIds(db: Db, scope: TicketScope): Promise<number[]> {
-  const q = visibleTo(db.selectFrom('tickets').select('id').where('status', 'in', ['open', 'pending']), scope);
-  return (await q.execute()).map((r) => r.id);
+/** The open and pending tickets a user may see, with who holds each. */
+export async function visibleActiveTickets(db: Db, scope: TicketScope): Promise<{ id: number; userId: number | null }[]> {
+  return visibleTo(db.selectFrom('tickets').select(['id', 'userId']).where('status', 'in', ['open', 'pending']), scope).execute();
 }

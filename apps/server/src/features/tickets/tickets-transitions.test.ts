@@ -113,8 +113,32 @@ describe('create, delete, close all', () => {
     const theirs = await inboundTicket();
     await put(theirs.id, { status: 'open' });
     const res = await t.request({ method: 'POST', url: '/api/ticketsClosed', token: agent.token });
+    expect(res.statusCode, res.body).toBe(200);
     expect(res.json().closed).toBeGreaterThan(0);
     expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: t.adminToken })).json()).toMatchObject({ status: 'closed' });
     expect((await t.request({ method: 'GET', url: `/api/tickets/${theirs.id}`, token: t.adminToken })).json()).toMatchObject({ status: 'open' });
+  });
+
+  it("says what 'Close all' would close, and with others: false leaves the tickets other agents work on", async () => {
+    const waiting = await inboundTicket();
+    const agents = await inboundTicket();
+    expect((await put(agents.id, { status: 'open' }, agent.token)).json()).toMatchObject({ userId: agent.id });
+    const adminsOwn = await inboundTicket();
+    await put(adminsOwn.id, { status: 'open' });
+    const summary = await t.request({ method: 'GET', url: '/api/ticketsClosed/summary', token: t.adminToken });
+    expect(summary.statusCode).toBe(200);
+    const { own, waiting: unassigned, others } = summary.json<{ own: number; waiting: number; others: number }>();
+    expect(own).toBeGreaterThanOrEqual(1);
+    expect(unassigned).toBeGreaterThanOrEqual(1);
+    expect(others).toBeGreaterThanOrEqual(1);
+    const res = await t.request({ method: 'POST', url: '/api/ticketsClosed', token: t.adminToken, payload: { others: false } });
+    expect(res.json()).toEqual({ closed: own + unassigned });
+    const status = async (id: number) => (await t.request({ method: 'GET', url: `/api/tickets/${id}`, token: t.adminToken })).json<{ status: string }>().status;
+    expect(await status(waiting.id)).toBe('closed');
+    expect(await status(adminsOwn.id)).toBe('closed');
+    expect(await status(agents.id)).toBe('open');
+    expect((await t.request({ method: 'GET', url: '/api/ticketsClosed/summary', token: t.adminToken })).json()).toEqual({ own: 0, waiting: 0, others });
+    const bad = await t.request({ method: 'POST', url: '/api/ticketsClosed', token: t.adminToken, payload: { others: 'yes' } });
+    expect(bad.statusCode).toBe(400);
   });
 });

@@ -38,7 +38,13 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
     return reply.code(204).send(null);
   });
 
-  app.post('/ticketsClosed', { schema: { tags, response: { 200: z.object({ closed: z.number() }) } }, onRequest }, (req) => service.closeAllTickets(ctx, currentUser(req)));
+  // 'Close all': every open and waiting ticket the user may see; `others: false` leaves those other agents work on.
+  app.post('/ticketsClosed', { schema: { tags, body: z.object({ others: z.boolean('INVALID').optional() }).nullish(), response: { 200: z.object({ closed: z.number() }) } }, onRequest }, (req) =>
+    service.closeAllTickets(ctx, currentUser(req), { others: req.body?.others }),
+  );
+  app.get('/ticketsClosed/summary', { schema: { tags, response: { 200: z.object({ own: z.number(), waiting: z.number(), others: z.number() }) } }, onRequest }, (req) =>
+    service.closeAllSummary(ctx, currentUser(req)),
+  );
 
   // The import/export panel shows which connection a ticket is on.
   app.post(

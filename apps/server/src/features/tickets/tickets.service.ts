@@ -242,10 +242,28 @@ export async function deleteTicket(ctx: AppContext, actor: AuthUser, id: number)
 }
 
 /** Close all: every open and pending ticket the caller may see is closed (no farewell flood). */
-export async function closeAllTickets(ctx: AppContext, actor: AuthUser): Promise<{ closed: number }> {
+/** The tickets 'Close all' would close for this user: open and waiting ones they may see. */
+async function closeAllCandidates(ctx: AppContext, actor: AuthUser) {
   const admin = isAdminProfile(actor.profile);
   const scope = { userId: actor.id, admin, showAll: admin, queueIds: await repo.userQueueIds(ctx.db, actor.id) };
-  const ids = await lists.visibleActiveTicketIds(ctx.db, scope);
+  return lists.visibleActiveTickets(ctx.db, scope);
+}
+
+/** What 'Close all' would close, said before it is asked: the user's own, the unassigned, and other agents' (admins). */
+export async function closeAllSummary(ctx: AppContext, actor: AuthUser): Promise<{ own: number; waiting: number; others: number }> {
+  const tickets = await closeAllCandidates(ctx, actor);
+  const own = tickets.filter((t) => t.userId === actor.id).length;
+  const waiting = tickets.filter((t) => t.userId === null).length;
+  return { own, waiting, others: tickets.length - own - waiting };
+}
+
+/**
+ * Closes every open and pending ticket the user may see (spec: 'Close all closes every ticket'),
+ * or, with `others: false`, leaves those other agents are working on.
+ */
+export async function closeAllTickets(ctx: AppContext, actor: AuthUser, options: { others?: boolean | undefined } = {}): Promise<{ closed: number }> {
+  const tickets = await closeAllCandidates(ctx, actor);
+  const ids = tickets.filter((t) => options.others !== false || t.userId === null || t.userId === actor.id).map((t) => t.id);
   const now = nowIso();
   const notices = await closeNoticePlan(ctx);
   let queued = 0;

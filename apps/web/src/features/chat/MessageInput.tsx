@@ -12,7 +12,7 @@ import InputBase from '@mui/material/InputBase';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
@@ -21,6 +21,7 @@ import { renderVariables } from '@zapdesk/shared/variables';
 import { ApiError } from '../../core/api/ApiError';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { toastError } from '../../core/ui/toastError';
+import { AttachmentsPreview } from './AttachmentsPreview';
 import { AudioRecorder, type RecorderState } from './AudioRecorder';
 import { EmojiPickerButton } from './EmojiPickerButton';
 import { QUICK_ANSWERS_LIST_ID, QuickAnswerSuggestions, quickAnswerOptionId, quickAnswerSearch, useQuickAnswers } from './QuickAnswerSuggestions';
@@ -97,11 +98,34 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     await runSend(() => sendTextMessage(ticket.id, body, replyTo?.id));
   };
 
-  const sendFiles = async (event: ChangeEvent<HTMLInputElement>) => {
-    const files = Array.from(event.target.files ?? []);
+  // Picked, pasted or dropped files wait in the preview until Send.
+  const [pendingFiles, setPendingFiles] = useState<File[]>([]);
+  const addFiles = (files: File[]) => {
+    if (files.length === 0 || !enabled || sending) return;
+    setPendingFiles((current) => [...current, ...files].slice(0, LIMITS.filesPerMessage));
+  };
+  const pickFiles = (event: ChangeEvent<HTMLInputElement>) => {
+    addFiles(Array.from(event.target.files ?? []));
     event.target.value = '';
-    if (files.length === 0 || !enabled) return;
-    await runSend(() => sendMediaMessage(ticket.id, files, text.trim(), replyTo?.id));
+  };
+  const sendFiles = async (caption: string) => {
+    const files = pendingFiles;
+    await runSend(async () => {
+      const sent = await sendMediaMessage(ticket.id, files, caption.trim(), replyTo?.id);
+      setPendingFiles([]);
+      return sent;
+    });
+  };
+  const onPaste = (event: ClipboardEvent<HTMLElement>) => {
+    const files = Array.from(event.clipboardData.files);
+    if (files.length === 0) return;
+    event.preventDefault();
+    addFiles(files);
+  };
+  const onDrop = (event: DragEvent<HTMLElement>) => {
+    if (!event.dataTransfer.types.includes('Files')) return;
+    event.preventDefault();
+    addFiles(Array.from(event.dataTransfer.files));
   };
 
   const sendAudio = async (file: File) => {
@@ -179,7 +203,22 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
   };
 
   return (
-    <Box sx={{ position: 'relative', borderTop: 1, borderColor: 'divider', bgcolor: '#F0F2F5', px: 1, py: 1 }} data-testid="message-input-bar">
+    <Box
+      sx={{ position: 'relative', borderTop: 1, borderColor: 'divider', bgcolor: '#F0F2F5', px: 1, py: 1 }}
+      onDragOver={(event) => event.dataTransfer.types.includes('Files') && event.preventDefault()}
+      onDrop={onDrop}
+      data-testid="message-input-bar"
+    >
+      {pendingFiles.length ? (
+        <AttachmentsPreview
+          files={pendingFiles}
+          caption={text}
+          sending={sending}
+          onRemove={(index) => setPendingFiles((current) => current.filter((_, i) => i !== index))}
+          onCancel={() => setPendingFiles([])}
+          onSend={(caption) => void sendFiles(caption)}
+        />
+      ) : null}
       {quickSearch !== null ? <QuickAnswerSuggestions answers={answers} isPending={answersPending} highlighted={highlighted} onHighlight={setHighlight} onPick={pickQuickAnswer} /> : null}
       {replyTo && enabled ? (
         <Box
@@ -203,7 +242,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
         {recording ? null : (
           <>
             <EmojiPickerButton disabled={!enabled || sending} onPick={insertAtCursor} />
-            <input ref={fileRef} type="file" multiple hidden onChange={(event) => void sendFiles(event)} data-testid="message-file" />
+            <input ref={fileRef} type="file" multiple hidden onChange={pickFiles} data-testid="message-file" />
             <IconButton disabled={!enabled || sending} onClick={() => fileRef.current?.click()} aria-label={t('chat.attach')} data-testid="message-attach">
               <AttachFile />
             </IconButton>
@@ -213,6 +252,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
                 value={text}
                 onChange={(event) => changeText(event.target.value)}
                 onKeyDown={onKeyDown}
+                onPaste={onPaste}
                 disabled={!enabled}
                 placeholder={enabled ? t('chat.inputPlaceholder') : t('chat.closedPlaceholder')}
                 multiline

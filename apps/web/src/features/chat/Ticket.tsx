@@ -45,7 +45,11 @@ import { TransferTicketModal } from '../tickets/TransferTicketModal';
 type Action = { status: TicketStatus; labelKey: 'accept' | 'return' | 'resolve' | 'reopen'; variant: 'contained' | 'outlined' };
 
 const ACTIONS: Record<TicketStatus, Action[]> = {
-  pending: [{ status: 'open', labelKey: 'accept', variant: 'contained' }],
+  // A waiting ticket can be resolved without taking it first (spam, a message sent by mistake).
+  pending: [
+    { status: 'closed', labelKey: 'resolve', variant: 'outlined' },
+    { status: 'open', labelKey: 'accept', variant: 'contained' },
+  ],
   open: [
     { status: 'pending', labelKey: 'return', variant: 'outlined' },
     { status: 'closed', labelKey: 'resolve', variant: 'contained' },

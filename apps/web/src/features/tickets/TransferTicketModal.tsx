@@ -1,6 +1,8 @@
 /**
- * Transfer: a user (searched from 3 characters, 500ms after typing stops), a queue and, for
- * admins, a connection. A queue without a user puts the ticket back in that queue, unassigned.
+ * Transfer: a queue (starting on the ticket's own), a user and, for admins, a connection. The
+ * user field lists the chosen queue's agents at once; typing (from 3 characters, 500ms after
+ * typing stops) searches every user. A queue without a user puts the ticket back in that queue,
+ * unassigned. The dialog says where the ticket will go before it is confirmed.
  */
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
@@ -23,6 +25,16 @@ import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { toastError } from '../../core/ui/toastError';
 import { useQueues } from '../queues/queues.api';
 import { fetchUsersPage } from '../users/users.api';
+
+async function fetchAllUsers(): Promise<TUser[]> {
+  const all: TUser[] = [];
+  for (let page = 1; page <= 20; page += 1) {
+    const { items, hasMore } = await fetchUsersPage('', page);
+    all.push(...items);
+    if (!hasMore) break;
+  }
+  return all;
+}
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { transferTicket, type TransferInput } from '../chat/chat.api';
 
@@ -32,14 +44,26 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [selectedUser, setSelectedUser] = useState<TUser | null>(null);
-  const [queueId, setQueueId] = useState<number | ''>('');
+  const [queueId, setQueueId] = useState<number | ''>(ticket.queueId ?? '');
   const [whatsappId, setWhatsappId] = useState<number | ''>('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState('');
   const debounced = useDebouncedValue(search.trim(), LIMITS.searchDebounceMs);
   const searching = debounced.length >= LIMITS.searchMinChars;
   const users = useQuery({ queryKey: ['tickets', 'transferUsers', debounced], queryFn: () => fetchUsersPage(debounced, 1), enabled: searching });
+  // Everyone, for the chosen queue's agents: a team's users fit in a few pages.
+  const team = useQuery({ queryKey: ['tickets', 'transferTeam'], queryFn: fetchAllUsers });
+  const queueAgents = (team.data ?? []).filter((user) => queueId !== '' && user.queues.some((queue) => queue.id === queueId));
+  const options = searching ? (users.data?.items ?? []) : queueAgents;
   const queues = useQueues();
+  const chosenQueue = (queues.data ?? []).find((queue) => queue.id === queueId);
+  const outcome = selectedUser
+    ? chosenQueue
+      ? t('chat.transferOutcomeUserQueue', { name: selectedUser.name, queue: chosenQueue.name })
+      : t('chat.transferOutcomeUser', { name: selectedUser.name })
+    : chosenQueue
+      ? t('chat.transferOutcomeQueue', { queue: chosenQueue.name })
+      : '';
   const whatsapps = useWhatsapps(isAdmin);
 
   const submit = async (event: FormEvent) => {
@@ -67,40 +91,6 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
         <DialogTitle>{t('chat.transferTitle')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <Autocomplete
-              options={searching ? (users.data?.items ?? []) : []}
-              value={selectedUser}
-              onChange={(_event, value) => {
-                setSelectedUser(value);
-                setError('');
-              }}
-              inputValue={search}
-              onInputChange={(_event, value) => setSearch(value)}
-              getOptionLabel={(option) => option.name}
-              isOptionEqualToValue={(option, value) => option.id === value.id}
-              filterOptions={(options) => options}
-              loading={searching && users.isFetching}
-              noOptionsText={searching ? t('chat.noUsers') : t('chat.transferUserHelp')}
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  label={t('chat.transferUser')}
-                  helperText={t('chat.transferUserHelp')}
-                  slotProps={{
-                    input: {
-                      ...params.InputProps,
-                      endAdornment: (
-                        <>
-                          {searching && users.isFetching ? <CircularProgress size={18} /> : null}
-                          {params.InputProps.endAdornment}
-                        </>
-                      ),
-                    },
-                    htmlInput: { ...params.inputProps, 'data-testid': 'transfer-user' },
-                  }}
-                />
-              )}
-            />
             <TextField
               select
               label={t('chat.transferQueue')}
@@ -121,6 +111,40 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
                 </MenuItem>
               ))}
             </TextField>
+            <Autocomplete
+              options={options}
+              value={selectedUser}
+              onChange={(_event, value) => {
+                setSelectedUser(value);
+                setError('');
+              }}
+              inputValue={search}
+              onInputChange={(_event, value) => setSearch(value)}
+              getOptionLabel={(option) => option.name}
+              isOptionEqualToValue={(option, value) => option.id === value.id}
+              filterOptions={(options) => options}
+              loading={searching ? users.isFetching : team.isPending}
+              noOptionsText={searching || queueId !== '' ? t('chat.noUsers') : t('chat.transferUserHelp')}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label={t('chat.transferUser')}
+                  helperText={t('chat.transferUserHelp')}
+                  slotProps={{
+                    input: {
+                      ...params.InputProps,
+                      endAdornment: (
+                        <>
+                          {searching && users.isFetching ? <CircularProgress size={18} /> : null}
+                          {params.InputProps.endAdornment}
+                        </>
+                      ),
+                    },
+                    htmlInput: { ...params.inputProps, 'data-testid': 'transfer-user' },
+                  }}
+                />
+              )}
+            />
             {isAdmin ? (
               <TextField
                 select
@@ -139,6 +163,11 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
                   </MenuItem>
                 ))}
               </TextField>
+            ) : null}
+            {outcome ? (
+              <Typography variant="body2" color="text.secondary" data-testid="transfer-outcome">
+                {outcome}
+              </Typography>
             ) : null}
             {error ? (
               <Typography color="error" variant="body2" data-testid="transfer-error">

@@ -33,9 +33,16 @@ export function createTicket(contactId: number, userId: number) {
   return request<TTicket>('/tickets', { method: 'POST', body: { contactId, userId, status: 'open' } });
 }
 
-/** Close all: every open and pending ticket the user may see. */
-export function closeAllTickets() {
-  return request<{ closed: number }>('/ticketsClosed', { method: 'POST' });
+export type CloseAllSummary = { own: number; waiting: number; others: number };
+
+/** What 'Close all' would close: the user's own tickets, the waiting ones, other agents' (admins). */
+export function closeAllSummary() {
+  return request<CloseAllSummary>('/ticketsClosed/summary');
+}
+
+/** Close all: every open and pending ticket the user may see; other agents' only with `others`. */
+export function closeAllTickets(options: { others: boolean }) {
+  return request<{ closed: number }>('/ticketsClosed', { method: 'POST', body: options });
 }
 
 export function fetchMessagesPage(ticketId: number, pageNumber: number): Promise<MessagePage> {
