@@ -288,9 +288,10 @@ describe('tickets list', () => {
     const dialog = page.getByTestId('close-all-dialog');
     await dialog.waitFor();
     // The dialog names what it closes.
-    await expect(dialog.getByTestId('close-all-summary').textContent()).resolves.toMatch(/^Fecha os seus tickets em atendimento \(\d+\) e os aguardando nas suas filas \([1-9]\d*\)\.$/);
+    await expect(dialog.getByTestId('close-all-summary').textContent()).resolves.toMatch(
+      /^Fecha todos os [1-9]\d* tickets em atendimento e aguardando: os seus \(\d+\), os aguardando \([1-9]\d*\) e os que outros atendentes estão atendendo \(\d+\)\.$/,
+    );
     await expect(dialog.getByTestId('close-all-confirm').textContent()).resolves.toMatch(/^Fechar [1-9]\d*$/);
-    if (await dialog.getByTestId('close-all-others').count()) await dialog.getByTestId('close-all-others').locator('input').check();
     await dialog.getByTestId('close-all-confirm').click();
     await page.getByText('Todos os tickets foram fechados').waitFor();
     await screenshot(page, '45-tickets-closed-all');

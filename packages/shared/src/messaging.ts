@@ -256,8 +256,6 @@ export const ZDashboardSchema = z.object({
   counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
   /** Today's new tickets per hour, 08:00 to 19:00 (office hours). */
   today: z.array(z.object({ hour: z.string(), count: z.number() })),
-  /** The same for every hour of the day, 00:00 to 23:00. */
-  allDay: z.array(z.object({ hour: z.string(), count: z.number() })),
   /** Today's new tickets, the whole day. */
   newToday: z.number(),
 });

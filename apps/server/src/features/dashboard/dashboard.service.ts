@@ -1,7 +1,7 @@
 /**
  * The dashboard: tickets in service, waiting and closed within the user's queues, and today's
  * new tickets per hour in the server's time zone (TZ): `today` from 08:00 to 19:00 (the spec's
- * office hours), `allDay` every hour, and `newToday` the whole day's count.
+ * chart), and `newToday` the whole day's count.
  */
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { AuthUser } from '../../core/auth/identity.js';
@@ -24,9 +24,8 @@ export async function dashboard(ctx: AppContext, actor: AuthUser, now = new Date
     const hour = new Date(createdAt).getHours();
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }
-  const hour = (h: number) => ({ hour: `${String(h).padStart(2, '0')}:00`, count: perHour.get(h) ?? 0 });
-  const allDay = Array.from({ length: 24 }, (_, h) => hour(h));
-  const today = allDay.slice(DASHBOARD_HOURS.first, DASHBOARD_HOURS.last + 1);
-  const newToday = allDay.reduce((sum, h) => sum + h.count, 0);
-  return { counters: { open: counts.get('open') ?? 0, pending: counts.get('pending') ?? 0, closed: counts.get('closed') ?? 0 }, today, allDay, newToday };
+  const today = [];
+  for (let h = DASHBOARD_HOURS.first; h <= DASHBOARD_HOURS.last; h += 1) today.push({ hour: `${String(h).padStart(2, '0')}:00`, count: perHour.get(h) ?? 0 });
+  const newToday = [...perHour.values()].reduce((sum, n) => sum + n, 0);
+  return { counters: { open: counts.get('open') ?? 0, pending: counts.get('pending') ?? 0, closed: counts.get('closed') ?? 0 }, today, newToday };
 }

@@ -169,6 +169,6 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
 }
 
 /** The open and pending tickets a user may see, with who holds each. */
-export async function visibleActiveTickets(db: Db, scope: TicketScope): Promise<{ id: number; userId: number | null }[]> {
-  return visibleTo(db.selectFrom('tickets').select(['id', 'userId']).where('status', 'in', ['open', 'pending']), scope).execute();
+export async function visibleActiveTickets(db: Db, scope: TicketScope): Promise<{ id: number; userId: number | null; status: string }[]> {
+  return visibleTo(db.selectFrom('tickets').select(['id', 'userId', 'status']).where('status', 'in', ['open', 'pending']), scope).execute();
 }

@@ -108,18 +108,25 @@ describe('create, delete, close all', () => {
     expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: t.adminToken })).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
   });
 
-  it("closes every open and pending ticket the caller may see, and no one else's", async () => {
+  it("closes an agent's own open tickets only: the waiting ones stay for whoever takes them, and other people's are untouched", async () => {
+    // The agent's earlier open tickets first.
+    await t.request({ method: 'POST', url: '/api/ticketsClosed', token: agent.token });
+    const waiting = await inboundTicket();
     const mine = await inboundTicket();
+    expect((await put(mine.id, { status: 'open' }, agent.token)).json()).toMatchObject({ userId: agent.id });
     const theirs = await inboundTicket();
     await put(theirs.id, { status: 'open' });
+    expect((await t.request({ method: 'GET', url: '/api/ticketsClosed/summary', token: agent.token })).json()).toEqual({ own: 1, waiting: 0, others: 0 });
     const res = await t.request({ method: 'POST', url: '/api/ticketsClosed', token: agent.token });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().closed).toBeGreaterThan(0);
-    expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: t.adminToken })).json()).toMatchObject({ status: 'closed' });
-    expect((await t.request({ method: 'GET', url: `/api/tickets/${theirs.id}`, token: t.adminToken })).json()).toMatchObject({ status: 'open' });
+    expect(res.json()).toEqual({ closed: 1 });
+    const status = async (id: number) => (await t.request({ method: 'GET', url: `/api/tickets/${id}`, token: t.adminToken })).json<{ status: string }>().status;
+    expect(await status(mine.id)).toBe('closed');
+    expect(await status(waiting.id)).toBe('pending');
+    expect(await status(theirs.id)).toBe('open');
   });
 
-  it("says what 'Close all' would close, and with others: false leaves the tickets other agents work on", async () => {
+  it("tells an admin what 'Close all' closes (own, waiting, other agents'), and with others: false leaves other agents' tickets", async () => {
     const waiting = await inboundTicket();
     const agents = await inboundTicket();
     expect((await put(agents.id, { status: 'open' }, agent.token)).json()).toMatchObject({ userId: agent.id });

@@ -242,14 +242,18 @@ export async function deleteTicket(ctx: AppContext, actor: AuthUser, id: number)
 }
 
 /** Close all: every open and pending ticket the caller may see is closed (no farewell flood). */
-/** The tickets 'Close all' would close for this user: open and waiting ones they may see. */
+/**
+ * The tickets 'Close all' closes: an admin's, every open and pending ticket (spec 4); an agent's,
+ * only their own open tickets (a waiting ticket of the queue is left for whoever takes it).
+ */
 async function closeAllCandidates(ctx: AppContext, actor: AuthUser) {
   const admin = isAdminProfile(actor.profile);
   const scope = { userId: actor.id, admin, showAll: admin, queueIds: await repo.userQueueIds(ctx.db, actor.id) };
-  return lists.visibleActiveTickets(ctx.db, scope);
+  const tickets = await lists.visibleActiveTickets(ctx.db, scope);
+  return admin ? tickets : tickets.filter((t) => t.userId === actor.id && t.status === 'open');
 }
 
-/** What 'Close all' would close, said before it is asked: the user's own, the unassigned, and other agents' (admins). */
+/** What 'Close all' would close, said before it is asked: the user's own, the waiting ones, other agents' (admins). */
 export async function closeAllSummary(ctx: AppContext, actor: AuthUser): Promise<{ own: number; waiting: number; others: number }> {
   const tickets = await closeAllCandidates(ctx, actor);
   const own = tickets.filter((t) => t.userId === actor.id).length;
@@ -257,10 +261,7 @@ export async function closeAllSummary(ctx: AppContext, actor: AuthUser): Promise
   return { own, waiting, others: tickets.length - own - waiting };
 }
 
-/**
- * Closes every open and pending ticket the user may see (spec: 'Close all closes every ticket'),
- * or, with `others: false`, leaves those other agents are working on.
- */
+/** Closes what closeAllSummary counted; `others: false` (admins) leaves the tickets other agents work on. */
 export async function closeAllTickets(ctx: AppContext, actor: AuthUser, options: { others?: boolean | undefined } = {}): Promise<{ closed: number }> {
   const tickets = await closeAllCandidates(ctx, actor);
   const ids = tickets.filter((t) => options.others !== false || t.userId === null || t.userId === actor.id).map((t) => t.id);

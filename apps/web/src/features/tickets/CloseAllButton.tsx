@@ -1,21 +1,21 @@
 /**
- * Close all: the dialog first says what would be closed (the user's own tickets, the waiting
- * ones of their queues, and for admins the tickets other agents are working on), and closes
- * other agents' tickets only when that box is ticked.
+ * Close all: the dialog first says what will be closed, with the counts. An admin closes every
+ * open and waiting ticket (their own, the waiting ones, and those other agents are working on,
+ * named); an agent closes only their own open tickets.
  */
 import DoneAllOutlined from '@mui/icons-material/DoneAllOutlined';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { isAdminProfile } from '@zapdesk/shared/domain';
+import { useAuth } from '../../core/auth/AuthProvider';
 import { toastError } from '../../core/ui/toastError';
 import { ticketListsKey } from './ticketLists';
 import { closeAllSummary, closeAllTickets, type CloseAllSummary } from './tickets.api';
@@ -23,13 +23,12 @@ import { closeAllSummary, closeAllTickets, type CloseAllSummary } from './ticket
 export function CloseAllButton() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const { user } = useAuth();
   const [summary, setSummary] = useState<CloseAllSummary | null>(null);
-  const [others, setOthers] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const ask = async () => {
     try {
-      setOthers(false);
       setSummary(await closeAllSummary());
     } catch (error) {
       toastError(error);
@@ -39,7 +38,7 @@ export function CloseAllButton() {
   const closeAll = async () => {
     setBusy(true);
     try {
-      const { closed } = await closeAllTickets({ others });
+      const { closed } = await closeAllTickets();
       toast.success(t('tickets.closeAllDone', { count: closed }));
     } catch (error) {
       toastError(error);
@@ -51,8 +50,8 @@ export function CloseAllButton() {
     await queryClient.invalidateQueries({ queryKey: ticketListsKey });
   };
 
-  const mine = summary ? summary.own + summary.waiting : 0;
-  const total = mine + (others && summary ? summary.others : 0);
+  const total = summary ? summary.own + summary.waiting + summary.others : 0;
+  const isAdmin = Boolean(user && isAdminProfile(user.profile));
   return (
     <>
       <Button
@@ -73,14 +72,9 @@ export function CloseAllButton() {
             <DialogContentText data-testid="close-all-nothing">{t('tickets.closeAllNothing')}</DialogContentText>
           ) : summary ? (
             <>
-              <DialogContentText data-testid="close-all-summary">{t('tickets.closeAllBody', { own: summary.own, waiting: summary.waiting })}</DialogContentText>
-              {summary.others > 0 ? (
-                <FormControlLabel
-                  sx={{ mt: 1.5, alignItems: 'flex-start' }}
-                  control={<Checkbox checked={others} onChange={(event) => setOthers(event.target.checked)} sx={{ pt: 0.25 }} data-testid="close-all-others" />}
-                  label={t('tickets.closeAllOthers', { count: summary.others })}
-                />
-              ) : null}
+              <DialogContentText data-testid="close-all-summary">
+                {isAdmin ? t('tickets.closeAllBodyAdmin', { count: total, own: summary.own, waiting: summary.waiting, others: summary.others }) : t('tickets.closeAllBody', { count: summary.own })}
+              </DialogContentText>
               <DialogContentText sx={{ mt: 1.5, fontSize: 14 }}>{t('tickets.closeAllNoFarewell')}</DialogContentText>
             </>
           ) : null}

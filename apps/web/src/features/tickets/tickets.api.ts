@@ -35,14 +35,14 @@ export function createTicket(contactId: number, userId: number) {
 
 export type CloseAllSummary = { own: number; waiting: number; others: number };
 
-/** What 'Close all' would close: the user's own tickets, the waiting ones, other agents' (admins). */
+/** What 'Close all' would close: the user's own open tickets, and for admins the waiting ones and other agents'. */
 export function closeAllSummary() {
   return request<CloseAllSummary>('/ticketsClosed/summary');
 }
 
-/** Close all: every open and pending ticket the user may see; other agents' only with `others`. */
-export function closeAllTickets(options: { others: boolean }) {
-  return request<{ closed: number }>('/ticketsClosed', { method: 'POST', body: options });
+/** Close all: an admin's, every open and waiting ticket; an agent's, their own open tickets. */
+export function closeAllTickets() {
+  return request<{ closed: number }>('/ticketsClosed', { method: 'POST' });
 }
 
 export function fetchMessagesPage(ticketId: number, pageNumber: number): Promise<MessagePage> {
