@@ -370,8 +370,14 @@ beforeAll(async () => {
   const made = await t.createUser({ queueIds: [queueId], email: 'plain@test.local' });
   plain = { id: made.user.id, token: made.token, email: made.user.email, password: made.password };
   other = { id: (await t.createUser()).user.id };
-  ticket = await freshTicket();
-  expect(ticket.queueId).toBe(queueId);
+  // The plain user works on it: what 'Close all' does to it (an agent's closes their own open
+  // tickets, an admin's every ticket) leaves it theirs for the rows that follow.
+  const waiting = await freshTicket();
+  expect(waiting.queueId).toBe(queueId);
+  const accepted = await t.request({ method: 'PUT', url: `/api/tickets/${waiting.id}`, token: plain.token, payload: { status: 'open' } });
+  expect(accepted.statusCode).toBe(200);
+  ticket = accepted.json<TTicket>();
+  expect(ticket.userId).toBe(plain.id);
 });
 afterAll(async () => {
   await t.close();
