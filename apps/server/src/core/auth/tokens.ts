@@ -5,9 +5,9 @@
  * id (`jti`) is valid once, and a revoked family ends that sign-in's tokens.
  */
 import { randomUUID, webcrypto } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
 
 type CryptoKey = webcrypto.CryptoKey;
-import { errors, jwtVerify, SignJWT } from 'jose';
 
 export type TokenClaims = { userId: number; tokenVersion: number; family?: string | undefined; jti?: string | undefined };
 export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: 'expired' | 'invalid' };

@@ -1,4 +1,4 @@
-import { sql, SqliteAdapter } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from './database.js';
 
 /**
@@ -30,11 +30,8 @@ export function readVersionWith(db: Db, read: () => string): void {
   syncVersions.set(db, read);
 }
 
+/** PostgreSQL's version (SQLite's is read from its handle). */
 async function dataVersion(db: Db): Promise<string> {
-  if (db.getExecutor().adapter instanceof SqliteAdapter) {
-    const { rows } = await sql<{ c: number; v: number }>`select total_changes() as c, (select data_version from pragma_data_version) as v`.execute(db);
-    return `${rows[0]?.c}:${rows[0]?.v}`;
-  }
   const { rows } = await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(db);
   return rows[0]?.v ?? '';
 }

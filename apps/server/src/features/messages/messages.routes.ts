@@ -10,7 +10,6 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
-import { sendJsonOnce } from '../../core/http/json-once.js';
 import * as service from './messages.service.js';
 
 /**
@@ -43,8 +42,8 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
   const tags = ['messages'];
   const onRequest = authenticate(ctx);
 
-  app.get('/messages/:ticketId', { schema: { tags, params: ZTicketParams, querystring: ZMessagePageQuerySchema, response: { 200: ZMessageListSchema } }, onRequest }, async (req, reply) =>
-    sendJsonOnce(reply, ZMessageListSchema, await service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber)),
+  app.get('/messages/:ticketId', { schema: { tags, params: ZTicketParams, querystring: ZMessagePageQuerySchema, response: { 200: ZMessageListSchema } }, onRequest }, (req) =>
+    service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
   );
 
   // JSON {body, quotedMsg} or multipart: `medias` files plus `body`.

@@ -74,18 +74,24 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     onCancelReply();
   };
 
-  /** Runs one send; a reply stored but not sent shows in the chat with Retry, so it leaves the input. */
-  const runSend = async (send: () => Promise<TMessage[]>) => {
+  /**
+   * Runs one send; a reply stored but not sent shows in the chat with Retry, so it leaves the
+   * input. True when the reply left (sent or stored).
+   */
+  const runSend = async (send: () => Promise<TMessage[]>): Promise<boolean> => {
     setSending(true);
     try {
       afterSend(await send());
       setText('');
+      return true;
     } catch (error) {
-      if (isStoredFailure(error)) {
+      const stored = isStoredFailure(error);
+      if (stored) {
         setText('');
         onCancelReply();
       }
       toastError(error);
+      return stored;
     } finally {
       setSending(false);
       inputRef.current?.focus();
@@ -109,12 +115,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     event.target.value = '';
   };
   const sendFiles = async (caption: string) => {
-    const files = pendingFiles;
-    await runSend(async () => {
-      const sent = await sendMediaMessage(ticket.id, files, caption.trim(), replyTo?.id);
-      setPendingFiles([]);
-      return sent;
-    });
+    if (await runSend(() => sendMediaMessage(ticket.id, pendingFiles, caption.trim(), replyTo?.id))) setPendingFiles([]);
   };
   const onPaste = (event: ClipboardEvent<HTMLElement>) => {
     const files = Array.from(event.clipboardData.files);

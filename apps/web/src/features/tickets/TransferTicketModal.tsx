@@ -24,17 +24,7 @@ import type { TUser } from '@zapdesk/shared/schemas';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { toastError } from '../../core/ui/toastError';
 import { useQueues } from '../queues/queues.api';
-import { fetchUsersPage } from '../users/users.api';
-
-async function fetchAllUsers(): Promise<TUser[]> {
-  const all: TUser[] = [];
-  for (let page = 1; page <= 20; page += 1) {
-    const { items, hasMore } = await fetchUsersPage('', page);
-    all.push(...items);
-    if (!hasMore) break;
-  }
-  return all;
-}
+import { fetchAllUsers, fetchUsersPage } from '../users/users.api';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { transferTicket, type TransferInput } from '../chat/chat.api';
 

@@ -16,6 +16,17 @@ export async function fetchUsersPage(search: string, pageNumber: number): Promis
   return { items: users, count, hasMore };
 }
 
+/** Every user, page after page (a team fits in a few; at most 20 pages are read). */
+export async function fetchAllUsers(): Promise<TUser[]> {
+  const all: TUser[] = [];
+  for (let page = 1; page <= 20; page += 1) {
+    const { items, hasMore } = await fetchUsersPage('', page);
+    all.push(...items);
+    if (!hasMore) break;
+  }
+  return all;
+}
+
 export function fetchUser(id: number) {
   return request<TUser>(`/users/${id}`);
 }
