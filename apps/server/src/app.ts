@@ -21,6 +21,7 @@ import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
 import { installErrorHandling } from './core/http/error-handler.js';
 import { loadSecrets } from './core/secrets.js';
+import { Presence } from './core/presence.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { contactsRoutes } from './features/contacts/contacts.routes.js';
 import { queuesRoutes } from './features/queues/queues.routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     events: new DomainEventBus(),
     secrets,
     identity: createIdentity(handle.db),
+    presence: new Presence(),
     tokens: new TokenService({
       accessSecret: secrets.jwtSecret,
       refreshSecret: secrets.jwtRefreshSecret,

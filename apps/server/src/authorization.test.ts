@@ -117,6 +117,7 @@ const table: Record<string, Row> = {
   'DELETE /api/auth/logout': { anon: 401, user: 204, admin: 204, call: async (role) => (role === 'anon' ? {} : { token: (await t.createUser({ profile: role })).token }) },
 
   'GET /api/users': { anon: 401, user: ok, admin: ok },
+  'GET /api/users/online': { anon: 401, user: ok, admin: ok },
   'POST /api/users': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `New ${(n += 1)}`, email: `new${n}@test.local`, password: 'secret-pass', profile: 'user', queueIds: [] } }) },
   // Another agent's account is for admins; one's own is readable.
   'GET /api/users/{id}': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/users/${other.id}` }) },
@@ -250,6 +251,13 @@ const table: Record<string, Row> = {
     call: () => ({ url: `/api/simulator/${connectionId}/contact`, payload: { from: ticket.contact.number, name: 'Nome novo' } }),
   },
   'GET /api/simulator/{connectionId}/outbox': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/outbox` }) },
+  'POST /api/simulator/{connectionId}/calls': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: () => ({ url: `/api/simulator/${connectionId}/calls`, payload: { from: `5511933${String((n += 1)).padStart(6, '0')}` } }),
+  },
+  'GET /api/simulator/{connectionId}/calls': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/calls` }) },
   'POST /api/simulator/{connectionId}/disconnect': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/simulator/${await spareConnection()}/disconnect` }) },
   // Bulk sends: any signed-in user; each sees and steers their own, admins all.
   'POST /api/campaigns': {

@@ -235,11 +235,24 @@ describe('close all', () => {
 describe('attachments', () => {
   it('waits in a preview with a caption and remove buttons, sends nothing on pick, and sends with the caption on the first', async () => {
     const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    // A contract of 1.2 MB: a PDF with room to spare after its end.
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'), Buffer.alloc(1_250_000, 0x20)]);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     await login(page);
-    await openAcceptedChat(page, '5511977770010', 'Hugo Anexo');
+    const from = '5511977770010';
+    await openAcceptedChat(page, from, 'Hugo Anexo');
+    // The contact sends a document with a long name first: it is cut short, whole on hover.
+    const longName = 'Proposta comercial revisada - Hugo Anexo - março de 2025 (versão final assinada).pdf';
+    const inbound = await api(`/simulator/${connectionId}/inbound`, {
+      method: 'POST',
+      body: { from, name: 'Hugo Anexo', media: { base64: pdf.subarray(0, 90).toString('base64'), mimetype: 'application/pdf', filename: longName } },
+    });
+    expect(inbound.status).toBe(200);
+    const theirDocument = page.locator('[data-testid="message"][data-from-me="false"]').getByTestId('message-document-name');
+    await theirDocument.waitFor();
+    await expect(theirDocument.getAttribute('title')).resolves.toBe(longName);
+    await expect(theirDocument.evaluate((element) => element.scrollWidth > element.clientWidth)).resolves.toBe(true);
     const before = (await outbox()).length;
     await page.getByTestId('message-file').setInputFiles([
       { name: 'foto.png', mimeType: 'image/png', buffer: pixel },
@@ -266,6 +279,32 @@ describe('attachments', () => {
       ['media', 'contrato.pdf', ''],
     ]);
     await expect.poll(() => preview.count()).toBe(0);
+
+    // Two messages: the picture with the caption, then the contract by name and size, a download.
+    const mine = page.locator('[data-testid="message"][data-from-me="true"]');
+    const picture = mine.filter({ has: page.getByTestId('message-image') });
+    await picture.waitFor();
+    await expect(picture.getByTestId('message-body').textContent()).resolves.toBe('Segue o contrato');
+    const document = mine.filter({ has: page.getByTestId('message-document') });
+    await document.waitFor();
+    await expect(document.getByTestId('message-document-name').textContent()).resolves.toBe('contrato.pdf');
+    await expect(document.getByTestId('message-document-size').textContent()).resolves.toBe('1.2 MB');
+    await expect(document.getByTestId('message-body').count()).resolves.toBe(0);
+    const link = document.getByTestId('message-download');
+    await expect(link.getAttribute('download')).resolves.toBe('contrato.pdf');
+    await expect(link.getAttribute('aria-label')).resolves.toBe('Download contrato.pdf, 1.2 MB');
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('contrato.pdf');
+    // The ticket's line in the list names the document.
+    const ticketId = await ticketOf(from, 'open');
+    const line = page.locator(`[data-testid="ticket-row"][data-id="${ticketId}"]`).getByTestId('ticket-last-message');
+    await expect.poll(() => line.textContent()).toBe('📄 contrato.pdf');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, 'details-46-document-desktop');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/tickets/${ticketId}`);
+    await document.getByTestId('message-document-name').waitFor();
+    await screenshot(page, 'details-47-document-phone');
     await context.close();
   });
 });
@@ -275,6 +314,12 @@ describe('transfer', () => {
     const finance = await idOf(await api('/queue', { method: 'POST', body: { name: 'Financeiro', color: '#8E24AA', greetingMessage: '' } }));
     const rui = { name: 'Rui Financeiro', email: 'rui@e2e.test', password: 'rui-secret-1' };
     const ruiId = await idOf(await api('/users', { method: 'POST', body: { ...rui, profile: 'user', queueIds: [finance] } }));
+    // Lia has the app open in her own browser; Rui is not signed in.
+    const lia = { name: 'Lia Financeiro', email: 'lia@e2e.test', password: 'lia-secret-1' };
+    const liaId = await idOf(await api('/users', { method: 'POST', body: { ...lia, profile: 'user', queueIds: [finance] } }));
+    const liaContext = await newContext(browser, server.baseUrl);
+    await login(await liaContext.newPage(), lia);
+    await expect.poll(async () => ((await (await api('/users/online')).json()) as { userIds: number[] }).userIds).toContain(liaId);
     const from = '5511977770009';
     await writeIn(from, 'Beto Boleto', 'Segunda via, por favor');
     await expect.poll(() => ticketOf(from, 'pending')).toBeGreaterThan(0);
@@ -292,16 +337,24 @@ describe('transfer', () => {
     await modal.waitFor();
     await expect(modal.getByTestId('transfer-queue').getByRole('combobox').textContent()).resolves.toBe('Financeiro');
     await expect(modal.getByTestId('transfer-outcome').textContent()).resolves.toBe('The ticket goes to the waiting list of Financeiro, for its agents to take.');
-    // The queue's agents, before typing anything.
+    // The queue's agents, before typing anything: who is online first, marked in words.
     await modal.getByTestId('transfer-user').click();
     const option = page.getByRole('option', { name: 'Rui Financeiro', exact: true });
     await option.waitFor();
+    const options = page.getByTestId('transfer-user-option');
+    await expect(options.evaluateAll((items) => items.map((item) => [item.textContent, item.getAttribute('data-online')]))).resolves.toEqual([
+      ['Lia Financeiroonline', 'true'],
+      ['Rui Financeiro', 'false'],
+    ]);
+    await expect(page.getByRole('option', { name: 'Lia Financeiro online', exact: true }).getByTestId('transfer-user-online').isVisible()).resolves.toBe(true);
+    await screenshot(page, 'details-51-transfer-online');
     await option.click();
     await expect(modal.getByTestId('transfer-outcome').textContent()).resolves.toBe('The ticket goes to Rui Financeiro, in Financeiro.');
     await screenshot(page, 'details-50-transfer');
     await modal.getByTestId('transfer-submit').click();
     await expect.poll(async () => ((await (await api(`/tickets/${ticketId}`)).json()) as { userId: number | null }).userId).toBe(ruiId);
     await context.close();
+    await liaContext.close();
   });
 });
 

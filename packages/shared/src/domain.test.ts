@@ -58,7 +58,7 @@ describe('error codes', () => {
 });
 
 describe('settings and limits', () => {
-  it("lists exactly the spec's setting keys, and the ones SMTP, the chatbot's debounce and Vonage's calls and webhooks add", () => {
+  it("lists exactly the spec's setting keys, and the ones SMTP, the chatbot's debounce, Vonage's calls and webhooks and the call notice add", () => {
     expect([...SETTING_KEYS].sort()).toEqual(
       [
         'userCreation',
@@ -90,6 +90,8 @@ describe('settings and limits', () => {
         'vonagePrivateKey',
         'vonageSignatureSecret',
         'vonageFrom',
+        // Added: the text a caller gets when the call setting rejects their call.
+        'callMessage',
       ].sort(),
     );
     for (const key of SETTING_KEYS) {

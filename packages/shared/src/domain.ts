@@ -58,7 +58,9 @@ export const SETTINGS = {
   },
   groups: { kind: 'toggle', default: 'disabled', group: 'general' },
   CheckMsgIsGroup: { kind: 'toggle', default: 'enabled', group: 'general' },
+  /** Enabled: an incoming WhatsApp call is rejected and the caller gets callMessage. */
   call: { kind: 'toggle', default: 'disabled', group: 'general' },
+  callMessage: { kind: 'text', default: 'Não atendemos ligações por aqui. Por favor, envie sua mensagem por escrito.', group: 'general' },
   typebot: { kind: 'toggle', default: 'disabled', group: 'typebot' },
   typebotUrl: { kind: 'text', default: '', group: 'typebot' },
   typebotName: { kind: 'text', default: '', group: 'typebot' },

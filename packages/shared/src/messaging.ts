@@ -150,6 +150,9 @@ export const ZMessageSchema = z.object({
   mediaType: z.enum(MEDIA_TYPES).nullable(),
   /** An authenticated, short-lived address of the media file. */
   mediaUrl: z.string().nullable(),
+  /** The file's own name ('contrato.pdf') and its size in bytes; absent or null on older messages. */
+  mediaName: z.string().nullable().optional(),
+  mediaSize: z.number().nullable().optional(),
   quotedMsg: z.object({ id: z.number(), body: z.string(), fromMe: z.boolean(), contact: z.object({ name: z.string() }).nullable() }).nullable(),
   contact: z.object({ id: z.number(), name: z.string() }).nullable(),
   createdAt: z.string(),
@@ -251,6 +254,44 @@ export const ZSimulatorHistorySchema = z.object({
 });
 export type TSimulatorHistory = z.input<typeof ZSimulatorHistorySchema>;
 
+/** POST /simulator/{id}/calls: a contact calls the simulated phone (the same id again is the same call offered again). */
+export const ZSimulatorCallSchema = z.object({
+  id: z.string('INVALID').min(1, 'REQUIRED').max(200, 'TOO_LONG').optional(),
+  from: z
+    .string(required)
+    .trim()
+    .regex(/^\d{8,20}$/, 'DIGITS_ONLY'),
+  video: z.boolean('INVALID').optional().default(false),
+  /** A call in a group the caller and the phone belong to. */
+  groupId: z
+    .string('INVALID')
+    .regex(/^[\w-]{3,60}$/, 'INVALID')
+    .optional(),
+});
+export type TSimulatorCall = z.input<typeof ZSimulatorCallSchema>;
+
+/** A call as the simulated phone holds it: still ringing, or rejected by the product. */
+export const ZSimulatorCallItemSchema = z.object({
+  id: z.string(),
+  from: z.string(),
+  groupId: z.string().nullable(),
+  video: z.boolean(),
+  status: z.enum(['ringing', 'rejected']),
+  at: z.string(),
+});
+export type TSimulatorCallItem = z.infer<typeof ZSimulatorCallItemSchema>;
+
+/** The dashboard's periods: today (the spec's view), or the last 7 or 30 days, today included. */
+export const DASHBOARD_RANGES = ['today', '7d', '30d'] as const;
+export type DashboardRange = (typeof DASHBOARD_RANGES)[number];
+
+/** GET /dashboard?range=: without it, the spec's view alone (counters and today's chart). */
+export const ZDashboardQuerySchema = z.object({ range: z.enum(DASHBOARD_RANGES, 'INVALID').optional() });
+export type TDashboardQuery = z.infer<typeof ZDashboardQuerySchema>;
+
+/** Tickets resolved in the period, and the median wait for a first reply (null: no ticket was answered). */
+const ZDashboardFigures = { resolved: z.number(), medianFirstResponseMs: z.number().nullable() };
+
 /** GET /dashboard: tickets in service, waiting and closed in the user's queues, and today's new tickets per hour. */
 export const ZDashboardSchema = z.object({
   counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
@@ -258,5 +299,13 @@ export const ZDashboardSchema = z.object({
   today: z.array(z.object({ hour: z.string(), count: z.number() })),
   /** Today's new tickets, the whole day. */
   newToday: z.number(),
+  /** The period asked for; the fields below come only with it. */
+  range: z.enum(DASHBOARD_RANGES).optional(),
+  /** 7d and 30d: new tickets per day (YYYY-MM-DD in the server's time zone), oldest first. */
+  days: z.array(z.object({ day: z.string(), count: z.number() })).optional(),
+  /** Per queue (null: tickets without a queue) over the period. */
+  queues: z.array(z.object({ queueId: z.number().nullable(), name: z.string(), color: z.string(), ...ZDashboardFigures })).optional(),
+  /** Per agent (the ticket's agent) over the period. */
+  agents: z.array(z.object({ userId: z.number(), name: z.string(), ...ZDashboardFigures })).optional(),
 });
 export type TDashboard = z.infer<typeof ZDashboardSchema>;

@@ -142,6 +142,10 @@ export type TUserUpdate = z.input<typeof ZUserUpdateSchema>;
 
 export const ZUserListSchema = z.object({ users: z.array(ZUserSchema), count: z.number(), hasMore: z.boolean() });
 
+/** GET /users/online: the users with the app open now (a realtime connection on any server). */
+export const ZOnlineUsersSchema = z.object({ userIds: z.array(z.number()) });
+export type TOnlineUsers = z.infer<typeof ZOnlineUsersSchema>;
+
 export const ZLoginResponseSchema = z.object({ token: z.string(), user: ZUserSchema });
 export type TLoginResponse = z.infer<typeof ZLoginResponseSchema>;
 

@@ -11,7 +11,10 @@ export type ChatAddress = { kind: 'person'; number: string } | { kind: 'group'; 
 export type InboundMedia = {
   mediaType: MediaType;
   mimetype: string;
+  /** The sender's name of the file where the provider has one (a document's), else one made from its type. */
   filename: string;
+  /** Its size in bytes as the provider announces it, kept when the download fails. */
+  size?: number;
   /** Reads the bytes; drivers download lazily so a failed download never loses the message. */
   load: () => Promise<Buffer>;
 };
@@ -44,6 +47,12 @@ export type OutboundContent =
 
 export type SendResult = { providerId: string; timestamp: Date };
 
+/**
+ * A call offered to the connection's number: `from` is the caller's number (in a group call, the
+ * member who calls). WhatsApp may offer the same call more than once.
+ */
+export type InboundCall = { callId: string; from: string; isGroup: boolean; isVideo: boolean; timestamp: Date };
+
 export type ChannelEvents = {
   /** A new QR code to show ('' when none is pending). */
   qr: (qrcode: string) => void;
@@ -67,6 +76,11 @@ export type ChannelEvents = {
    * picture changed or was removed (the new address is asked for with profilePictureUrl).
    */
   contact: (update: { number: string; name?: string; picture?: 'changed' | 'removed' }) => void;
+  /**
+   * Someone calls the connection's number. As with a message, a driver that can wait (the
+   * simulator's call route) waits for the listener's promise.
+   */
+  call: (call: InboundCall) => void | Promise<void>;
 };
 
 /** A message the product holds, as the provider knows it: an anchor for history requests. */
@@ -123,6 +137,8 @@ export interface ChannelDriver {
   confirmSent(to: ChatAddress, providerId: string): Promise<boolean | undefined>;
   deleteForEveryone(chat: ChatAddress, providerId: string, fromMe: boolean): Promise<void>;
   markRead(chat: ChatAddress, providerIds: string[]): Promise<void>;
+  /** Declines a call the 'call' event offered (`from` as the event gave it): the caller's phone stops ringing. */
+  rejectCall(callId: string, from: string): Promise<void>;
   /** The number's canonical form when it has an account, else undefined. */
   checkNumber(number: string): Promise<string | undefined>;
   profilePictureUrl(chat: ChatAddress): Promise<string | undefined>;

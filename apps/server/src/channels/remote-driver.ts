@@ -17,6 +17,7 @@ export const SESSION_CALLS = new Set([
   'confirmSent',
   'deleteForEveryone',
   'markRead',
+  'rejectCall',
   'checkNumber',
   'profilePictureUrl',
   'fetchHistory',
@@ -36,6 +37,8 @@ export const SESSION_CALLS = new Set([
   'ownNumber',
   'readReceipts',
   'participants',
+  'placeCall',
+  'calls',
 ]);
 
 export class RemoteDriver implements ChannelDriver {
@@ -97,6 +100,10 @@ export class RemoteDriver implements ChannelDriver {
 
   async markRead(chat: ChatAddress, providerIds: string[]): Promise<void> {
     await this.call('markRead', chat, providerIds);
+  }
+
+  async rejectCall(callId: string, from: string): Promise<void> {
+    await this.call('rejectCall', callId, from);
   }
 
   checkNumber(number: string): Promise<string | undefined> {

@@ -10,7 +10,7 @@ import type { NodeRpc } from '../core/cluster/node-rpc.js';
 import { AppError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { ChannelAuthStore, ConnectionStore } from './connection-store.js';
-import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundMessage } from './channel.js';
+import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundCall, InboundMessage } from './channel.js';
 import { InstagramDriver } from './instagram/instagram.driver.js';
 import { RemoteDriver, SESSION_CALLS } from './remote-driver.js';
 import { databasePhoneLog } from './simulator/simulator-phone.repository.js';
@@ -25,6 +25,8 @@ export type InboundHandler = {
   revoke(whatsappId: number, providerId: string): Promise<void>;
   edit(whatsappId: number, update: { providerId: string; body: string }): Promise<void>;
   contact(whatsappId: number, update: { number: string; name?: string; picture?: 'changed' | 'removed' }): Promise<void>;
+  /** Someone calls the connection's number. */
+  call(whatsappId: number, call: InboundCall): Promise<void>;
   /** The chats to read again after an unclean stop, each from its newest stored message. */
   recentChats(whatsappId: number): Promise<{ chat: ChatAddress; after: HistoryAnchor }[]>;
 };
@@ -395,6 +397,10 @@ export class SessionManager {
     driver.on('contact', (update) => {
       const handler = this.#handler;
       if (isCurrent() && handler) void handler.contact(whatsappId, update).catch(log);
+    });
+    driver.on('call', (call) => {
+      const handler = this.#handler;
+      return isCurrent() && handler ? handler.call(whatsappId, call).catch(log) : undefined;
     });
   }
 

@@ -2,6 +2,7 @@ import type { Leases } from './cluster/leases.js';
 import type { Config } from './config.js';
 import type { Db, DbKind } from './db/database.js';
 import type { DomainEventBus } from './events.js';
+import type { Presence } from './presence.js';
 import type { Secrets } from './secrets.js';
 import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
@@ -18,4 +19,6 @@ export type AppContext = {
   identity: Identity;
   /** Which node runs what must run once (sessions, singleton jobs); on a single node, this one. */
   leases: Leases;
+  /** Which users are online (a realtime socket open); answered by the realtime gateway. */
+  presence: Presence;
 };

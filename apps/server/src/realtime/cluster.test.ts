@@ -157,4 +157,17 @@ describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the Post
     // Relayed through Redis: no waiting for a periodic re-read.
     await vi.waitFor(async () => expect(await frameSrc()).toBe("'self' https://bot.example.com"), { timeout: 2_000, interval: 50 });
   });
+
+  it('sees a user online on node A while their socket is open on node C, and not after it closes', async (context) => {
+    if (!ready) return context.skip();
+    const [a] = nodes;
+    if (!a) throw new Error('nodes missing');
+    const agent = await a.createUser({ name: 'Agente em outro nó' });
+    const onlineOnA = async () => (await a.request({ method: 'GET', url: '/api/users/online', token: a.adminToken })).json<{ userIds: number[] }>().userIds;
+    expect(await onlineOnA()).not.toContain(agent.user.id);
+    const client = await connect(urls[2] ?? '', agent.token);
+    expect(await onlineOnA()).toContain(agent.user.id);
+    client.socket.close();
+    await vi.waitFor(async () => expect(await onlineOnA()).not.toContain(agent.user.id), { timeout: 5_000, interval: 50 });
+  });
 });

@@ -139,6 +139,13 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
     });
   });
 
+  // Online: a socket open for the user on any node (the Redis adapter asks every node). Should a
+  // node not answer in time, what this node's own sockets say is what is known.
+  ctx.presence.answerWith(async () => {
+    const sockets = await io.fetchSockets().catch(() => io.local.fetchSockets());
+    return sockets.map((socket) => socket.data.user.id);
+  });
+
   const { events } = ctx;
   events.subscribe('user.saved', ({ user, created }) => {
     // A changed profile or queue list changes what this user's open sockets may hear: their

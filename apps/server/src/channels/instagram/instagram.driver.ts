@@ -198,6 +198,11 @@ export class InstagramDriver implements ChannelDriver {
     return Promise.reject(new AppError('ERR_IG_NOT_SUPPORTED'));
   }
 
+  /** Instagram hands no calls to the product. */
+  rejectCall(): Promise<void> {
+    return Promise.reject(new AppError('ERR_IG_NOT_SUPPORTED'));
+  }
+
   /** The person sees their messages as seen. */
   async markRead(chat: ChatAddress): Promise<void> {
     if (chat.kind !== 'person' || !this.#connected) return;

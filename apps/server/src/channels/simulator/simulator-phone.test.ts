@@ -46,6 +46,20 @@ describe('simulated phone state', () => {
     expect(history[0]).toMatchObject({ providerId: 'IN-1', body: 'oi, tudo bem?', timestamp: new Date('2026-11-20T10:00:00Z') });
   });
 
+  it('reads back, after a restart, the calls it got and which were rejected, in the order they first rang', () => {
+    const file = stateFile();
+    const phone = new SimulatorPhone(file);
+    const ringing = { id: 'CALL-1', from: '5511999990000', groupId: null, video: false, status: 'ringing' as const, at: '2026-11-20T10:00:00.000Z' };
+    phone.saveCall(ringing);
+    phone.saveCall({ ...ringing, id: 'CALL-2', at: '2026-11-20T10:05:00.000Z' });
+    phone.saveCall({ ...ringing, status: 'rejected' });
+
+    expect(new SimulatorPhone(file).calls()).toEqual([
+      { ...ringing, status: 'rejected' },
+      { ...ringing, id: 'CALL-2', at: '2026-11-20T10:05:00.000Z' },
+    ]);
+  });
+
   it('is readable by the owner only', () => {
     const file = stateFile();
     new SimulatorPhone(file).receive(sent('OUT-1', 'Olá'));

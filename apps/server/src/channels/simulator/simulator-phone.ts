@@ -1,13 +1,13 @@
 /**
  * What a simulated phone holds, kept so that it survives a restart of the server as a real phone
  * would: the messages it received from the product (the outbox a test reads), their delivery
- * state, the read receipts, and each chat's history. It is an append-only log of JSON lines,
+ * state, the read receipts, each chat's history and the calls it got. It is an append-only log of JSON lines,
  * replayed at start and compacted when it grows: a file on a single node, rows in the database
  * in the cluster mode (a session taken over by another node goes on with the same phone).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TSimulatorCallItem, TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
 import type { ChatAddress, InboundMessage } from '../channel.js';
 
 const OUTBOX_LIMIT = 1000;
@@ -15,6 +15,7 @@ const HISTORY_LIMIT = 500;
 /** Ids of messages received, remembered past the outbox limit so a repeated send stays one message. */
 const RECEIVED_IDS_LIMIT = 20_000;
 const COMPACT_AFTER_LINES = 50_000;
+const CALLS_LIMIT = 1000;
 
 export function chatKey(chat: ChatAddress): string {
   return chat.kind === 'person' ? chat.number : `group:${chat.groupId}`;
@@ -33,6 +34,7 @@ type LogLine =
   | { t: 'edit'; id: string; body: string }
   | { t: 'read'; ids: string[] }
   | { t: 'group'; g: SimGroup }
+  | { t: 'call'; c: TSimulatorCallItem }
   | { t: 'ids'; ids: [id: string, sentAt: string][] };
 
 function toStored(message: InboundMessage): StoredHistory {
@@ -65,6 +67,7 @@ export class SimulatorPhone {
   readonly #history = new Map<string, InboundMessage[]>();
   readonly readReceipts: string[] = [];
   readonly #groups = new Map<string, SimGroup>();
+  readonly #calls = new Map<string, TSimulatorCallItem>();
   #lines = 0;
 
   /** A file path, a log kept elsewhere (read by load()), or undefined: in memory only. */
@@ -136,6 +139,21 @@ export class SimulatorPhone {
   group(id: string): SimGroup | undefined {
     const g = this.#groups.get(id);
     return g && structuredClone(g);
+  }
+
+  /** Calls in the order they first rang. */
+  calls(): TSimulatorCallItem[] {
+    return [...this.#calls.values()].map((c) => ({ ...c }));
+  }
+
+  call(id: string): TSimulatorCallItem | undefined {
+    const c = this.#calls.get(id);
+    return c && { ...c };
+  }
+
+  /** Adds or replaces a call (its whole state). */
+  saveCall(call: TSimulatorCallItem): void {
+    this.#write({ t: 'call', c: call });
   }
 
   /** Adds or replaces a group (its whole state). */
@@ -223,6 +241,14 @@ export class SimulatorPhone {
       case 'group':
         this.#groups.set(line.g.id, line.g);
         return;
+      case 'call': {
+        this.#calls.set(line.c.id, line.c);
+        if (this.#calls.size > CALLS_LIMIT) {
+          const oldest = this.#calls.keys().next().value;
+          if (oldest !== undefined) this.#calls.delete(oldest);
+        }
+        return;
+      }
     }
   }
 
@@ -251,6 +277,7 @@ export class SimulatorPhone {
       ...this.#outbox.map((item): LogLine => ({ t: 'out', item })),
       ...[...this.#history.values()].flat().map((m): LogLine => ({ t: 'hist', m: toStored(m) })),
       ...[...this.#groups.values()].map((g): LogLine => ({ t: 'group', g })),
+      ...[...this.#calls.values()].map((c): LogLine => ({ t: 'call', c })),
       ...(this.readReceipts.length ? [{ t: 'read', ids: this.readReceipts.slice(-RECEIVED_IDS_LIMIT) } as LogLine] : []),
     ];
   }

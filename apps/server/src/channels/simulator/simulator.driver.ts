@@ -1,10 +1,10 @@
 /**
  * The simulator: an in-process stand-in for a phone, with the same contract as the WhatsApp
- * driver. A QR code that a test or the demo 'scans', contacts that write in, acks that move
- * sent -> delivered -> read, a stored history and a disconnect. Enabled with SIMULATOR=on.
+ * driver. A QR code that a test or the demo 'scans', contacts that write in and call, acks that
+ * move sent -> delivered -> read, a stored history and a disconnect. Enabled with SIMULATOR=on.
  */
 import { randomBytes } from 'node:crypto';
-import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TSimulatorCallItem, TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
 import { AppError } from '../../core/errors.js';
 import type { ChatAddress, ChannelDriver, ChannelEvents, GroupChange, GroupCreated, GroupInfo, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
@@ -183,6 +183,26 @@ export class SimulatorDriver implements ChannelDriver {
     this.#events.emit('contact', { number: update.number, ...(update.name ? { name: update.name } : {}), ...(picture ? { picture } : {}) });
   }
 
+  /**
+   * A contact calls the phone (in a group, when `groupId` is given). The same id again is the
+   * same call offered again, as WhatsApp may do. Answers the call as the phone holds it once the
+   * product has handled the offer: rejected, or still ringing.
+   */
+  async placeCall(input: { id?: string | undefined; from: string; video?: boolean | undefined; groupId?: string | undefined }): Promise<TSimulatorCallItem> {
+    this.#requireConnected();
+    const id = input.id ?? `SIMCALL${randomBytes(8).toString('hex').toUpperCase()}`;
+    const known = this.#phone.call(id);
+    const call = known ?? { id, from: input.from, groupId: input.groupId ?? null, video: input.video ?? false, status: 'ringing' as const, at: new Date().toISOString() };
+    if (!known) this.#phone.saveCall(call);
+    await this.#events.emitAndWait('call', { callId: id, from: call.from, isGroup: call.groupId !== null, isVideo: call.video, timestamp: new Date(call.at) });
+    return this.#phone.call(id) ?? call;
+  }
+
+  /** The calls the phone got, and whether the product rejected them. */
+  calls(): TSimulatorCallItem[] {
+    return this.#phone.calls();
+  }
+
   /** The phone loses its connection. */
   drop(): void {
     this.#connected = false;
@@ -277,6 +297,12 @@ export class SimulatorDriver implements ChannelDriver {
   async markRead(_chat: ChatAddress, providerIds: string[]): Promise<void> {
     if (!this.#connected) return;
     this.#phone.read(providerIds);
+  }
+
+  async rejectCall(callId: string, from: string): Promise<void> {
+    this.#requireConnected();
+    const call = this.#phone.call(callId);
+    if (call?.from === from && call.status === 'ringing') this.#phone.saveCall({ ...call, status: 'rejected' });
   }
 
   async checkNumber(number: string): Promise<string | undefined> {

@@ -28,10 +28,12 @@ function extensionOf(mimetype: string): string {
   return MIME_EXTENSIONS[mimetype.split(';')[0]?.trim().toLowerCase() ?? ''] ?? 'bin';
 }
 
-type MediaSpec = { mediaType: MediaType; mimetype: string; filename: string };
+/** fileLength: the size the sender announces (a protobuf Long or a number). */
+type MediaSpec = { mediaType: MediaType; mimetype: string; filename: string; fileLength?: Parameters<typeof toNumber>[0] };
 
-function media(spec: MediaSpec, load: () => Promise<Buffer>): InboundMedia {
-  return { ...spec, load };
+function media({ fileLength, ...spec }: MediaSpec, load: () => Promise<Buffer>): InboundMedia {
+  const size = fileLength ? toNumber(fileLength) : 0;
+  return { ...spec, ...(size > 0 ? { size } : {}), load };
 }
 
 /** The id of the message this one answers, wherever the content keeps its context. */
@@ -73,22 +75,22 @@ export function readContent(content: proto.IMessage, load: () => Promise<Buffer>
   if (content.imageMessage) {
     const m = content.imageMessage;
     const mimetype = m.mimetype || 'image/jpeg';
-    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'image', mimetype, filename: `image.${extensionOf(mimetype)}` }, load) });
+    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'image', mimetype, filename: `image.${extensionOf(mimetype)}`, fileLength: m.fileLength }, load) });
   }
   if (content.videoMessage) {
     const m = content.videoMessage;
     const mimetype = m.mimetype || 'video/mp4';
-    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'video', mimetype, filename: `video.${extensionOf(mimetype)}` }, load) });
+    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'video', mimetype, filename: `video.${extensionOf(mimetype)}`, fileLength: m.fileLength }, load) });
   }
   if (content.audioMessage) {
     const m = content.audioMessage;
     const mimetype = m.mimetype || 'audio/ogg; codecs=opus';
-    return withQuote({ body: '', media: media({ mediaType: 'audio', mimetype, filename: `${m.ptt ? 'voice' : 'audio'}.${extensionOf(mimetype)}` }, load) });
+    return withQuote({ body: '', media: media({ mediaType: 'audio', mimetype, filename: `${m.ptt ? 'voice' : 'audio'}.${extensionOf(mimetype)}`, fileLength: m.fileLength }, load) });
   }
   if (content.documentMessage) {
     const m = content.documentMessage;
     const mimetype = m.mimetype || 'application/octet-stream';
-    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'other', mimetype, filename: m.fileName || `document.${extensionOf(mimetype)}` }, load) });
+    return withQuote({ body: m.caption ?? '', media: media({ mediaType: 'other', mimetype, filename: m.fileName || `document.${extensionOf(mimetype)}`, fileLength: m.fileLength }, load) });
   }
   if (content.stickerMessage) {
     const mimetype = content.stickerMessage.mimetype || 'image/webp';

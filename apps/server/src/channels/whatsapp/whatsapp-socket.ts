@@ -22,6 +22,7 @@ export type WASocketLike = Pick<
   | 'groupUpdateDescription'
   | 'groupSettingUpdate'
   | 'updateMediaMessage'
+  | 'rejectCall'
   | 'user'
 > &
   Partial<Pick<WASocket, 'fetchMessageHistory'>> & {

@@ -13,6 +13,7 @@ import {
   type GroupMetadata,
   type SignalDataTypeMap,
   type UserFacingSocketConfig,
+  type WACallEvent,
   type WAMessage,
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
@@ -90,6 +91,7 @@ class FakeSocket implements WASocketLike {
   readonly groupUpdateSubject = vi.fn<WASocketLike['groupUpdateSubject']>(async () => undefined);
   readonly groupUpdateDescription = vi.fn<WASocketLike['groupUpdateDescription']>(async () => undefined);
   readonly groupSettingUpdate = vi.fn<WASocketLike['groupSettingUpdate']>(async () => undefined);
+  readonly rejectCall = vi.fn<WASocketLike['rejectCall']>(async () => undefined);
 
   constructor(readonly config: UserFacingSocketConfig) {}
 
@@ -110,7 +112,7 @@ class FakeSocket implements WASocketLike {
 type Seen = { [K in keyof ChannelEvents]: Parameters<ChannelEvents[K]>[] };
 
 function record(driver: WhatsappDriver): Seen {
-  const seen: Seen = { qr: [], pairingCode: [], status: [], message: [], ack: [], revoke: [], edit: [], contact: [] };
+  const seen: Seen = { qr: [], pairingCode: [], status: [], message: [], ack: [], revoke: [], edit: [], contact: [], call: [] };
   driver.on('qr', (...args) => seen.qr.push(args));
   driver.on('pairingCode', (...args) => seen.pairingCode.push(args));
   driver.on('status', (...args) => seen.status.push(args));
@@ -119,6 +121,7 @@ function record(driver: WhatsappDriver): Seen {
   driver.on('revoke', (...args) => seen.revoke.push(args));
   driver.on('edit', (...args) => seen.edit.push(args));
   driver.on('contact', (...args) => seen.contact.push(args));
+  driver.on('call', (...args) => void seen.call.push(args));
   return seen;
 }
 
@@ -859,6 +862,61 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
       [{ number: '5511955554444', name: 'Shop Ltd', picture: 'removed' }],
       [{ number: '11122233344455', name: 'Ghost' }],
     ]);
+  });
+});
+
+describe('WhatsApp driver: calls', () => {
+  /** A Baileys call event from the customer, with the fields a test overrides. */
+  const callEvent = (fields: Partial<WACallEvent>): WACallEvent => ({
+    chatId: CUSTOMER_JID,
+    from: CUSTOMER_JID,
+    id: 'CALL1',
+    date: new Date(TS * 1000),
+    status: 'offer',
+    offline: false,
+    isVideo: false,
+    isGroup: false,
+    ...fields,
+  });
+
+  it('hands on the first offer of each call, the caller keyed on the phone number, and rejects it with rejectCall(id, from)', async () => {
+    const s = await connected();
+    s.sock().pnByLid.set('98765432109876@lid', `${CUSTOMER}:4@s.whatsapp.net`);
+    s.sock().ev.emit('call', [callEvent({}), callEvent({ status: 'ringing' })]);
+    // The same call offered again, and its end: nothing more to hand on.
+    s.sock().ev.emit('call', [callEvent({})]);
+    s.sock().ev.emit('call', [callEvent({ status: 'terminate' })]);
+    s.sock().ev.emit('call', [callEvent({ id: 'CALL2', from: '98765432109876@lid', chatId: '98765432109876@lid', isVideo: true })]);
+    s.sock().ev.emit('call', [callEvent({ id: 'CALL3', from: '11122233344455@lid', chatId: '11122233344455@lid' })]);
+    s.sock().ev.emit('call', [callEvent({ id: 'CALL4', from: '5511977776666@s.whatsapp.net', isGroup: true, groupJid: GROUP_JID })]);
+    await s.driver.idle();
+    const at = new Date(TS * 1000);
+    expect(s.seen.call).toEqual([
+      [{ callId: 'CALL1', from: CUSTOMER, isGroup: false, isVideo: false, timestamp: at }],
+      [{ callId: 'CALL2', from: CUSTOMER, isGroup: false, isVideo: true, timestamp: at }],
+      [{ callId: 'CALL3', from: '11122233344455', isGroup: false, isVideo: false, timestamp: at }],
+      [{ callId: 'CALL4', from: '5511977776666', isGroup: true, isVideo: false, timestamp: at }],
+    ]);
+    // A caller known only by LID gets their notice at the LID.
+    expect(await s.auth.getOne('zapdesk-lid-only', '11122233344455')).toBe('1');
+
+    // Rejected at the address the offer came from; a call no longer remembered, at the caller's number.
+    await s.driver.rejectCall('CALL1', CUSTOMER);
+    await s.driver.rejectCall('CALL2', CUSTOMER);
+    await s.driver.rejectCall('CALL3', '11122233344455');
+    await s.driver.rejectCall('CALL-OLD', CUSTOMER);
+    expect(s.sock().rejectCall.mock.calls).toEqual([
+      ['CALL1', CUSTOMER_JID],
+      ['CALL2', '98765432109876@lid'],
+      ['CALL3', '11122233344455@lid'],
+      ['CALL-OLD', CUSTOMER_JID],
+    ]);
+  });
+
+  it('refuses to reject a call while not connected', async () => {
+    const s = await setup();
+    await expect(s.driver.rejectCall('CALL1', CUSTOMER)).rejects.toMatchObject({ code: 'ERR_WAPP_NOT_INITIALIZED' });
+    expect(s.sock().rejectCall).not.toHaveBeenCalled();
   });
 });
 

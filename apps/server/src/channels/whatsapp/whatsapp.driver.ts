@@ -1,9 +1,9 @@
 /**
  * The WhatsApp channel through Baileys (a linked device of the customer's phone). Owns the
  * socket's life (QR, pairing, reconnects, logout) and the contract's calls; inbound events are
- * read by WhatsappInbound, addresses by WhatsappAddressing, history by WhatsappHistory. Knows
- * nothing of tickets or contacts. A Baileys socket is single-use: every reconnect makes a new one
- * on the same database-backed auth state.
+ * read by WhatsappInbound, incoming calls by WhatsappCalls, addresses by WhatsappAddressing,
+ * history by WhatsappHistory. Knows nothing of tickets or contacts. A Baileys socket is
+ * single-use: every reconnect makes a new one on the same database-backed auth state.
  */
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import makeWASocket, { generateMessageIDV2, type ConnectionState, type UserFacingSocketConfig } from '@whiskeysockets/baileys';
@@ -11,6 +11,7 @@ import { AppError } from '../../core/errors.js';
 import type { ChannelDriver, ChannelEvents, ChatAddress, GroupChange, GroupCreated, GroupInfo, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';
 import { WhatsappAddressing } from './whatsapp-addressing.js';
+import { WhatsappCalls } from './whatsapp-calls.js';
 import { loadWhatsappAuthState, type WhatsappAuthState } from './whatsapp-auth-state.js';
 import { WhatsappGroups } from './whatsapp-groups.js';
 import { WhatsappHistory } from './whatsapp-history.js';
@@ -39,12 +40,15 @@ export class WhatsappDriver implements ChannelDriver {
   readonly #queue = new SerialQueue((error) => this.#logger.error({ err: error }, 'handling a WhatsApp event failed'));
   /** Connection updates, in order too, but never behind a slow message. */
   readonly #lifecycle = new SerialQueue((error) => this.#logger.error({ err: error }, 'connection update failed'));
+  /** Incoming calls, never behind a slow message either: the caller's phone is ringing. */
+  readonly #ringing = new SerialQueue((error) => this.#logger.error({ err: error }, 'handling a call failed'));
 
   readonly #addressing: WhatsappAddressing;
   readonly #groups: WhatsappGroups;
   readonly #inbound: WhatsappInbound;
   readonly #history: WhatsappHistory;
   readonly #outbound: WhatsappOutbound;
+  readonly #calls: WhatsappCalls;
 
   constructor(options: WhatsappDriverOptions) {
     this.#options = options;
@@ -61,6 +65,7 @@ export class WhatsappDriver implements ChannelDriver {
       currentSocket: () => this.#sock,
     });
     this.#outbound = new WhatsappOutbound({ logger: this.#logger, addressing: this.#addressing, inbound: this.#inbound });
+    this.#calls = new WhatsappCalls({ events: this.#events, addressing: this.#addressing });
     this.#history = new WhatsappHistory({
       logger: this.#logger,
       addressing: this.#addressing,
@@ -139,6 +144,10 @@ export class WhatsappDriver implements ChannelDriver {
     if (sock && this.#open) await this.#outbound.markRead(sock, chat, providerIds);
   }
 
+  async rejectCall(callId: string, from: string): Promise<void> {
+    return this.#calls.reject(this.#requireOpen(), callId, from);
+  }
+
   async checkNumber(number: string): Promise<string | undefined> {
     return this.#outbound.checkNumber(this.#requireOpen(), number);
   }
@@ -193,6 +202,9 @@ export class WhatsappDriver implements ChannelDriver {
     sock.ev.on('creds.update', () => void auth.saveCreds().catch((error: unknown) => this.#logger.error({ err: error }, 'saving credentials failed')));
     this.#inbound.listen(sock, (task) => {
       if (current()) this.#queue.push(task);
+    });
+    sock.ev.on('call', (calls) => {
+      if (current()) this.#ringing.push(() => this.#calls.onCalls(sock, calls));
     });
     sock.ev.on('groups.upsert', (groups) => this.#groups.upsert(groups));
     sock.ev.on('groups.update', (updates) => this.#groups.update(updates));
@@ -299,7 +311,7 @@ export class WhatsappDriver implements ChannelDriver {
 
   /** Resolves when every event received so far has been handled (tests, shutdown). */
   async idle(): Promise<void> {
-    await allIdle([this.#queue, this.#lifecycle]);
+    await allIdle([this.#queue, this.#lifecycle, this.#ringing]);
   }
 
   #requireOpen(): WASocketLike {

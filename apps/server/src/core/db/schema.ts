@@ -101,6 +101,9 @@ export type MessagesTable = {
   ack: number;
   mediaType: string | null;
   mediaPath: string | null;
+  /** The file's own name (a document's 'contrato.pdf'), and its size in bytes (migration 019). */
+  mediaName: Generated<string | null>;
+  mediaSize: Generated<number | null>;
   quotedMsgId: number | null;
   isDeleted: Bool;
   /** The author changed the text after sending it (WhatsApp message edit). */

@@ -17,6 +17,7 @@ import { nowIso } from '../../core/time.js';
 import { numberVariants } from '@zapdesk/shared/domain';
 import { findContactByAnyNumber, findGroupContact } from '../contacts/contacts.repository.js';
 import { mediaFile } from '../messages/media-store.js';
+import { documentLine, sentFile } from '../messages/message-file.js';
 import { presentMessage, publishMessageUpdate } from '../messages/messages.presenter.js';
 import { findMessageByProviderId, insertMessageRowOnce, setSendStatus } from '../messages/messages.repository.js';
 import { findLatestTicketId, findTicketById, touchTicket } from '../tickets/tickets.repository.js';
@@ -49,6 +50,7 @@ async function contentFor(ctx: AppContext, campaign: CampaignRow, body: string):
 function lastMessageText(campaign: CampaignRow, body: string): string {
   if (campaign.kind === 'text') return body;
   if (campaign.kind === 'voice') return '🎤 Audio';
+  if (mediaTypeOf(campaign) === 'other') return documentLine(campaign.mediaName ?? 'file');
   return body || (campaign.mediaName ?? '');
 }
 
@@ -56,7 +58,8 @@ function lastMessageText(campaign: CampaignRow, body: string): string {
  * The message goes into the contact's latest ticket on the connection when there is one, stored
  * with the same provider id before the send, so an agent sees what the contact got.
  */
-async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { id: number } | undefined, providerId: string, body: string): Promise<void> {
+async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { id: number } | undefined, providerId: string, content: OutboundContent): Promise<void> {
+  const body = content.kind === 'text' ? content.body : content.kind === 'media' ? (content.caption ?? '') : '';
   const whatsappId = campaign.whatsappId;
   const ticketId = contact && whatsappId !== null ? await findLatestTicketId(ctx.db, contact.id, whatsappId) : undefined;
   if (!ticketId || whatsappId === null) return;
@@ -73,6 +76,7 @@ async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { 
       ack: 0,
       mediaType: mediaTypeOf(campaign),
       mediaPath: campaign.mediaPath,
+      ...sentFile(content),
       quotedMsgId: null,
       sendStatus: 'queued',
       createdAt: now,
@@ -131,7 +135,7 @@ async function sendToGroup(ctx: AppContext, driver: ChannelDriver, campaign: Cam
   const contact = await findGroupContact(ctx.db, groupId);
   const body = renderVariables(campaign.message, { name: group.subject, connection: connectionName });
   const content = await contentFor(ctx, campaign, body);
-  await storeInTicket(ctx, campaign, contact, providerId, body);
+  await storeInTicket(ctx, campaign, contact, providerId, content);
   await driver.send({ kind: 'group', groupId }, content, { providerId });
 }
 
@@ -142,7 +146,7 @@ async function sendToPerson(ctx: AppContext, driver: ChannelDriver, campaign: Ca
   const exists = await driver.checkNumber(number);
   if (exists === undefined) throw new AppError('ERR_WAPP_INVALID_CONTACT');
   const content = await contentFor(ctx, campaign, body);
-  await storeInTicket(ctx, campaign, contact, providerId, body);
+  await storeInTicket(ctx, campaign, contact, providerId, content);
   await driver.send({ kind: 'person', number: exists }, content, { providerId });
 }
 

@@ -1,5 +1,12 @@
-/** The dashboard's counts: tickets by status, and the creation times of today's, within some queues (or all). */
+/**
+ * The dashboard's counts, within some queues (or all): tickets by status, the creation times of
+ * today's, new tickets per day, tickets resolved and the waits for a first reply over a period.
+ */
+import { sql } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+
+/** A period as ISO instants: from `from` (included) to `before` (excluded). */
+export type Period = { from: string; before: string };
 
 /** `queueIds` undefined: every ticket (admins); otherwise those queues' tickets and those without a queue. */
 function scoped(db: Db, queueIds: number[] | undefined) {
@@ -18,4 +25,91 @@ export async function ticketCountsByStatus(db: Db, queueIds: number[] | undefine
 export async function ticketCreationTimesSince(db: Db, queueIds: number[] | undefined, since: string): Promise<string[]> {
   const rows = await scoped(db, queueIds).select('createdAt').where('createdAt', '>=', since).execute();
   return rows.map((r) => r.createdAt);
+}
+
+/**
+ * New tickets per period between consecutive `bounds` (ISO instants, oldest first), by index.
+ * The periods are the server's days, cut by the caller: a day at a clock change lasts 23 or 25
+ * hours, which no fixed-width arithmetic in SQL would follow on both databases.
+ */
+export async function ticketCountsBetween(db: Db, queueIds: number[] | undefined, bounds: string[]): Promise<number[]> {
+  const counts = bounds.slice(1).map(() => 0);
+  const first = bounds[0];
+  const end = bounds.at(-1);
+  if (first === undefined || end === undefined || counts.length === 0) return counts;
+  const whens = bounds.slice(1, -1).map((bound, index) => sql`when ${sql.ref('createdAt')} < ${bound} then ${sql.lit(index)}`);
+  const last = sql.lit(counts.length - 1);
+  const period = whens.length ? sql<number>`case ${sql.join(whens, sql` `)} else ${last} end` : sql<number>`${last}`;
+  const created = scoped(db, queueIds).select(period.as('period')).where('createdAt', '>=', first).where('createdAt', '<', end);
+  const rows = await db
+    .selectFrom(created.as('created'))
+    .select(['period', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('period')
+    .execute();
+  for (const row of rows) counts[Number(row.period)] = Number(row.n);
+  return counts;
+}
+
+/**
+ * Tickets closed in the period, by queue and agent. A closed ticket's last change is its close:
+ * nothing else writes to it until it is reopened.
+ */
+export async function resolvedCounts(db: Db, queueIds: number[] | undefined, period: Period): Promise<{ queueId: number | null; userId: number | null; resolved: number }[]> {
+  const rows = await scoped(db, queueIds)
+    .select(['queueId', 'userId', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('status', '=', 'closed')
+    .where('updatedAt', '>=', period.from)
+    .where('updatedAt', '<', period.before)
+    .groupBy(['queueId', 'userId'])
+    .execute();
+  return rows.map((r) => ({ queueId: r.queueId, userId: r.userId, resolved: Number(r.n) }));
+}
+
+/**
+ * The tickets created in the period that the contact wrote to: when the contact first wrote, and
+ * when the inbox first answered after that (null: not yet). The chatbot's messages are not an
+ * answer; greetings and queue menus are stored like an agent's reply and cannot be told apart.
+ */
+export async function firstResponses(db: Db, queueIds: number[] | undefined, period: Period): Promise<{ queueId: number | null; userId: number | null; askedAt: string; answeredAt: string | null }[]> {
+  const asked = scoped(db, queueIds)
+    .select(['tickets.id', 'tickets.queueId', 'tickets.userId'])
+    .select((eb) =>
+      eb
+        .selectFrom('messages')
+        .select((m) => m.fn.min('messages.createdAt').as('at'))
+        .whereRef('messages.ticketId', '=', 'tickets.id')
+        .where('messages.fromMe', '=', 0)
+        .as('askedAt'),
+    )
+    .where('tickets.createdAt', '>=', period.from)
+    .where('tickets.createdAt', '<', period.before);
+  const rows = await db
+    .selectFrom(asked.as('asked'))
+    .select(['asked.queueId', 'asked.userId', 'asked.askedAt'])
+    .select((eb) =>
+      eb
+        .selectFrom('messages')
+        .select((m) => m.fn.min('messages.createdAt').as('at'))
+        .whereRef('messages.ticketId', '=', 'asked.id')
+        .where('messages.fromMe', '=', 1)
+        .where('messages.fromBot', '=', 0)
+        .whereRef('messages.createdAt', '>=', 'asked.askedAt')
+        .as('answeredAt'),
+    )
+    .where('asked.askedAt', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => (r.askedAt === null ? [] : [{ queueId: r.queueId, userId: r.userId, askedAt: r.askedAt, answeredAt: r.answeredAt ?? null }]));
+}
+
+/** The queues a scope lists: every queue (admins) or the user's. */
+export async function queuesOf(db: Db, queueIds: number[] | undefined): Promise<{ id: number; name: string; color: string }[]> {
+  if (queueIds !== undefined && queueIds.length === 0) return [];
+  const base = db.selectFrom('queues').select(['id', 'name', 'color']).orderBy('name');
+  return queueIds === undefined ? base.execute() : base.where('id', 'in', queueIds).execute();
+}
+
+export async function userNames(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -1,26 +1,55 @@
 /**
  * The dashboard: tickets in service, waiting and closed within the user's queues, and today's
  * new tickets per hour in the server's time zone (TZ): `today` from 08:00 to 19:00 (the spec's
- * chart), and `newToday` the whole day's count.
+ * chart), and `newToday` the whole day's count. With a range, also new tickets per day and the
+ * figures per queue and per agent over it (see dashboard-figures.ts).
  */
 import { isAdminProfile } from '@zapdesk/shared/domain';
+import type { DashboardRange, TDashboard } from '@zapdesk/shared/messaging';
 import type { AuthUser } from '../../core/auth/identity.js';
 import type { AppContext } from '../../core/context.js';
 import { userQueueIds } from '../tickets/tickets.repository.js';
-import { ticketCountsByStatus, ticketCreationTimesSince } from './dashboard.repository.js';
+import { dashboardFigures } from './dashboard-figures.js';
+import { ticketCountsBetween, ticketCountsByStatus, ticketCreationTimesSince } from './dashboard.repository.js';
 
 export const DASHBOARD_HOURS = { first: 8, last: 19 } as const;
 
-/** Local midnight of `now` in the process time zone, as an instant. */
-function startOfToday(now: Date): Date {
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate());
+/** Days in each range, today included. */
+export const DASHBOARD_RANGE_DAYS: Record<DashboardRange, number> = { today: 1, '7d': 7, '30d': 30 };
+
+/** Local midnight `offset` days from `now`'s day, in the process time zone, as an instant. */
+function localDay(now: Date, offset: number): Date {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
 }
 
-export async function dashboard(ctx: AppContext, actor: AuthUser, now = new Date()) {
+function dayLabel(day: Date): string {
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+}
+
+export async function dashboard(ctx: AppContext, actor: AuthUser, options: { range?: DashboardRange | undefined; now?: Date } = {}): Promise<TDashboard> {
+  const { range, now = new Date() } = options;
   const queueIds = isAdminProfile(actor.profile) ? undefined : await userQueueIds(ctx.db, actor.id);
+  const view = await todayView(ctx, queueIds, now);
+  if (range === undefined) return view;
+  const length = DASHBOARD_RANGE_DAYS[range];
+  const starts = Array.from({ length }, (_, i) => localDay(now, i + 1 - length));
+  const tomorrow = localDay(now, 1);
+  const period = { from: localDay(now, 1 - length).toISOString(), before: tomorrow.toISOString() };
+  const figures = await dashboardFigures(ctx.db, queueIds, period);
+  if (range === 'today') return { ...view, range, ...figures };
+  const counts = await ticketCountsBetween(
+    ctx.db,
+    queueIds,
+    [...starts, tomorrow].map((day) => day.toISOString()),
+  );
+  return { ...view, range, days: starts.map((start, i) => ({ day: dayLabel(start), count: counts[i] ?? 0 })), ...figures };
+}
+
+/** The spec's view: the three counters and today's chart. */
+async function todayView(ctx: AppContext, queueIds: number[] | undefined, now: Date): Promise<TDashboard> {
   const counts = await ticketCountsByStatus(ctx.db, queueIds);
   const perHour = new Map<number, number>();
-  for (const createdAt of await ticketCreationTimesSince(ctx.db, queueIds, startOfToday(now).toISOString())) {
+  for (const createdAt of await ticketCreationTimesSince(ctx.db, queueIds, localDay(now, 0).toISOString())) {
     const hour = new Date(createdAt).getHours();
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }

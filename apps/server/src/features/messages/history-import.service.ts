@@ -62,7 +62,7 @@ async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: 
       read: true,
       ack: message.fromMe ? 3 : 0,
       mediaType: storedMediaType(message),
-      mediaPath: await storeMedia(ctx, ticket.whatsappId, message),
+      ...(await storeMedia(ctx, ticket.whatsappId, message)),
       quotedMsgId: quoted?.id ?? null,
       createdAt: message.timestamp.toISOString(),
     });

@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../core/db/database.js';
 import { nowIso } from '../../core/time.js';
 import { findContactIdByNumber, nameUnnamedContact, setProfilePicture } from '../contacts/contacts.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
+import { createCallHandler } from './call-notice.service.js';
 import { recentChatsOfConnection } from './history.repository.js';
 import { emptyOutbox, publishContact, publishOutbox, type Outbox } from './inbound/batch-outbox.js';
 import { storeMedia } from './inbound/media.js';
@@ -42,7 +43,7 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
     // A redelivery is stopped by the unique provider id at insert time; a read first only
     // where it saves downloading and storing the same file again.
     if (message.media && (await messages.findMessageByProviderId(ctx.db, whatsappId, message.providerId))) return undefined;
-    return { message, mediaPath: await storeMedia(ctx, whatsappId, message) };
+    return { message, ...(await storeMedia(ctx, whatsappId, message)) };
   }
 
   /** Writes messages in one transaction, so nobody sees a ticket without its message. */
@@ -143,6 +144,9 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
         after: { providerId: c.newest.providerId, fromMe: c.newest.fromMe, timestamp: new Date(c.newest.createdAt) },
       }));
     },
+
+    /** See call-notice.service.ts. */
+    call: createCallHandler(ctx, sessions),
 
     async revoke(whatsappId, providerId) {
       const row = await messages.findMessageByProviderId(ctx.db, whatsappId, providerId);

@@ -39,6 +39,8 @@ export function presentWithRefs(ctx: AppContext, rows: readonly MessageRow[], { 
       sendError: r.sendError,
       mediaType: r.mediaType,
       mediaUrl: r.mediaPath && !r.isDeleted ? signedMediaUrl(ctx, r.id) : null,
+      mediaName: r.isDeleted ? null : r.mediaName,
+      mediaSize: r.isDeleted ? null : r.mediaSize,
       quotedMsg: q ? { id: q.id, body: q.isDeleted ? '' : q.body, fromMe: q.fromMe, contact: quotedContact ? { name: quotedContact.name } : null } : null,
       contact: contact ? { id: contact.id, name: contact.name } : null,
       createdAt: r.createdAt,

@@ -16,6 +16,9 @@ export type MessageRow = {
   ack: number;
   mediaType: MediaType | null;
   mediaPath: string | null;
+  /** The file's own name and its size in bytes; null on messages stored before they were kept. */
+  mediaName: string | null;
+  mediaSize: number | null;
   quotedMsgId: number | null;
   isDeleted: boolean;
   isEdited: boolean;
@@ -39,6 +42,8 @@ const columns = [
   'ack',
   'mediaType',
   'mediaPath',
+  'mediaName',
+  'mediaSize',
   'quotedMsgId',
   'isDeleted',
   'isEdited',
@@ -82,7 +87,12 @@ export async function findMessageByProviderId(db: Db, whatsappId: number, provid
 }
 
 /** Own messages stored before their send are 'queued'; everything else arrives 'sent'. */
-export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'fromBot' | 'sendStatus' | 'sendError' | 'updatedAt'> & { sendStatus?: SendStatus; fromBot?: boolean };
+export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'fromBot' | 'sendStatus' | 'sendError' | 'mediaName' | 'mediaSize' | 'updatedAt'> & {
+  sendStatus?: SendStatus;
+  fromBot?: boolean;
+  mediaName?: string | null;
+  mediaSize?: number | null;
+};
 
 /** Inserts unless the provider id is already stored; returns the stored row, or undefined for a redelivery. */
 export async function insertMessageRowOnce(db: Db, data: MessageInsert): Promise<MessageRow | undefined> {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -33,6 +32,17 @@ async function readMultipart(req: FastifyRequest): Promise<{ medias: service.Upl
     throw new AppError('ERR_INVALID_UPLOAD', { message: `The upload could not be read: ${error instanceof Error ? error.message : String(error)}`, fields: { medias: 'INVALID' } });
   }
   return { medias, fields };
+}
+
+/**
+ * The file's name for the browser. A name beyond plain ASCII (accents, any script) also goes
+ * exactly in RFC 6266's filename*; quotes and line breaks never reach the header.
+ */
+function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const plain = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (plain === name) return `${kind}; filename="${name}"`;
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${plain}"; filename*=UTF-8''${exact}`;
 }
 
 const ZTicketParams = z.object({ ticketId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') });
@@ -82,11 +92,11 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     '/media/:id',
     { schema: { tags, params: ZIdParamsSchema, querystring: z.object({ expires: z.coerce.number('INVALID').int('INVALID'), signature: z.string('INVALID').max(200) }) } },
     async (req, reply) => {
-      const { file, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
+      const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
       return reply
         .header('cache-control', 'private, max-age=3600')
         .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${path.basename(file)}"`)
+        .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
         .type(type)
         .send(fs.createReadStream(file));
     },

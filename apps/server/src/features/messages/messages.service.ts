@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { LIMITS, type MediaType } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { OutboundContent } from '../../channels/channel.js';
@@ -126,11 +127,12 @@ export async function retrySend(ctx: AppContext, sessions: SessionManager, actor
  * The stored file of a message, for its signed address (`<img>` and `<audio>` cannot send a
  * bearer header): pictures, sound and video show in the page, anything else is a download.
  */
-export async function mediaOfMessage(ctx: AppContext, messageId: number, signed: { expires: number; signature: string }): Promise<{ file: string; type: string; inline: boolean }> {
+export async function mediaOfMessage(ctx: AppContext, messageId: number, signed: { expires: number; signature: string }): Promise<{ file: string; name: string; type: string; inline: boolean }> {
   if (!verifyMediaSignature(ctx, messageId, signed.expires, signed.signature)) throw new AppError('ERR_NO_PERMISSION', { message: 'This media address is invalid or expired.' });
   const row = await repo.findMessageById(ctx.db, messageId);
   const file = row?.mediaPath && !row.isDeleted ? mediaFile(ctx, row.mediaPath) : undefined;
   if (!file || !fs.existsSync(file)) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA');
   const type = mimetypeOf(file);
-  return { file, type, inline: /^(image|audio|video)\//.test(type) && type !== 'image/svg+xml' };
+  // Downloaded under the file's own name where it is known ('contrato.pdf'), not the stored one.
+  return { file, name: row?.mediaName || path.basename(file), type, inline: /^(image|audio|video)\//.test(type) && type !== 'image/svg+xml' };
 }

@@ -16,6 +16,7 @@ import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { findTicketById, touchTicket } from '../tickets/tickets.repository.js';
 import { mediaFile, saveMedia, signedMediaUrl } from './media-store.js';
+import { documentLine, sentFile } from './message-file.js';
 import { presentMessage, publishMessageUpdate } from './messages.presenter.js';
 import { findMessageById, insertMessageRowOnce, setSendStatus } from './messages.repository.js';
 import * as outbox from './outbox.repository.js';
@@ -44,6 +45,7 @@ export type SendOutcome = { status: 'sent' } | { status: 'queued' } | { status: 
 function lastMessageText(content: OutboundContent): string {
   if (content.kind === 'text') return content.body;
   if (content.kind === 'voice') return '🎤 Audio';
+  if (content.mediaType === 'other') return documentLine(content.filename);
   return content.caption || content.filename;
 }
 
@@ -90,6 +92,7 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
       ack: 0,
       mediaType: mediaTypeOf(content),
       mediaPath,
+      ...sentFile(content),
       quotedMsgId: quoted?.id ?? null,
       sendStatus: 'queued',
       fromBot: request.fromBot ?? false,

@@ -409,6 +409,52 @@ describe('inbound pipeline', () => {
     expect((await messagesOf(ticket!.id))[0]?.contact?.name).toBe('Tia');
     await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'enabled' } });
   });
+
+  it("sends nothing to a group while groups is disabled, and the connection's greeting and numbered queue menu once it is enabled", async () => {
+    const sales = await t.createQueue({ name: `Group sales ${(n += 1)}`, greetingMessage: 'Vendas aqui' });
+    const support = await t.createQueue({ name: `Group support ${(n += 1)}`, greetingMessage: 'Suporte aqui' });
+    const w = await connected({ queueIds: [sales.id, support.id], greetingMessage: 'Olá, {{name}}! Escolha:' });
+    const from = number();
+    const setting = (key: string, value: string) => t.request({ method: 'PUT', url: `/api/settings/${key}`, token: t.adminToken, payload: { value } });
+    expect((await setting('CheckMsgIsGroup', 'disabled')).statusCode).toBe(200);
+    try {
+      // groups disabled (the default): the group's ticket opens and waits, nothing goes to the group.
+      await inbound(w.id, { from, name: 'Tia', body: 'bom dia, grupo', group: { id: 'grp-quiet', subject: 'Família' } });
+      const [quiet] = await waitFor(
+        () => ticketsOf('grp-quiet'),
+        (x) => x.length === 1,
+      );
+      expect(quiet).toMatchObject({ isGroup: true, status: 'pending', queueId: null });
+      await inbound(w.id, { from, body: '1', group: { id: 'grp-quiet', subject: 'Família' } });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await outbox(w.id)).toEqual([]);
+      expect((await ticketsOf('grp-quiet'))[0]?.queueId).toBeNull();
+      expect((await messagesOf(quiet?.id ?? 0)).map((m) => m.fromMe)).toEqual([false, false]);
+
+      // groups enabled: a group gets the greeting and the menu, and a number picks the queue.
+      expect((await setting('groups', 'enabled')).statusCode).toBe(200);
+      await inbound(w.id, { from, name: 'Tia', body: 'oi', group: { id: 'grp-menu', subject: 'Vendas da rua' } });
+      const menu = await waitFor(
+        () => outbox(w.id),
+        (o) => o.some((m) => m.to === 'group:grp-menu'),
+      );
+      expect(menu.map((m) => [m.to, m.body])).toEqual([['group:grp-menu', `Olá, Vendas da rua! Escolha:\n\n*1* - ${sales.name}\n*2* - ${support.name}`]]);
+      await inbound(w.id, { from, body: '2', group: { id: 'grp-menu', subject: 'Vendas da rua' } });
+      const [routed] = await waitFor(
+        () => ticketsOf('grp-menu'),
+        (x) => x[0]?.queueId === support.id,
+      );
+      expect(routed).toMatchObject({ isGroup: true, queueId: support.id });
+      const after = await waitFor(
+        () => outbox(w.id),
+        (o) => o.length === 2,
+      );
+      expect(after[1]).toMatchObject({ to: 'group:grp-menu', body: 'Suporte aqui' });
+    } finally {
+      await setting('groups', 'disabled');
+      await setting('CheckMsgIsGroup', 'enabled');
+    }
+  });
 });
 
 describe('queues and greetings', () => {

@@ -4,7 +4,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ID, type MediaType } from '@zapdesk/shared/domain';
 import { ZSimulatorGroupCreateSchema, ZSimulatorGroupSchema, ZSimulatorGroupsSchema } from '@zapdesk/shared/groups';
-import { ZSimulatorContactSchema, ZSimulatorEditSchema, ZSimulatorHistorySchema, ZSimulatorInboundSchema, ZSimulatorOutboxItemSchema } from '@zapdesk/shared/messaging';
+import {
+  ZSimulatorCallItemSchema,
+  ZSimulatorCallSchema,
+  ZSimulatorContactSchema,
+  ZSimulatorEditSchema,
+  ZSimulatorHistorySchema,
+  ZSimulatorInboundSchema,
+  ZSimulatorOutboxItemSchema,
+} from '@zapdesk/shared/messaging';
 import type { InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { RemoteDriver } from '../../channels/remote-driver.js';
@@ -25,7 +33,9 @@ function mediaTypeOf(mimetype: string): MediaType {
 
 /** The simulated phone's controls, each answered when done (here, or on the node that runs the session). */
 type SimulatorControl = {
-  [K in 'scan' | 'deliver' | 'seedHistory' | 'edit' | 'updateContact' | 'outbox' | 'drop' | 'addGroup' | 'groups' | 'ownNumber']: SimulatorDriver[K] extends (...args: infer A) => infer R
+  [K in 'scan' | 'deliver' | 'seedHistory' | 'edit' | 'updateContact' | 'outbox' | 'drop' | 'addGroup' | 'groups' | 'ownNumber' | 'placeCall' | 'calls']: SimulatorDriver[K] extends (
+    ...args: infer A
+  ) => infer R
     ? (...args: A) => Promise<Awaited<R>>
     : () => Promise<SimulatorDriver[K]>;
 };
@@ -42,6 +52,8 @@ function localControl(driver: SimulatorDriver): SimulatorControl {
     addGroup: async (input) => driver.addGroup(input),
     groups: async () => driver.groups(),
     ownNumber: async () => driver.ownNumber,
+    placeCall: (input) => driver.placeCall(input),
+    calls: async () => driver.calls(),
   };
 }
 
@@ -57,6 +69,8 @@ function remoteControl(driver: RemoteDriver): SimulatorControl {
     addGroup: (input) => driver.call('addGroup', input),
     groups: () => driver.call('groups'),
     ownNumber: () => driver.call('ownNumber'),
+    placeCall: (input) => driver.call('placeCall', input),
+    calls: () => driver.call('calls'),
   };
 }
 
@@ -137,6 +151,16 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
     await (await simulator(req.params.connectionId)).updateContact({ number: from, ...(name ? { name } : {}), ...(pictureUrl !== undefined ? { pictureUrl } : {}) });
     return { number: from };
   });
+
+  // A contact calls the phone; answered once the product has handled the call, with what became of it.
+  app.post('/simulator/:connectionId/calls', { schema: { tags, params: ZParams, body: ZSimulatorCallSchema, response: { 200: ZSimulatorCallItemSchema } }, onRequest }, async (req) => {
+    const { id, from, video, groupId } = req.body;
+    return (await simulator(req.params.connectionId)).placeCall({ id, from, video, groupId });
+  });
+
+  app.get('/simulator/:connectionId/calls', { schema: { tags, params: ZParams, response: { 200: z.array(ZSimulatorCallItemSchema) } }, onRequest }, async (req) =>
+    (await simulator(req.params.connectionId)).calls(),
+  );
 
   app.get('/simulator/:connectionId/outbox', { schema: { tags, params: ZParams, response: { 200: z.array(ZSimulatorOutboxItemSchema) } }, onRequest }, async (req) =>
     (await simulator(req.params.connectionId)).outbox(),

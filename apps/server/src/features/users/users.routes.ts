@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZIdParamsSchema, ZListQuerySchema, ZUserCreateSchema, ZUserListSchema, ZUserSchema, ZUserUpdateSchema } from '@zapdesk/shared/schemas';
+import { ZIdParamsSchema, ZListQuerySchema, ZOnlineUsersSchema, ZUserCreateSchema, ZUserListSchema, ZUserSchema, ZUserUpdateSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
 import { setRefreshCookie } from '../auth/auth.cookies.js';
@@ -10,6 +10,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   const tags = ['users'];
 
   app.get('/users', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, onRequest: authenticate(ctx) }, (req) => service.listUsers(ctx, req.query));
+
+  // Any signed-in user: the transfer dialog shows which agents are online.
+  app.get('/users/online', { schema: { tags, response: { 200: ZOnlineUsersSchema } }, onRequest: authenticate(ctx) }, () => service.listOnlineUsers(ctx));
 
   app.get('/users/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZUserSchema } }, onRequest: authenticate(ctx) }, (req) => service.getUser(ctx, currentUser(req), req.params.id));
 

@@ -1,5 +1,5 @@
 import { isAdminProfile, type Profile } from '@zapdesk/shared/domain';
-import type { TListQuery, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
+import type { TListQuery, TOnlineUsers, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
 import { revokeFamiliesOfUser } from '../auth/refresh-families.repository.js';
 import type { AppContext } from '../../core/context.js';
@@ -15,6 +15,11 @@ type Actor = repo.AuthUser;
 
 export function listUsers(ctx: AppContext, query: TListQuery) {
   return repo.listUsers(ctx.db, query);
+}
+
+/** Who is online now: a user with the app open somewhere (a realtime socket on any node). */
+export async function listOnlineUsers(ctx: AppContext): Promise<TOnlineUsers> {
+  return { userIds: await ctx.presence.onlineUserIds() };
 }
 
 export async function getUser(ctx: AppContext, actor: Actor, id: number): Promise<TUser> {

@@ -39,6 +39,13 @@ export function formatDay(iso: string, language: Language = currentLanguage()): 
   return format({ day: '2-digit', month: '2-digit', year: 'numeric' }, language).format(date);
 }
 
+/** dd/MM (en: MM/dd): the dashboard's days. */
+export function formatDayMonth(iso: string, language: Language = currentLanguage()): string {
+  const date = valid(iso);
+  if (!date) return '';
+  return format({ day: '2-digit', month: '2-digit' }, language).format(date);
+}
+
 /** HH:mm. */
 export function formatTime(iso: string): string {
   const date = valid(iso);

@@ -19,19 +19,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-
-/** 1.2 MB, 350 KB, 12 bytes. */
-export function formatFileSize(bytes: number, language: string): string {
-  const units: [number, string][] = [
-    [1024 ** 3, 'GB'],
-    [1024 ** 2, 'MB'],
-    [1024, 'KB'],
-  ];
-  for (const [size, unit] of units) {
-    if (bytes >= size) return `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(bytes / size)} ${unit}`;
-  }
-  return `${bytes} B`;
-}
+import { formatFileSize } from '../../core/ui/formatFileSize';
 
 type Props = {
   files: File[];

@@ -7,8 +7,10 @@ import DoneAll from '@mui/icons-material/DoneAll';
 import Download from '@mui/icons-material/Download';
 import ErrorOutline from '@mui/icons-material/ErrorOutline';
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
 import LinkIcon from '@mui/icons-material/Link';
 import PersonOutline from '@mui/icons-material/PersonOutline';
+import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import Place from '@mui/icons-material/Place';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -22,6 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { TMessage } from '@zapdesk/shared/messaging';
 import { formatTime } from '../../core/ui/formatDate';
+import { formatFileSize } from '../../core/ui/formatFileSize';
 import { toastError } from '../../core/ui/toastError';
 import { AudioPlayer } from './AudioPlayer';
 import { startChat } from './chat.api';
@@ -157,6 +160,52 @@ function LinkCard({ url }: { url: string }) {
   );
 }
 
+/**
+ * A document: an icon, its name (cut short with an ellipsis, whole on hover) and its size; the
+ * card downloads it under its name. Older messages without a stored name say 'Document'.
+ */
+function DocumentCard({ message }: { message: TMessage }) {
+  const { t, i18n } = useTranslation();
+  const name = message.mediaName || t('chat.document');
+  const size = typeof message.mediaSize === 'number' ? formatFileSize(message.mediaSize, i18n.language) : '';
+  const Icon = /\.pdf$/i.test(name) ? PictureAsPdfOutlined : InsertDriveFileOutlined;
+  const card = { display: 'flex', alignItems: 'center', gap: 1, p: 1, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.05)', width: 260, maxWidth: '100%', color: 'inherit', textDecoration: 'none' };
+  const content = (
+    <>
+      <Icon sx={{ fontSize: 32, color: Icon === PictureAsPdfOutlined ? '#D32F2F' : 'text.secondary', flexShrink: 0 }} />
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="body2" fontWeight={600} noWrap title={name} data-testid="message-document-name">
+          {name}
+        </Typography>
+        {size ? (
+          <Typography variant="caption" color="text.secondary" component="div" data-testid="message-document-size">
+            {size}
+          </Typography>
+        ) : null}
+      </Box>
+      {message.mediaUrl ? <Download color="action" sx={{ flexShrink: 0 }} /> : null}
+    </>
+  );
+  return (
+    <Box data-testid="message-document">
+      {message.mediaUrl ? (
+        <Box
+          component="a"
+          href={message.mediaUrl}
+          download={message.mediaName ?? ''}
+          aria-label={size ? t('chat.downloadFileSized', { name, size }) : t('chat.downloadFile', { name })}
+          sx={{ ...card, '&:hover': { bgcolor: 'rgba(0,0,0,0.09)' } }}
+          data-testid="message-download"
+        >
+          {content}
+        </Box>
+      ) : (
+        <Box sx={card}>{content}</Box>
+      )}
+    </Box>
+  );
+}
+
 function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad: () => void }) {
   const { t } = useTranslation();
   const { mediaType, mediaUrl } = message;
@@ -180,6 +229,7 @@ function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad
     );
   }
   if (mediaType === 'vcard') return <VcardCard body={message.body} />;
+  if (mediaType === 'other') return <DocumentCard message={message} />;
   if (!mediaUrl) return null;
   if (mediaType === 'image') {
     return (
@@ -196,14 +246,7 @@ function MessageMedia({ message, onMediaLoad }: { message: TMessage; onMediaLoad
     );
   }
   if (mediaType === 'audio') return <AudioPlayer src={mediaUrl} />;
-  if (mediaType === 'video') {
-    return <Box component="video" controls src={mediaUrl} onLoadedMetadata={onMediaLoad} sx={{ display: 'block', maxWidth: '100%', width: 280, borderRadius: 1 }} data-testid="message-video" />;
-  }
-  return (
-    <Button href={mediaUrl} target="_blank" rel="noopener noreferrer" download variant="outlined" size="small" startIcon={<Download />} data-testid="message-download">
-      {t('chat.download')}
-    </Button>
-  );
+  return <Box component="video" controls src={mediaUrl} onLoadedMetadata={onMediaLoad} sx={{ display: 'block', maxWidth: '100%', width: 280, borderRadius: 1 }} data-testid="message-video" />;
 }
 
 export function MessageBubble({ message, showSender, onReply, onDelete, onRetry, onMediaLoad }: Props) {

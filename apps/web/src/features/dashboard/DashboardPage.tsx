@@ -1,4 +1,7 @@
-/** The dashboard: the user's queues at a glance (in service, waiting, closed) and today's new tickets by hour. */
+/**
+ * The dashboard: the user's queues at a glance (in service, waiting, closed), today's new tickets
+ * by hour or the period's by day, and the period's figures per queue and agent.
+ */
 import HourglassEmptyOutlined from '@mui/icons-material/HourglassEmptyOutlined';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
 import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
@@ -8,12 +11,16 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { DashboardRange } from '@zapdesk/shared/messaging';
+import { formatDay, formatDayMonth } from '../../core/ui/formatDate';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
 import { useDashboard, useDashboardLiveRefresh, type TDashboard } from './dashboard.api';
+import { FiguresTables } from './FiguresTables';
+import { RangePicker } from './RangePicker';
 
 type CounterKey = keyof TDashboard['counters'];
 
@@ -49,42 +56,57 @@ function CounterCard({ label, value, icon, color, background, testId }: { label:
   );
 }
 
-/** Office hours by the hour (the spec's 08:00–19:00 chart); 'New today' counts the whole day. */
+/** A server day (YYYY-MM-DD) as an instant within that day here, for the date formats. */
+function dayInstant(day: string): string {
+  const [year = 0, month = 1, date = 1] = day.split('-').map(Number);
+  return new Date(year, month - 1, date, 12).toISOString();
+}
+
+/**
+ * Today: office hours by the hour (the spec's 08:00–19:00 chart), 'New today' counting the whole
+ * day. The last 7 or 30 days: one bar a day.
+ */
 function TodayChart({ data }: { data: TDashboard | undefined }) {
   const { t } = useTranslation();
   const theme = useTheme();
   const today = data?.today;
-  const total = data?.newToday;
+  const days = data?.days;
+  const points = days
+    ? days.map((day) => ({ label: formatDayMonth(dayInstant(day.day)), date: formatDay(dayInstant(day.day)), count: day.count }))
+    : today?.map((hour) => ({ label: hour.hour, date: hour.hour, count: hour.count }));
+  const total = days ? days.reduce((sum, day) => sum + day.count, 0) : data?.newToday;
   return (
     <Paper
       variant="outlined"
-      sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1.5, minHeight: 320, flex: 1 }}
+      sx={{ p: { xs: 1.5, sm: 2.5 }, display: 'flex', flexDirection: 'column', gap: 1.5, minHeight: 320, flex: '1 0 auto' }}
       data-testid="dashboard-chart"
       data-total={total ?? ''}
       data-hours={today?.map((hour) => hour.hour).join(',') ?? ''}
+      data-days={days?.map((day) => day.day).join(',') ?? ''}
     >
       <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="h6" component="h2" fontWeight={700}>
-          {t('dashboard.today')}
+          {days ? t(data?.range === '30d' ? 'dashboard.rangeTitle.30d' : 'dashboard.rangeTitle.7d') : t('dashboard.today')}
         </Typography>
         {total === undefined ? null : (
           <Typography variant="body2" color="text.secondary" data-testid="dashboard-today-total">
-            {t('dashboard.todayTotal', { count: total })}
+            {days ? t('dashboard.rangeTotal', { count: total }) : t('dashboard.todayTotal', { count: total })}
           </Typography>
         )}
       </Box>
-      {today === undefined ? (
+      {points === undefined ? (
         <Skeleton variant="rounded" sx={{ flex: 1, minHeight: 260 }} />
       ) : (
         <Box sx={{ flex: 1, minHeight: 260 }}>
           <ResponsiveContainer width="100%" height="100%" minHeight={260}>
-            <BarChart data={today} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+            <BarChart data={points} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke={theme.palette.divider} />
-              <XAxis dataKey="hour" tickLine={false} axisLine={false} tick={{ fontSize: 12, fill: theme.palette.text.secondary }} interval="preserveStartEnd" />
+              <XAxis dataKey="label" tickLine={false} axisLine={false} tick={{ fontSize: 12, fill: theme.palette.text.secondary }} interval="preserveStartEnd" />
               <YAxis allowDecimals={false} tickLine={false} axisLine={false} tick={{ fontSize: 12, fill: theme.palette.text.secondary }} width={48} />
               <Tooltip
                 cursor={{ fill: 'rgba(0, 121, 107, 0.06)' }}
                 formatter={(value) => [String(value), t('dashboard.tickets')]}
+                labelFormatter={(label) => points.find((point) => point.label === label)?.date ?? ''}
                 contentStyle={{ borderRadius: 8, borderColor: theme.palette.divider }}
               />
               <Bar dataKey="count" fill={theme.palette.primary.main} radius={[6, 6, 0, 0]} maxBarSize={40} isAnimationActive={false} />
@@ -98,7 +120,8 @@ function TodayChart({ data }: { data: TDashboard | undefined }) {
 
 export default function DashboardPage() {
   const { t } = useTranslation();
-  const query = useDashboard();
+  const [range, setRange] = useState<DashboardRange>('today');
+  const query = useDashboard(range);
   useDashboardLiveRefresh();
 
   useEffect(() => {
@@ -107,7 +130,7 @@ export default function DashboardPage() {
 
   const counters = query.data?.counters;
   return (
-    <PageLayout title={t('menu.dashboard')} subtitle={t('dashboard.subtitle')} testId="dashboard-page">
+    <PageLayout title={t('menu.dashboard')} subtitle={t('dashboard.subtitle')} testId="dashboard-page" actions={<RangePicker value={range} onChange={setRange} />}>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: { xs: 1, sm: 2 } }}>
         {COUNTERS.map((counter) => (
           <CounterCard
@@ -122,6 +145,7 @@ export default function DashboardPage() {
         ))}
       </Box>
       <TodayChart data={query.data} />
+      <FiguresTables data={query.data} />
     </PageLayout>
   );
 }

@@ -1,10 +1,11 @@
 /**
- * The dashboard's numbers: tickets in service, waiting and closed within the user's queues, and
- * today's new tickets per hour. Ticket events from the socket make it read them again.
+ * The dashboard's numbers: tickets in service, waiting and closed within the user's queues,
+ * today's new tickets per hour, and over the chosen period new tickets per day and the figures per
+ * queue and agent. Ticket events from the socket make it read them again.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { TDashboard } from '@zapdesk/shared/messaging';
+import type { DashboardRange, TDashboard } from '@zapdesk/shared/messaging';
 import { request } from '../../core/api/client';
 import { useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
 import { useJoinTicketLists } from '../kanban/useJoinTicketLists';
@@ -16,12 +17,13 @@ export const dashboardKey = ['dashboard'] as const;
 /** A burst of ticket events (a contact typing several messages) refreshes the counters once. */
 export const DASHBOARD_REFRESH_MS = 1500;
 
-export function fetchDashboard() {
-  return request<TDashboard>('/dashboard');
+export function fetchDashboard(range: DashboardRange) {
+  return request<TDashboard>(`/dashboard?range=${range}`);
 }
 
-export function useDashboard() {
-  return useQuery({ queryKey: dashboardKey, queryFn: fetchDashboard });
+/** Another period keeps the last numbers on screen until its own arrive (the counters do not change). */
+export function useDashboard(range: DashboardRange) {
+  return useQuery({ queryKey: [...dashboardKey, range], queryFn: () => fetchDashboard(range), placeholderData: keepPreviousData });
 }
 
 /** Reads the dashboard again after ticket changes, at most once per DASHBOARD_REFRESH_MS. */

@@ -2,9 +2,11 @@
  * Transfer: a queue (starting on the ticket's own), a user and, for admins, a connection. The
  * user field lists the chosen queue's agents at once; typing (from 3 characters, 500ms after
  * typing stops) searches every user. A queue without a user puts the ticket back in that queue,
- * unassigned. The dialog says where the ticket will go before it is confirmed.
+ * unassigned. The dialog says where the ticket will go before it is confirmed. Agents with the
+ * app open are marked online (a dot and the word) and listed first.
  */
 import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
@@ -24,11 +26,29 @@ import type { TUser } from '@zapdesk/shared/schemas';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { toastError } from '../../core/ui/toastError';
 import { useQueues } from '../queues/queues.api';
-import { fetchAllUsers, fetchUsersPage } from '../users/users.api';
+import { fetchAllUsers, fetchOnlineUserIds, fetchUsersPage } from '../users/users.api';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { transferTicket, type TransferInput } from '../chat/chat.api';
 
 type Props = { ticket: TTicket; isAdmin: boolean; onClose: () => void; onTransferred: (ticket: TTicket) => void };
+
+/** While the dialog is open, who is online is read again this often. */
+const ONLINE_REFRESH_MS = 15_000;
+
+/** 'online' in words and a green dot: never the colour alone. */
+function OnlineMark() {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="span"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, ml: 'auto', pl: 1, flexShrink: 0, color: 'success.dark', typography: 'caption' }}
+      data-testid="transfer-user-online"
+    >
+      <Box component="span" aria-hidden sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'success.main' }} />
+      {t('chat.userOnline')}
+    </Box>
+  );
+}
 
 export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }: Props) {
   const { t } = useTranslation();
@@ -44,7 +64,10 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
   // Everyone, for the chosen queue's agents: a team's users fit in a few pages.
   const team = useQuery({ queryKey: ['tickets', 'transferTeam'], queryFn: fetchAllUsers });
   const queueAgents = (team.data ?? []).filter((user) => queueId !== '' && user.queues.some((queue) => queue.id === queueId));
-  const options = searching ? (users.data?.items ?? []) : queueAgents;
+  const online = useQuery({ queryKey: ['users', 'online'], queryFn: fetchOnlineUserIds, refetchInterval: ONLINE_REFRESH_MS });
+  const onlineIds = new Set(online.data ?? []);
+  // Online first; otherwise in the server's order (by name). The sort is stable.
+  const options = [...(searching ? (users.data?.items ?? []) : queueAgents)].sort((a, b) => Number(onlineIds.has(b.id)) - Number(onlineIds.has(a.id)));
   const queues = useQueues();
   const chosenQueue = (queues.data ?? []).find((queue) => queue.id === queueId);
   const outcome = selectedUser
@@ -113,6 +136,14 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
               getOptionLabel={(option) => option.name}
               isOptionEqualToValue={(option, value) => option.id === value.id}
               filterOptions={(options) => options}
+              renderOption={({ key, ...props }, option) => (
+                <Box component="li" key={key} {...props} data-testid="transfer-user-option" data-online={onlineIds.has(option.id)}>
+                  <Box component="span" sx={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                    {option.name}
+                  </Box>
+                  {onlineIds.has(option.id) ? <OnlineMark /> : null}
+                </Box>
+              )}
               loading={searching ? users.isFetching : team.isPending}
               noOptionsText={searching || queueId !== '' ? t('chat.noUsers') : t('chat.transferUserHelp')}
               renderInput={(params) => (

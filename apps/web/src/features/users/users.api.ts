@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import type { ZUserListSchema, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
+import type { ZUserListSchema, TOnlineUsers, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
 import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
@@ -25,6 +25,11 @@ export async function fetchAllUsers(): Promise<TUser[]> {
     if (!hasMore) break;
   }
   return all;
+}
+
+/** The ids of the users with the app open now (a live connection to the server). */
+export async function fetchOnlineUserIds(): Promise<number[]> {
+  return (await request<TOnlineUsers>('/users/online')).userIds;
 }
 
 export function fetchUser(id: number) {

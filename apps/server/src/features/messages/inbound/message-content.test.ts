@@ -22,7 +22,7 @@ describe('inbound message content', () => {
     expect([storedMediaType(base), storedBody(base), lastMessageText(base)]).toEqual([null, 'oi', 'oi']);
     const load = () => Promise.resolve(Buffer.alloc(0));
     expect(lastMessageText({ ...base, body: '', media: { mediaType: 'audio', mimetype: 'audio/ogg', filename: 'a.ogg', load } })).toBe('🎤 Audio');
-    expect(lastMessageText({ ...base, body: '', media: { mediaType: 'other', mimetype: 'application/pdf', filename: 'nota.pdf', load } })).toBe('nota.pdf');
+    expect(lastMessageText({ ...base, body: '', media: { mediaType: 'other', mimetype: 'application/pdf', filename: 'nota.pdf', load } })).toBe('📄 nota.pdf');
     expect(storedMediaType({ ...base, media: { mediaType: 'image', mimetype: 'image/png', filename: 'a.png', load } })).toBe('image');
   });
 });

@@ -1,6 +1,7 @@
 /** What an inbound message is stored as: its body, its kind and its line in the ticket list. */
 import type { MediaType } from '@zapdesk/shared/domain';
 import type { InboundMessage } from '../../../channels/channel.js';
+import { documentLine } from '../message-file.js';
 
 /** The spec's location body: image|link|description. */
 export function locationBody(location: { latitude: number; longitude: number; description?: string | undefined }): string {
@@ -25,6 +26,7 @@ export function storedBody(message: InboundMessage): string {
 export function lastMessageText(message: InboundMessage): string {
   if (message.location) return '📍 Location';
   if (message.vcard) return '👤 Contact';
+  if (message.media?.mediaType === 'other') return documentLine(message.media.filename);
   if (message.body) return message.body;
   if (message.media) return message.media.mediaType === 'audio' ? '🎤 Audio' : message.media.filename;
   return '';

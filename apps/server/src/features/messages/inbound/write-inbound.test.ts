@@ -57,17 +57,17 @@ describe('media step', () => {
   it('stores the file of a message, and keeps the message without it when the download fails', async () => {
     const data = Buffer.from('%PDF-1.4 test');
     const stored = await storeMedia(t.ctx, whatsappId, message({ media: { mediaType: 'other', mimetype: 'application/pdf', filename: 'boleto.pdf', load: async () => data } }));
-    expect(stored).not.toBeNull();
-    const file = mediaFile(t.ctx, stored ?? '');
+    expect(stored).toMatchObject({ mediaName: 'boleto.pdf', mediaSize: data.length });
+    const file = mediaFile(t.ctx, stored.mediaPath ?? '');
     expect(file && fs.readFileSync(file)).toEqual(data);
 
     const errors: unknown[] = [];
     const off = t.ctx.events.subscribe('channel.error', ({ error }) => errors.push(error));
     const failed = await storeMedia(t.ctx, whatsappId, message({ media: { mediaType: 'image', mimetype: 'image/jpeg', filename: 'x.jpg', load: () => Promise.reject(new Error('gone')) } }));
     off();
-    expect(failed).toBeNull();
+    expect(failed).toEqual({ mediaPath: null, mediaName: 'x.jpg', mediaSize: null });
     expect(errors).toHaveLength(1);
-    expect(await storeMedia(t.ctx, whatsappId, message())).toBeNull();
+    expect(await storeMedia(t.ctx, whatsappId, message())).toEqual({ mediaPath: null, mediaName: null, mediaSize: null });
   });
 });
 

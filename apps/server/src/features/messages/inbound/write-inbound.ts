@@ -16,7 +16,7 @@ import { routeToQueue } from './queue-menu.js';
 import { findOrCreateTicket } from './ticket-choice.js';
 
 /** A message ready for the database: its media file already stored (never inside a transaction). */
-export type Prepared = { message: InboundMessage; mediaPath: string | null };
+export type Prepared = { message: InboundMessage; mediaPath: string | null; mediaName?: string | null; mediaSize?: number | null };
 
 /**
  * Writes one inbound message: contact, ticket, message row, and the ticket's last message,
@@ -24,7 +24,7 @@ export type Prepared = { message: InboundMessage; mediaPath: string | null };
  */
 export async function writeInbound(db: Db, options: { whatsappId: number; prepared: Prepared; settings: PipelineSettings; outbox: Outbox }): Promise<void> {
   const { whatsappId, settings, outbox } = options;
-  const { message, mediaPath } = options.prepared;
+  const { message, mediaPath, mediaName = null, mediaSize = null } = options.prepared;
   const contact = await upsertChatContact(db, message, outbox);
   outbox.pictures.push({ contactId: contact.id, chat: message.chat });
   const senderId = await upsertSender(db, message, outbox);
@@ -42,6 +42,8 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
     ack: message.fromMe ? 1 : 0,
     mediaType: storedMediaType(message),
     mediaPath,
+    mediaName,
+    mediaSize,
     quotedMsgId: quoted?.id ?? null,
     createdAt: message.timestamp.toISOString(),
   });
