@@ -90,7 +90,7 @@ describe.each([
     const violations = await seriousViolations(page);
     // The screens that follow are checked signed in, whatever this one found.
     await login(page);
-    expect(violations).toEqual([]);
+    expect(violations, violations.join('\n')).toEqual([]);
   });
 
   it.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s: no serious or critical violation', async (_name, screen) => {
@@ -98,6 +98,7 @@ describe.each([
     await screen.ready(page);
     // Let fonts, transitions and the first live update settle: axe reads computed colours.
     await page.waitForTimeout(300);
-    expect(await seriousViolations(page)).toEqual([]);
+    const violations = await seriousViolations(page);
+    expect(violations, violations.join('\n')).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@ import { createTheme } from '@mui/material/styles';
 export const theme = createTheme({
   palette: {
     primary: { main: '#00796B', light: '#48A999', dark: '#004C40', contrastText: '#FFFFFF' },
-    secondary: { main: '#25D366', contrastText: '#FFFFFF' },
+    // WhatsApp's own green (#25D366) is too light for text or white text (1.98:1); this one reads at 5:1.
+    secondary: { main: '#15803D', light: '#25D366', contrastText: '#FFFFFF' },
     background: { default: '#F4F6F8', paper: '#FFFFFF' },
     text: { primary: '#1F2933', secondary: '#5F6B7A' },
   },
@@ -25,6 +26,8 @@ export const theme = createTheme({
       },
     },
     MuiButton: { defaultProps: { disableElevation: true } },
+    // MUI's grey avatar with near-white initials reads at 1.7:1; initials need 4.5:1.
+    MuiAvatar: { styleOverrides: { colorDefault: { backgroundColor: '#5F6B7A', color: '#FFFFFF' } } },
     MuiAppBar: { defaultProps: { elevation: 0 } },
     MuiPaper: { styleOverrides: { outlined: { borderColor: '#E3E8EE' } } },
     MuiTableCell: {

@@ -20,7 +20,8 @@ export function LanguageMenu() {
         color="inherit"
         onClick={(event) => setAnchor(event.currentTarget)}
         startIcon={<TranslateIcon fontSize="small" />}
-        aria-label={t('language.label')}
+        // The name keeps the code it shows ('PT'), as speech and voice control expect.
+        aria-label={`${t('language.label')}: ${language.toUpperCase()}`}
         aria-haspopup="menu"
         data-testid="language-button"
         sx={{ minWidth: 0, px: 1.25 }}

@@ -38,8 +38,16 @@ export function NotificationsBell() {
 
   return (
     <>
-      <IconButton color="inherit" onClick={(event) => open(event.currentTarget)} aria-label={t('notifications.title')} data-testid="notifications-button" data-count={count} data-alerts={alerts}>
-        <Badge badgeContent={count} color="secondary" max={99} data-testid="notifications-count">
+      <IconButton
+        color="inherit"
+        onClick={(event) => open(event.currentTarget)}
+        aria-label={count > 0 ? `${t('notifications.title')}: ${count > 99 ? '99+' : count}` : t('notifications.title')}
+        data-testid="notifications-button"
+        data-count={count}
+        data-alerts={alerts}
+      >
+        {/* The count is in the button's name. At 0 MUI only shrinks the badge, keeping its last number in the page: it is taken out. */}
+        <Badge badgeContent={count} color="secondary" max={99} data-testid="notifications-count" sx={{ '& .MuiBadge-invisible': { display: 'none' } }}>
           <NotificationsNoneOutlined />
         </Badge>
       </IconButton>

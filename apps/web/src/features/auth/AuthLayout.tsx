@@ -14,6 +14,7 @@ export function AuthLayout({ title, subtitle, children, testId }: Props) {
   const { t } = useTranslation();
   return (
     <Box
+      component="main"
       sx={{
         minHeight: '100dvh',
         display: 'flex',
@@ -32,7 +33,7 @@ export function AuthLayout({ title, subtitle, children, testId }: Props) {
       <Stack direction="row" alignItems="center" gap={1.5} sx={{ mb: 3, color: '#fff' }}>
         <Logo size={44} />
         <Box>
-          <Typography variant="h5" fontWeight={800} lineHeight={1.1}>
+          <Typography variant="h5" component="p" fontWeight={800} lineHeight={1.1}>
             {t('app.name')}
           </Typography>
           <Typography variant="body2" sx={{ opacity: 0.85 }}>

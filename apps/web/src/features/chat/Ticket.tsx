@@ -187,14 +187,15 @@ export function Ticket({ ticketId }: { ticketId: number }) {
             font: 'inherit',
             color: 'inherit',
           }}
-          aria-label={t('chat.contactInfo')}
+          // Named by what it shows (the contact, the ticket, its agent); the tooltip says what it opens.
+          title={t('chat.contactInfo')}
           data-testid="ticket-contact-button"
         >
           <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
             {initials(ticket.contact.name)}
           </Avatar>
           <Box sx={{ minWidth: 0 }}>
-            <Typography fontWeight={600} noWrap data-testid="ticket-title">
+            <Typography component="h2" fontWeight={600} noWrap data-testid="ticket-title">
               {ticket.contact.name}{' '}
               <Typography component="span" variant="body2" color="text.secondary">
                 #{ticket.id}

@@ -3,6 +3,7 @@ import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
 import PersonAddAlt1Outlined from '@mui/icons-material/PersonAddAlt1Outlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
@@ -28,6 +29,7 @@ import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { initials } from '../../core/ui/initials';
 import { PageLayout, ScrollPaper } from '../../core/ui/PageLayout';
 import { RowActions } from '../../core/ui/RowActions';
+import { visuallyHidden } from '../../core/ui/visuallyHidden';
 import { SearchField } from '../../core/ui/SearchField';
 import { HIDE_ON_PHONE, TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
 import { errorText, toastError } from '../../core/ui/toastError';
@@ -108,7 +110,11 @@ export default function ContactsPage() {
         <Table size="small" stickyHeader>
           <TableHead>
             <TableRow>
-              <TableCell padding="checkbox" />
+              <TableCell padding="checkbox">
+                <Box component="span" sx={visuallyHidden}>
+                  {t('contacts.photo')}
+                </Box>
+              </TableCell>
               <TableCell>{t('contacts.name')}</TableCell>
               <TableCell sx={HIDE_ON_PHONE}>{t('contacts.number')}</TableCell>
               <TableCell sx={HIDE_ON_PHONE}>{t('contacts.email')}</TableCell>
@@ -119,7 +125,7 @@ export default function ContactsPage() {
             {list.items.map((contact) => (
               <TableRow key={contact.id} hover data-testid="contact-row">
                 <TableCell padding="checkbox" sx={{ pl: 2 }}>
-                  <Avatar src={contact.profilePicUrl || undefined} alt={contact.name} sx={{ width: 36, height: 36, fontSize: 14, bgcolor: 'primary.light' }}>
+                  <Avatar src={contact.profilePicUrl || undefined} alt={contact.name} sx={{ width: 36, height: 36, fontSize: 14, bgcolor: 'primary.main' }}>
                     {initials(contact.name)}
                   </Avatar>
                 </TableCell>

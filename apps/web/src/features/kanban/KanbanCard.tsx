@@ -106,7 +106,7 @@ export function KanbanCardView({ ticket, showStatus, overlay = false }: ViewProp
               data-testid="kanban-card-owner"
             />
           ) : null}
-          <Typography variant="caption" color="text.disabled" sx={{ ml: 'auto' }}>
+          <Typography variant="caption" color="text.secondary" sx={{ ml: 'auto' }}>
             #{ticket.id}
           </Typography>
         </Box>
@@ -123,7 +123,6 @@ type Props = {
 };
 
 export function KanbanCard({ ticket, showStatus, wasDragging }: Props) {
-  const { t } = useTranslation();
   const navigate = useNavigate();
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: ticket.id, data: { ticket } });
   // A pending ticket opens only through Accept, as in the tickets list: here, a drag to 'In service'.
@@ -133,7 +132,6 @@ export function KanbanCard({ ticket, showStatus, wasDragging }: Props) {
       ref={setNodeRef}
       {...attributes}
       {...listeners}
-      aria-label={t('kanban.card', { id: ticket.id, name: ticket.contact.name })}
       onClick={opens ? () => !wasDragging() && void navigate(`/tickets/${ticket.id}`) : undefined}
       sx={{ opacity: isDragging ? 0.35 : 1, touchAction: 'manipulation', borderRadius: 1.25, '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: 2 } }}
       data-testid="kanban-card"

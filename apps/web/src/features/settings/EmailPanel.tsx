@@ -74,7 +74,9 @@ export function EmailPanel() {
         </Button>
       </Stack>
       <Stack direction="row" alignItems="center" justifyContent="space-between">
-        <Typography variant="subtitle2">{t('settings.email.recent')}</Typography>
+        <Typography variant="subtitle2" component="h3">
+          {t('settings.email.recent')}
+        </Typography>
         <Tooltip title={t('settings.email.refresh')}>
           <IconButton size="small" onClick={() => void mails.refetch()} aria-label={t('settings.email.refresh')}>
             <Refresh fontSize="small" />

@@ -36,7 +36,8 @@ export function ToggleControl({ settingKey, value, onSave }: { settingKey: Setti
     <FormControlLabel
       labelPlacement="start"
       label={checked ? t('settings.enabled') : t('settings.disabled')}
-      control={<Switch checked={checked} onChange={(event) => void toggle(event.target.checked)} />}
+      // The switch is named by its setting; 'Enabled'/'Disabled' beside it is its state, which it also reports.
+      control={<Switch checked={checked} onChange={(event) => void toggle(event.target.checked)} slotProps={{ input: { 'aria-label': t(`settings.keys.${settingKey}.label`) } }} />}
       data-testid={`setting-${settingKey}`}
       slotProps={{ typography: { variant: 'body2', color: 'text.secondary', sx: { mr: 1 } } }}
       sx={{ mr: 0 }}
@@ -61,7 +62,8 @@ export function SelectControl({ settingKey, value, onSave }: { settingKey: Setti
       value={value}
       onChange={(event) => void onSave(settingKey, event.target.value)}
       data-testid={`setting-${settingKey}`}
-      aria-label={t(`settings.keys.${settingKey}.label`)}
+      // On the select itself (role combobox): a name on the wrapping div is not read.
+      slotProps={{ htmlInput: { 'aria-label': t(`settings.keys.${settingKey}.label`) } }}
     >
       {options.map((option) => (
         <MenuItem key={option.value} value={option.value}>

@@ -70,7 +70,7 @@ export default function SettingsPage() {
             if (keys.length === 0) return null;
             return (
               <Paper key={group} variant="outlined" data-testid={`settings-group-${group}`}>
-                <Typography variant="subtitle1" fontWeight={700} sx={{ px: 3, pt: 2, pb: 1 }}>
+                <Typography variant="subtitle1" component="h2" fontWeight={700} sx={{ px: 3, pt: 2, pb: 1 }}>
                   {t(`settings.groups.${group}`)}
                 </Typography>
                 {keys.map((key, index) => {

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { visuallyHidden } from '../../core/ui/visuallyHidden';
 import { TicketsManager } from './TicketsManager';
 
 // The chat (message kinds, input, recorder, modals) loads when a ticket is opened: the first screen is the list.
@@ -28,6 +29,9 @@ export default function TicketsPage() {
 
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0, p: { xs: 0, sm: 1.5 }, gap: 1.5 }} data-testid="tickets-page">
+      <Typography component="h1" sx={visuallyHidden}>
+        {t('menu.tickets')}
+      </Typography>
       <Paper
         variant="outlined"
         sx={{
@@ -45,7 +49,9 @@ export default function TicketsPage() {
         {selectedId === null ? (
           <Box sx={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 1, p: 3, textAlign: 'center' }} data-testid="ticket-placeholder">
             <ForumOutlined sx={{ fontSize: 64, color: 'primary.light' }} />
-            <Typography variant="h6">{t('tickets.placeholderTitle')}</Typography>
+            <Typography variant="h6" component="h2">
+              {t('tickets.placeholderTitle')}
+            </Typography>
             <Typography variant="body2" color="text.secondary">
               {t('tickets.placeholderBody')}
             </Typography>

@@ -81,7 +81,7 @@ export default function UsersPage() {
               <TableRow key={user.id} hover data-testid="user-row">
                 <TableCell>
                   <Stack direction="row" alignItems="center" gap={1.5}>
-                    <Avatar sx={{ width: 32, height: 32, fontSize: 13, bgcolor: 'primary.light' }}>{initials(user.name)}</Avatar>
+                    <Avatar sx={{ width: 32, height: 32, fontSize: 13, bgcolor: 'primary.main' }}>{initials(user.name)}</Avatar>
                     <Typography variant="body2" fontWeight={600}>
                       {user.name}
                     </Typography>

@@ -211,6 +211,7 @@ export const en = {
     saved: 'Quick answer saved successfully!',
   },
   contacts: {
+    photo: 'Photo',
     title: 'Contacts',
     add: 'Add contact',
     import: 'Import',
@@ -871,7 +872,6 @@ export const en = {
     notAllowed: 'Not allowed',
     loadMore: 'Load more',
     unread: '{{count}} unread',
-    card: 'Ticket #{{id}} of {{name}}',
   },
   confirmation: { confirm: 'Yes, delete', cancel: 'Cancel' },
   backendErrors,

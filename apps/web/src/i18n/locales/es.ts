@@ -176,6 +176,7 @@ export const es: Messages = {
     saved: '¡Respuesta rápida guardada con éxito!',
   },
   contacts: {
+    photo: 'Foto',
     title: 'Contactos',
     add: 'Agregar contacto',
     import: 'Importar',
@@ -871,7 +872,6 @@ export const es: Messages = {
     notAllowed: 'No permitido',
     loadMore: 'Cargar más',
     unread: '{{count}} sin leer',
-    card: 'Ticket #{{id}} de {{name}}',
   },
   confirmation: { confirm: 'Sí, eliminar', cancel: 'Cancelar' },
   backendErrors: {

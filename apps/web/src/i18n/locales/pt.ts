@@ -176,6 +176,7 @@ export const pt: Messages = {
     saved: 'Resposta rápida salva com sucesso!',
   },
   contacts: {
+    photo: 'Foto',
     title: 'Contatos',
     add: 'Adicionar contato',
     import: 'Importar',
@@ -871,7 +872,6 @@ export const pt: Messages = {
     notAllowed: 'Não permitido',
     loadMore: 'Carregar mais',
     unread: '{{count}} não lidas',
-    card: 'Ticket #{{id}} de {{name}}',
   },
   confirmation: { confirm: 'Sim, excluir', cancel: 'Cancelar' },
   backendErrors: {
