@@ -18,6 +18,7 @@ import { simulatorPhonesMigration } from './migrations/016_simulator_phones.js';
 import { contactSearchTrigramsMigration } from './migrations/017_contact_search_trigrams.js';
 import { messageSearchByTicketMigration } from './migrations/018_message_search_by_ticket.js';
 import { messageFilesMigration } from './migrations/019_message_files.js';
+import { messageSendersMigration } from './migrations/020_message_senders.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -49,6 +50,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '017_contact_search_trigrams': contactSearchTrigramsMigration(handle.kind),
     '018_message_search_by_ticket': messageSearchByTicketMigration(handle.kind),
     '019_message_files': messageFilesMigration(),
+    '020_message_senders': messageSendersMigration(),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -116,6 +116,10 @@ export type MessagesTable = {
   sendError: Generated<string | null>;
   /** 1: sent by the chatbot. */
   fromBot: Generated<Bool>;
+  /** The agent who wrote an own message in the inbox (migration 020; null before, and for everything else). */
+  userId: Generated<number | null>;
+  /** 1: sent by the product itself (greeting, queue menu, notice, farewell, chatbot, campaign): no agent's reply. */
+  automatic: Generated<Bool>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };

@@ -56,7 +56,8 @@ function lastMessageText(campaign: CampaignRow, body: string): string {
 
 /**
  * The message goes into the contact's latest ticket on the connection when there is one, stored
- * with the same provider id before the send, so an agent sees what the contact got.
+ * with the same provider id before the send, so an agent sees what the contact got. A campaign
+ * or tool-API send is marked automatic: it is no agent's answer to the contact.
  */
 async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { id: number } | undefined, providerId: string, content: OutboundContent): Promise<void> {
   const body = content.kind === 'text' ? content.body : content.kind === 'media' ? (content.caption ?? '') : '';
@@ -79,6 +80,7 @@ async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { 
       ...sentFile(content),
       quotedMsgId: null,
       sendStatus: 'queued',
+      automatic: true,
       createdAt: now,
     });
     if (inserted) await touchTicket(trx, ticketId, { lastMessage: lastMessageText(campaign, body), incoming: false }, now);

@@ -126,6 +126,27 @@ describe('tool API credentials', () => {
   });
 });
 
+describe("a send to a contact's ticket", () => {
+  it("goes into the contact's ticket marked automatic, no agent's answer on the dashboard", async () => {
+    const number = '5511987650042';
+    expect((await t.request({ method: 'POST', url: `/api/simulator/${phone}/inbound`, token: t.adminToken, payload: { from: number, name: 'Cliente', body: 'oi' } })).statusCode).toBe(200);
+    const ticket = await waitFor(
+      () => t.ctx.db.selectFrom('tickets').innerJoin('contacts', 'contacts.id', 'tickets.contactId').select('tickets.id').where('contacts.number', '=', number).executeTakeFirst(),
+      (row) => row !== undefined,
+    );
+    const res = await t.request({ method: 'POST', url: '/api/zdg', payload: { token: apiToken, number, message: 'Promoção de hoje', ticketwhatsappId: phone } });
+    expect(res.statusCode).toBe(202);
+    await campaignDone(res.json<{ id: number }>().id);
+    const own = await t.ctx.db
+      .selectFrom('messages')
+      .select(['body', 'userId', 'automatic'])
+      .where('ticketId', '=', ticket?.id ?? 0)
+      .where('fromMe', '=', 1)
+      .execute();
+    expect(own.map((m) => ({ ...m, automatic: Number(m.automatic) }))).toEqual([{ body: 'Promoção de hoje', userId: null, automatic: 1 }]);
+  });
+});
+
 describe('media by URL', () => {
   it('fetches once, types the file from its bytes (not the server’s header) and sends it, following a redirect', async () => {
     const number = nextNumber();

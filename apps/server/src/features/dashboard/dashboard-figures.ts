@@ -1,8 +1,9 @@
 /**
  * The dashboard's figures per queue and per agent over a period: tickets resolved (closed in it)
  * and the median first response, the time from the contact's first message on a ticket created
- * in the period to the inbox's first reply after it. The agent is the ticket's agent (who holds or
- * closed it): messages do not record which agent sent them.
+ * in the period to the inbox's first reply after it (the product's own messages are none). A wait
+ * counts for the agent who sent that reply; for the ticket's agent (who holds or closed it) when
+ * the reply names nobody (typed on the phone, or stored before senders were kept).
  */
 import type { TDashboard } from '@zapdesk/shared/messaging';
 import type { Db } from '../../core/db/database.js';
@@ -43,7 +44,8 @@ export async function dashboardFigures(db: Db, queueIds: number[] | undefined, p
   }
   // A ticket not answered yet still gives its queue and agent a row, with no wait to count.
   for (const row of responses) {
-    const waits = [tally(byQueue, row.queueId).waits, ...(row.userId === null ? [] : [tally(byAgent, row.userId).waits])];
+    const agent = row.answeredBy ?? row.userId;
+    const waits = [tally(byQueue, row.queueId).waits, ...(agent === null ? [] : [tally(byAgent, agent).waits])];
     if (row.answeredAt === null) continue;
     const wait = Math.max(0, Date.parse(row.answeredAt) - Date.parse(row.askedAt));
     for (const list of waits) list.push(wait);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -134,7 +134,8 @@ describe('with a range', () => {
       }
     };
     const asked = { minute: 0, fromMe: false };
-    // Answered in 2, 4 and 10 minutes, all in Vendas: median 4 min. The bot's message is no answer.
+    // These rows name no sender, as messages stored before senders were kept: an own message is a
+    // reply, by the ticket's agent. Answered in 2, 4 and 10 minutes, all in Vendas: median 4 min. The bot's message is no answer.
     await ticket({ createdAt: at(-6, 10), queueId: sales.id, userId: ana.user.id, closedAt: at(-6, 11), messages: [asked, { minute: 2, fromMe: true }] });
     await ticket({ createdAt: at(-3, 10), queueId: sales.id, userId: ana.user.id, closedAt: at(-2, 9), messages: [asked, { minute: 0.5, fromMe: true, fromBot: true }, { minute: 4, fromMe: true }] });
     await ticket({ createdAt: at(-3, 15), queueId: sales.id, userId: bruno.user.id, messages: [asked, { minute: 10, fromMe: true }, { minute: 11, fromMe: true }] });
@@ -204,5 +205,68 @@ describe('with a range', () => {
     const bad = await r.request({ method: 'GET', url: '/api/dashboard?range=week', token: r.adminToken });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { range: 'INVALID' } });
+  });
+});
+
+describe('who answered', () => {
+  let s: TestApp;
+  beforeAll(async () => {
+    s = await createTestApp({ SIMULATOR: 'on' });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("skips the product's own messages: a greeting sent at once and an agent's answer 4 minutes later is a 4-minute first response, for the agent who answered", async () => {
+    const sales = await s.createQueue({ name: 'Vendas', greetingMessage: 'Olá! Você está no setor de vendas.' });
+    const connection = await s.request({
+      method: 'POST',
+      url: '/api/whatsapp',
+      token: s.adminToken,
+      payload: { name: 'Loja', channel: 'simulator', queueIds: [sales.id], farewellMessage: 'Até logo!' },
+    });
+    expect(connection.statusCode).toBe(201);
+    const w = connection.json<{ id: number }>();
+    expect((await s.request({ method: 'POST', url: `/api/simulator/${w.id}/scan`, token: s.adminToken })).statusCode).toBe(200);
+    const ana = await s.createUser({ name: 'Ana', queueIds: [sales.id] });
+    const bruno = await s.createUser({ name: 'Bruno', queueIds: [sales.id] });
+
+    const ticket = await s.inboundTicket(w.id, 'Oi, quero comprar');
+    const own = () => s.ctx.db.selectFrom('messages').select(['id', 'body', 'userId', 'automatic', 'createdAt']).where('ticketId', '=', ticket.id).where('fromMe', '=', 1).orderBy('id').execute();
+    await waitFor(own, (rows) => rows.length === 1);
+    const put = (token: string, payload: Record<string, unknown>) => s.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token, payload });
+    expect((await put(ana.token, { status: 'open' })).statusCode).toBe(200);
+    expect((await s.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: ana.token, payload: { body: 'Oi! Sou a Ana, como posso ajudar?' } })).statusCode).toBe(201);
+    // Ana hands the ticket to Bruno, who closes it: the ticket's agent is not the one who answered.
+    expect((await put(ana.token, { userId: bruno.user.id })).statusCode).toBe(200);
+    expect((await put(bruno.token, { status: 'closed' })).statusCode).toBe(200);
+
+    const sent = await own();
+    expect(sent.map((m) => ({ userId: m.userId, automatic: Number(m.automatic) }))).toEqual([
+      { userId: null, automatic: 1 }, // the queue's greeting
+      { userId: ana.user.id, automatic: 0 },
+      { userId: null, automatic: 1 }, // 'Seu atendimento foi transferido…'
+      { userId: null, automatic: 1 }, // the farewell
+    ]);
+    // The test cannot wait 4 minutes: Ana's answer is moved to 4 minutes after the contact's message.
+    const asked = await s.ctx.db.selectFrom('messages').select('createdAt').where('ticketId', '=', ticket.id).where('fromMe', '=', 0).executeTakeFirstOrThrow();
+    const answeredAt = new Date(Date.parse(asked.createdAt) + 4 * 60_000).toISOString();
+    await s.ctx.db
+      .updateTable('messages')
+      .set({ createdAt: answeredAt })
+      .where('id', '=', sent[1]?.id ?? 0)
+      .execute();
+
+    const res = await s.request({ method: 'GET', url: '/api/dashboard?range=today', token: s.adminToken });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{
+      queues: { queueId: number | null; resolved: number; medianFirstResponseMs: number | null }[];
+      agents: { name: string; resolved: number; medianFirstResponseMs: number | null }[];
+    }>();
+    expect(body.queues.find((q) => q.queueId === sales.id)).toMatchObject({ resolved: 1, medianFirstResponseMs: 4 * 60_000 });
+    expect(body.agents).toEqual([
+      { userId: ana.user.id, name: 'Ana', resolved: 0, medianFirstResponseMs: 4 * 60_000 },
+      { userId: bruno.user.id, name: 'Bruno', resolved: 1, medianFirstResponseMs: null },
+    ]);
   });
 });

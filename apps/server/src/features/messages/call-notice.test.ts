@@ -77,6 +77,13 @@ describe('call notice', () => {
     expect(tickets[0]).toMatchObject({ status: 'pending', lastMessage: 'Aqui só por escrito, por favor.', unreadMessages: 0, whatsappId: w.id, contact: { number: from } });
     const chat = await messagesOf(tickets[0]?.id ?? 0);
     expect(chat.map((m) => ({ body: m.body, fromMe: m.fromMe, sendStatus: m.sendStatus }))).toEqual([{ body: 'Aqui só por escrito, por favor.', fromMe: true, sendStatus: 'sent' }]);
+    // The product's own message: no agent's answer on the dashboard.
+    const stored = await t.ctx.db
+      .selectFrom('messages')
+      .select(['userId', 'automatic'])
+      .where('ticketId', '=', tickets[0]?.id ?? 0)
+      .execute();
+    expect(stored.map((m) => ({ userId: m.userId, automatic: Number(m.automatic) }))).toEqual([{ userId: null, automatic: 1 }]);
   });
 
   it("puts the notice in the caller's open ticket, and answers each new call", async () => {

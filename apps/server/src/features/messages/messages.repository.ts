@@ -90,6 +90,9 @@ export async function findMessageByProviderId(db: Db, whatsappId: number, provid
 export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'fromBot' | 'sendStatus' | 'sendError' | 'mediaName' | 'mediaSize' | 'updatedAt'> & {
   sendStatus?: SendStatus;
   fromBot?: boolean;
+  /** Who sent an own message: the agent in the inbox, or the product itself (see migration 020). */
+  userId?: number | null;
+  automatic?: boolean;
   mediaName?: string | null;
   mediaSize?: number | null;
 };
@@ -98,7 +101,16 @@ export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | '
 export async function insertMessageRowOnce(db: Db, data: MessageInsert): Promise<MessageRow | undefined> {
   const row = await db
     .insertInto('messages')
-    .values({ ...data, fromMe: data.fromMe ? 1 : 0, read: data.read ? 1 : 0, fromBot: data.fromBot ? 1 : 0, isDeleted: 0, searchText: foldText(data.body), updatedAt: data.createdAt })
+    .values({
+      ...data,
+      fromMe: data.fromMe ? 1 : 0,
+      read: data.read ? 1 : 0,
+      fromBot: data.fromBot ? 1 : 0,
+      automatic: data.automatic ? 1 : 0,
+      isDeleted: 0,
+      searchText: foldText(data.body),
+      updatedAt: data.createdAt,
+    })
     .onConflict((oc) => oc.columns(['whatsappId', 'providerId']).doNothing())
     .returning(columns)
     .executeTakeFirst();

@@ -88,7 +88,7 @@ export async function sendMessage(
       )
     : [{ kind: 'text', body: input.body }];
   const ids: number[] = [];
-  for (const content of contents) ids.push(await sendOnTicket(ctx, sessions, { ticket, content, quotedMsgId: input.quotedMsgId ?? null }));
+  for (const content of contents) ids.push(await sendOnTicket(ctx, sessions, { ticket, content, quotedMsgId: input.quotedMsgId ?? null, userId: actor.id }));
   return presentMessages(ctx, await repo.findMessagesByIds(ctx.db, ids));
 }
 

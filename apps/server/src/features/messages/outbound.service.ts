@@ -1,7 +1,8 @@
 /**
  * Sends through a ticket's connection: agent replies, greetings, queue menus, notices and
- * farewells all take this one path. A reply is stored first (queued, with the provider id it
- * will go out under, in the same transaction as its outbound job), then sent; the result is
+ * farewells all take this one path. A send names its agent or is the product's own, so the
+ * dashboard tells an answer from a greeting. A reply is stored first (queued, with the provider
+ * id it will go out under, in the same transaction as its outbound job), then sent; the result is
  * recorded on both. A crash between the two leaves a queued job that is sent at start under
  * the same id, so what was acknowledged is never lost and never arrives twice.
  */
@@ -38,6 +39,8 @@ export type OutboundRequest = {
   quotedMsgId?: number | null;
   /** Sent by the chatbot: shown as the bot's in the chat. */
   fromBot?: boolean;
+  /** The agent who wrote it in the inbox. Without one it is the product's own (automatic), no reply on the dashboard. */
+  userId?: number;
 };
 
 export type SendOutcome = { status: 'sent' } | { status: 'queued' } | { status: 'failed'; error: ErrorCode };
@@ -96,6 +99,8 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
       quotedMsgId: quoted?.id ?? null,
       sendStatus: 'queued',
       fromBot: request.fromBot ?? false,
+      userId: request.userId ?? null,
+      automatic: request.userId === undefined,
       createdAt: now,
     });
     if (!row) throw new AppError('ERR_CREATING_MESSAGE');
