@@ -443,30 +443,32 @@ describe('translations', () => {
 });
 
 describe('on a phone', () => {
-  /** Nothing may stick out sideways at 390 px: the page would scroll and hide its controls. */
-  async function fitsWidth(page: Page): Promise<void> {
-    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+  /** Nothing may stick out of the 390×844 screen: the page itself would scroll and slide the header away (lists scroll inside). */
+  async function fitsScreen(page: Page): Promise<void> {
+    await expect(page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).resolves.toEqual([390, 844]);
   }
 
   it('fits the changed screens at 390×844: the list with Close all, quick answers, the attachments preview, transfer, the menu and the call settings', async () => {
+    expect((await api('/quickAnswers', { method: 'POST', body: { shortcut: 'celular', message: 'Pode me chamar no celular, {{name}}.' } })).status).toBe(201);
     const context = await newContext(browser, server.baseUrl, { mobile: true });
     const page = await context.newPage();
     await login(page);
+    await openAcceptedChat(page, '5511977770011', 'Fábio Celular');
     await page.goto('/tickets');
     await page.getByTestId('ticket-row').first().waitFor();
-    await fitsWidth(page);
+    await fitsScreen(page);
     await screenshot(page, 'details-60-phone-list');
     await page.getByTestId('tickets-close-all').click();
     await page.getByTestId('close-all-summary').waitFor();
-    await fitsWidth(page);
+    await fitsScreen(page);
     await screenshot(page, 'details-61-phone-close-all');
     await page.keyboard.press('Escape');
 
-    await openAcceptedChat(page, '5511977770011', 'Fábio Celular');
+    await page.getByTestId('ticket-row').filter({ hasText: 'Fábio Celular' }).click();
     const input = page.getByTestId('message-input');
-    await input.fill('/pra');
+    await input.fill('/cel');
     await page.getByTestId('quick-answers').getByTestId('quick-answer-option').first().waitFor();
-    await fitsWidth(page);
+    await fitsScreen(page);
     await screenshot(page, 'details-62-phone-quick-answers');
     await input.press('Escape');
     await input.fill('');
@@ -477,7 +479,7 @@ describe('on a phone', () => {
       { name: 'orcamento.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
     ]);
     await page.getByTestId('attachments-preview').waitFor();
-    await fitsWidth(page);
+    await fitsScreen(page);
     await screenshot(page, 'details-63-phone-attachments');
     await page.getByTestId('attachments-cancel').click();
     await expect.poll(() => page.getByTestId('attachments-preview').count()).toBe(0);
@@ -487,14 +489,14 @@ describe('on a phone', () => {
     // The ticket has no queue: typing three letters searches every agent.
     await page.getByTestId('transfer-user').fill('Adm');
     await page.getByTestId('transfer-user-option').first().waitFor();
-    await fitsWidth(page);
+    await fitsScreen(page);
     await screenshot(page, 'details-64-phone-transfer');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
 
     await page.goto('/settings');
     await page.getByTestId('setting-row-callMessage').scrollIntoViewIfNeeded();
-    await fitsWidth(page);
+    await fitsScreen(page);
     await screenshot(page, 'details-65-phone-call-settings');
     await page.getByTestId('drawer-toggle').click();
     await page.getByTestId('menu-section-admin').waitFor();
