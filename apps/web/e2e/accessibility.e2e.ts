@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { seriousViolations } from './axe';
-import { launchBrowser, login, newContext } from './browser';
+import { launchBrowser, login, newContext, screenshot } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -71,13 +71,14 @@ const SCREENS: { name: string; path: () => string; ready: (page: Page) => Promis
 describe.each([
   ['pt', 'pt-BR'],
   ['en', 'en-US'],
-])('accessibility in %s', (_language, locale) => {
+])('accessibility in %s', (language, locale) => {
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
     context = await newContext(browser, server.baseUrl, { locale });
     page = await context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   afterAll(async () => {
@@ -99,6 +100,7 @@ describe.each([
     // Let fonts, transitions and the first live update settle: axe reads computed colours.
     await page.waitForTimeout(300);
     const violations = await seriousViolations(page);
+    await screenshot(page, `a11y-${language}-${screen.name.replace(/\s+/g, '-').toLowerCase()}`);
     expect(violations, violations.join('\n')).toEqual([]);
   });
 });
