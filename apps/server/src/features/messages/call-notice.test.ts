@@ -122,4 +122,15 @@ describe('call notice', () => {
     expect(await sentTo(w.id, from)).toEqual([]);
     expect(await ticketsOf(from)).toEqual([]);
   });
+
+  it("refuses a call from something that is not a number, and an unknown connection's, without placing it", async () => {
+    const w = await connected();
+    const bad = await t.request({ method: 'POST', url: `/api/simulator/${w.id}/calls`, token: t.adminToken, payload: { from: 'ligação', video: 'yes' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { from: 'DIGITS_ONLY', video: 'INVALID' } });
+    const unknown = await t.request({ method: 'POST', url: '/api/simulator/999999/calls', token: t.adminToken, payload: { from: number() } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json<{ error: string }>().error).toMatch(/^ERR_/);
+    expect(await calls(w.id)).toEqual([]);
+  });
 });
