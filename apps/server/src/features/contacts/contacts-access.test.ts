@@ -45,16 +45,31 @@ afterAll(async () => {
 });
 
 describe('contacts a plain user may see', () => {
-  it("refuses a user who cannot see the contact's ticket: no read, no change of name or number, and replies still go to the stored number", async () => {
+  it("answers a user who cannot see the contact's ticket exactly as for a contact that does not exist: no read, no change of name or number, and replies still go to the stored number", async () => {
+    const answer = async (method: 'GET' | 'PUT' | 'POST', url: string, token: string, payload?: Record<string, unknown>) => {
+      const res = await t.request({ method, url, token, ...(payload ? { payload } : {}) });
+      return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
+    };
     for (const token of [tokens.support, tokens.none]) {
-      expect((await t.request({ method: 'GET', url: `/api/contacts/${ticket.contactId}`, token })).statusCode).toBe(403);
-      const changed = await t.request({ method: 'PUT', url: `/api/contacts/${ticket.contactId}`, token, payload: { name: 'Golpe', number: '5511900009999', email: '' } });
-      expect(changed.statusCode).toBe(403);
-      expect(changed.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
-      const renamed = await t.request({ method: 'PUT', url: `/api/contacts/${ticket.contactId}`, token, payload: { name: 'Golpe', number: ticket.contact.number, email: '' } });
-      expect(renamed.statusCode).toBe(403);
-      // Finding it by number is a read too.
-      expect((await t.request({ method: 'POST', url: '/api/contact', token, payload: { name: 'Sonda', number: ticket.contact.number } })).statusCode).toBe(403);
+      const missing = await answer('GET', '/api/contacts/999999', token);
+      expect(missing).toMatchObject({ status: 404, body: { error: 'ERR_NO_CONTACT_FOUND' } });
+      expect(await answer('GET', `/api/contacts/${ticket.contactId}`, token)).toEqual(missing);
+      expect(await answer('GET', `/api/contacts/${ticket.contactId}/phone-sends`, token)).toEqual(await answer('GET', '/api/contacts/999999/phone-sends', token));
+      // A change answers the same, whatever it asks: a new number, the same one, or one already stored.
+      for (const payload of [
+        { name: 'Golpe', number: '5511900009999', email: '' },
+        { name: 'Golpe', number: ticket.contact.number, email: '' },
+        { name: 'Golpe', number: loose.number, email: '' },
+      ]) {
+        const changed = await answer('PUT', `/api/contacts/${ticket.contactId}`, token, payload);
+        expect(changed, payload.number).toEqual(await answer('PUT', '/api/contacts/999999', token, payload));
+        expect(changed.status).toBe(404);
+      }
+      // Finding it by number says only what creating it says: the number is taken. Nothing of the contact.
+      const found = await answer('POST', '/api/contact', token, { name: 'Sonda', number: ticket.contact.number });
+      const created = await t.request({ method: 'POST', url: '/api/contacts', token, payload: { name: 'Sonda', number: ticket.contact.number, email: '' } });
+      expect(found).toEqual({ status: 409, body: created.json() });
+      expect(found.body).toEqual({ error: 'ERR_DUPLICATED_CONTACT', message: 'A contact with this number already exists.' });
     }
     const stored = (await t.request({ method: 'GET', url: `/api/contacts/${ticket.contactId}`, token: t.adminToken })).json<TContact>();
     expect(stored).toMatchObject({ number: ticket.contact.number, name: ticket.contact.name });

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('ticket visibility', () => {
-  it('shows a queued ticket to its queue agents and admins, and refuses the others', async () => {
+  it('shows a queued ticket to its queue agents and admins; to the others it does not exist', async () => {
     expect(ticket.queueId).toBe(sales.id);
     expect((await t.request({ method: 'GET', url: `/api/tickets/${ticket.id}`, token: salesAgent })).statusCode).toBe(200);
     for (const [method, url, payload] of [
@@ -48,8 +48,8 @@ describe('ticket visibility', () => {
       ['POST', `/api/messages/${ticket.id}`, { body: 'not mine' }],
     ] as const) {
       const res = await t.request({ method, url, token: supportAgent, ...(payload ? { payload } : {}) });
-      expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
     }
     const supportList = (await t.request({ method: 'GET', url: '/api/tickets', token: supportAgent })).json().tickets as TTicket[];
     expect(supportList.map((x) => x.id)).not.toContain(ticket.id);
@@ -62,7 +62,7 @@ describe('ticket visibility', () => {
     await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: { from: '5511955551111', body: 'oi' } });
     const mine = await waitForTicket('5511955551111', (x) => x.queueId !== null);
     expect((await t.request({ method: 'PUT', url: `/api/tickets/${mine.id}`, token: salesAgent, payload: { status: 'open' } })).json()).toMatchObject({ status: 'open' });
-    expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: other })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: other })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/api/tickets/${mine.id}`, token: t.adminToken })).statusCode).toBe(200);
   });
 
@@ -83,7 +83,7 @@ describe('ticket visibility', () => {
       expect(list, status).toMatchObject({ tickets: [], count: 0 });
     }
     for (const url of [`/api/tickets/${free.id}`, `/api/messages/${free.id}`, `/api/tickets/${ticket.id}`]) {
-      expect((await t.request({ method: 'GET', url, token: newcomer })).statusCode, url).toBe(403);
+      expect((await t.request({ method: 'GET', url, token: newcomer })).statusCode, url).toBe(404);
     }
     // Agents of a queue see the queue-less ticket; admins see everything.
     expect((await t.request({ method: 'GET', url: `/api/tickets/${free.id}`, token: salesAgent })).statusCode).toBe(200);
@@ -111,8 +111,76 @@ describe('ticket visibility', () => {
 describe('connection of a ticket', () => {
   it('tells the connection id to those who may see the ticket', async () => {
     expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: salesAgent, payload: { ticketid: ticket.id } })).json()).toEqual({ whatsappId: w.id });
-    expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: supportAgent, payload: { ticketid: ticket.id } })).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: supportAgent, payload: { ticketid: ticket.id } })).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
     expect((await t.request({ method: 'POST', url: '/api/zdgGetWppId', token: salesAgent, payload: { ticketid: 'x' } })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
+  });
+});
+
+describe('what lies beyond what one may see answers like what does not exist', () => {
+  const answer = async (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token: string, payload?: Record<string, unknown>) => {
+    const res = await t.request({ method, url, token, ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
+  };
+
+  it('refuses a ticket on a contact one may not see exactly as on a contact that does not exist, whatever the connection: no ticket, no reading, no message', async () => {
+    const other = (await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Second line', channel: 'simulator' } })).json<TWhatsapp>();
+    await t.request({ method: 'POST', url: `/api/simulator/${other.id}/scan`, token: t.adminToken });
+    const ticketsOf = async () =>
+      (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${ticket.contact.number}`, token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets.map((x) => x.id);
+    const before = await ticketsOf();
+    const missing = await answer('POST', '/api/tickets', supportAgent, { contactId: 999999 });
+    expect(missing).toMatchObject({ status: 404, body: { error: 'ERR_NO_CONTACT_FOUND' } });
+    // Another connection (where it opened today), the default one (with the contact's waiting ticket), an unknown one.
+    for (const extra of [{ whatsappId: other.id }, {}, { whatsappId: w.id }, { whatsappId: 999999 }]) {
+      expect(await answer('POST', '/api/tickets', supportAgent, { contactId: ticket.contactId, status: 'open', ...extra }), JSON.stringify(extra)).toEqual(missing);
+      expect(await answer('POST', '/api/tickets', supportAgent, { contactId: 999999, status: 'open', ...extra }), JSON.stringify(extra)).toEqual(missing);
+    }
+    expect(await ticketsOf()).toEqual(before);
+    expect(await answer('GET', `/api/contacts/${ticket.contactId}`, supportAgent)).toEqual(await answer('GET', '/api/contacts/999999', supportAgent));
+    const outbox = (await t.request({ method: 'GET', url: `/api/simulator/${other.id}/outbox`, token: t.adminToken })).json<unknown[]>();
+    expect(outbox).toEqual([]);
+    // Those who may see the contact open a ticket on the other connection as before.
+    const opened = await answer('POST', '/api/tickets', salesAgent, { contactId: ticket.contactId, status: 'open', whatsappId: other.id });
+    expect(opened).toMatchObject({ status: 201, body: { contactId: ticket.contactId, whatsappId: other.id, status: 'open' } });
+    await t.request({ method: 'DELETE', url: `/api/tickets/${String(opened.body.id)}`, token: t.adminToken });
+  });
+
+  it('answers a ticket one may not see, on every route that takes one, exactly as a ticket that does not exist', async () => {
+    for (const [method, url, payload] of [
+      ['GET', '/api/tickets/{id}', undefined],
+      ['PUT', '/api/tickets/{id}', { status: 'open' }],
+      ['POST', '/api/tickets/{id}/protocol', undefined],
+      ['GET', '/api/messages/{id}', undefined],
+      ['POST', '/api/messages/{id}', { body: 'not mine' }],
+      ['GET', '/api/chatbot/tickets/{id}', undefined],
+    ] as const) {
+      const hidden = await answer(method, url.replace('{id}', String(ticket.id)), supportAgent, payload);
+      const missing = await answer(method, url.replace('{id}', '999999'), supportAgent, payload);
+      expect(missing, `${method} ${url}`).toMatchObject({ status: 404, body: { error: 'ERR_NO_TICKET_FOUND' } });
+      expect(hidden, `${method} ${url}`).toEqual(missing);
+    }
+    expect(await answer('POST', '/api/zdgGetWppId', supportAgent, { ticketid: ticket.id })).toEqual(await answer('POST', '/api/zdgGetWppId', supportAgent, { ticketid: 999999 }));
+  });
+
+  it('answers a message of a ticket one may not see exactly as a message that does not exist', async () => {
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open' } });
+    const sent = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload: { body: 'só do admin' } });
+    const message = sent.json<TMessage[]>()[0];
+    if (!message) throw new Error('no message');
+    for (const [method, url] of [
+      ['DELETE', '/api/messages/{id}'],
+      ['POST', '/api/messages/{id}/retry'],
+    ] as const) {
+      const missing = await answer(method, url.replace('{id}', '999999'), supportAgent);
+      expect(missing, `${method} ${url}`).toMatchObject({ status: 404, body: { error: 'ERR_NO_MESSAGE_FOUND' } });
+      expect(await answer(method, url.replace('{id}', String(message.id)), supportAgent), `${method} ${url}`).toEqual(missing);
+    }
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'pending' } });
+  });
+
+  it('tells one who may see the contact that it already has an active ticket, naming no ticket', async () => {
+    const again = await answer('POST', '/api/tickets', salesAgent, { contactId: ticket.contactId, status: 'open', whatsappId: w.id });
+    expect(again).toEqual({ status: 409, body: { error: 'ERR_OTHER_OPEN_TICKET', message: "There's already an open ticket for this contact." } });
   });
 });
 
