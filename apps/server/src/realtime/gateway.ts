@@ -126,8 +126,8 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
       void (async () => {
         if (id === undefined) throw new AppError('ERR_VALIDATION');
         const [ticket, actor] = await Promise.all([findTicketById(ctx.db, id), findAuthUserById(ctx.db, user.id)]);
-        if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
-        if (!actor || !(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_PERMISSION');
+        // A ticket the user may not see answers as one that does not exist, as the API does.
+        if (!ticket || !actor || !(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
         await joinTopic(TOPICS.chat(id));
         answer(ack, { ok: true });
       })().catch((error: unknown) => answer(ack, refusal(error)));

@@ -81,6 +81,26 @@ describe('contacts a plain user may see', () => {
     expect(outbox.filter((o) => o.body === 'Olá! Posso ajudar?').map((o) => o.to)).toEqual([expect.stringContaining(ticket.contact.number)]);
   });
 
+  it('lets nobody pick such a contact for a new group: it answers as a contact that does not exist, and nothing reaches the phone', async () => {
+    const groupsOnPhone = async () => (await t.request({ method: 'GET', url: `/api/simulator/${connectionId}/groups`, token: t.adminToken })).json<{ groups: unknown[] }>().groups.length;
+    const before = await groupsOnPhone();
+    const create = async (token: string, contactIds: number[]) => {
+      const res = await t.request({ method: 'POST', url: '/api/groups', token, payload: { whatsappId: connectionId, title: 'Clientes', participants: '', contactIds } });
+      return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
+    };
+    for (const token of [tokens.support, tokens.none]) {
+      const missing = await create(token, [999999]);
+      expect(missing).toMatchObject({ status: 404, body: { error: 'ERR_NO_CONTACT_FOUND' } });
+      expect(await create(token, [ticket.contactId])).toEqual(missing);
+      expect(await create(token, [loose.id, ticket.contactId])).toEqual(missing);
+    }
+    expect(await groupsOnPhone()).toBe(before);
+    // The queue's agent picks the contact as before.
+    const made = await create(tokens.sales, [ticket.contactId]);
+    expect(made.status).toBe(201);
+    expect(made.body.added).toEqual([ticket.contact.number]);
+  });
+
   it('shows such a contact in nobody’s list, search or export but those who may see its ticket', async () => {
     for (const token of [tokens.support, tokens.none]) {
       expect(await listNumbers(token)).not.toContain(ticket.contact.number);

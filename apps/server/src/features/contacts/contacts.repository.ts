@@ -180,16 +180,16 @@ export async function findContactByAnyNumber(db: Db, numbers: string[]): Promise
   return undefined;
 }
 
-/** People among these contacts (groups left out), with their numbers. */
-export async function contactNumbers(db: Db, ids: number[]): Promise<{ id: number; name: string; number: string }[]> {
+/** People among these contacts (groups left out), with their numbers; only those `visible` when given. */
+export async function contactNumbers(db: Db, ids: number[], visible?: RawBuilder<SqlBool>): Promise<{ id: number; name: string; number: string }[]> {
   if (ids.length === 0) return [];
-  return db
+  let query = db
     .selectFrom('contacts')
     .select(['id', 'name', 'number'])
     .where('id', 'in', [...new Set(ids)])
-    .where('isGroup', '=', 0)
-    .orderBy('id')
-    .execute();
+    .where('isGroup', '=', 0);
+  if (visible) query = query.where(visible);
+  return query.orderBy('id').execute();
 }
 
 /** The contact that stands for a group (its number is the group id), when someone wrote in it. */

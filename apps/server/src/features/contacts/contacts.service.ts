@@ -43,12 +43,30 @@ export async function getContact(ctx: AppContext, id: number): Promise<TContact>
   return contact;
 }
 
-/** A contact the user may see, else ERR_NO_CONTACT_FOUND or ERR_NO_PERMISSION. */
-export async function getVisibleContact(ctx: AppContext, actor: AuthUser, id: number): Promise<TContact> {
-  const contact = await getContact(ctx, id);
+/** Whether the user may see this contact (false for one that does not exist). */
+async function maySeeContact(ctx: AppContext, actor: AuthUser, id: number): Promise<boolean> {
   const condition = await visibility(ctx, actor);
-  if (condition && !(await repo.contactMeets(ctx.db, id, condition))) throw new AppError('ERR_NO_PERMISSION');
-  return contact;
+  return condition ? repo.contactMeets(ctx.db, id, condition) : (await repo.findContactById(ctx.db, id)) !== undefined;
+}
+
+/**
+ * A contact the user may see. One they may not see answers exactly as one that does not exist
+ * (ERR_NO_CONTACT_FOUND), and is asked about first: no later check (a number taken, an open
+ * ticket, a connection) may tell them what lies beyond what they see.
+ */
+export async function getVisibleContact(ctx: AppContext, actor: AuthUser, id: number): Promise<TContact> {
+  if (!(await maySeeContact(ctx, actor, id))) throw new AppError('ERR_NO_CONTACT_FOUND');
+  return getContact(ctx, id);
+}
+
+/**
+ * The people among these contacts, with their numbers, when the user may see every one; else
+ * ERR_NO_CONTACT_FOUND, the same whether an id is unknown or beyond what they see.
+ */
+export async function visibleContactNumbers(ctx: AppContext, actor: AuthUser, ids: number[]): Promise<{ id: number; name: string; number: string }[]> {
+  const found = await repo.contactNumbers(ctx.db, ids, await visibility(ctx, actor));
+  if (found.length !== new Set(ids).size) throw new AppError('ERR_NO_CONTACT_FOUND', { fields: { contactIds: 'INVALID' } });
+  return found;
 }
 
 function guardNumber<T>(work: () => Promise<T>): Promise<T> {
@@ -69,16 +87,26 @@ export async function createContact(ctx: AppContext, input: ContactData): Promis
   return contact;
 }
 
+/**
+ * The stored contact with a number, when the user may see it. One they may not see answers as
+ * creating it would (ERR_DUPLICATED_CONTACT, the spec's 'already exists'): the number is taken,
+ * and nothing of the contact is told.
+ */
+async function visibleByNumber(ctx: AppContext, actor: AuthUser, id: number): Promise<TContact> {
+  if (!(await maySeeContact(ctx, actor, id))) throw new AppError('ERR_DUPLICATED_CONTACT');
+  return getContact(ctx, id);
+}
+
 /** POST /contact: the contact with this number (if the user may see it), created when there is none. */
 export async function findOrCreateContact(ctx: AppContext, actor: AuthUser, input: ContactData): Promise<TContact> {
   const existing = await repo.findContactIdByNumber(ctx.db, input.number);
-  if (existing) return getVisibleContact(ctx, actor, existing);
+  if (existing) return visibleByNumber(ctx, actor, existing);
   try {
     return await createContact(ctx, input);
   } catch (error) {
     // Another request created it meanwhile: that one is the contact.
     const raced = error instanceof AppError && error.code === 'ERR_DUPLICATED_CONTACT' ? await repo.findContactIdByNumber(ctx.db, input.number) : undefined;
-    if (raced) return getVisibleContact(ctx, actor, raced);
+    if (raced) return visibleByNumber(ctx, actor, raced);
     throw error;
   }
 }

@@ -23,7 +23,7 @@ import {
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate } from '../../core/http/auth-hooks.js';
+import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
 import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './groups.service.js';
@@ -36,9 +36,10 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
     groups: await service.listGroups(ctx, sessions, req.query.whatsappId),
   }));
 
-  app.post('/groups', { schema: { tags, body: ZGroupCreateSchema, response: { 201: ZGroupCreatedSchema } }, onRequest }, async (req, reply) =>
-    reply.code(201).send(await service.createGroup(ctx, sessions, req.body)),
-  );
+  app.post('/groups', { schema: { tags, body: ZGroupCreateSchema, response: { 201: ZGroupCreatedSchema } }, onRequest }, async (req, reply) => {
+    const { contactIds, ...group } = req.body;
+    return reply.code(201).send(await service.createGroup(ctx, sessions, { ...group, picked: { by: currentUser(req), contactIds } }));
+  });
 
   app.post(
     '/groups/actions',
@@ -95,7 +96,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
       actorOf(req);
       const contact = req.body.contact;
       const participants = (Array.isArray(contact) ? contact : contact.split(/[,;\n]/)).join('\n');
-      return reply.code(201).send(await service.createGroup(ctx, sessions, { whatsappId: req.body.ticketwhatsappId, title: req.body.title, participants, contactIds: [] }));
+      return reply.code(201).send(await service.createGroup(ctx, sessions, { whatsappId: req.body.ticketwhatsappId, title: req.body.title, participants }));
     },
   );
 

@@ -14,7 +14,8 @@ import { AppError } from '../../core/errors.js';
 import { prepareFromLocalPath, prepareFromUrl, type PreparedMedia } from '../campaigns/campaign-media.js';
 import { storeCampaign, type CampaignActor } from '../campaigns/campaigns.service.js';
 import type { RecipientInsert } from '../campaigns/recipients.repository.js';
-import { contactNumbers } from '../contacts/contacts.repository.js';
+import { visibleContactNumbers } from '../contacts/contacts.service.js';
+import type { AuthUser } from '../users/users.repository.js';
 import { whatsappExists } from '../whatsapps/whatsapps.repository.js';
 
 /** The connection's live driver, or why there is none. */
@@ -48,12 +49,16 @@ export async function listGroups(ctx: AppContext, sessions: SessionManager, what
  * Creates a group with the connection's number as admin. Members typed one per line follow the
  * bulk number rule (the Brazilian 9); picked contacts are taken as stored. What could not be
  * added is answered with the reason: not a number, no account, or refused by the network.
+ * Contacts are picked by a signed-in user, among those they may see.
  */
-export async function createGroup(ctx: AppContext, sessions: SessionManager, input: { whatsappId: number; title: string; participants: string; contactIds: number[] }): Promise<TGroupCreated> {
+export async function createGroup(
+  ctx: AppContext,
+  sessions: SessionManager,
+  input: { whatsappId: number; title: string; participants: string; picked?: { by: AuthUser; contactIds: number[] } | undefined },
+): Promise<TGroupCreated> {
   const driver = await connectedDriver(ctx, sessions, input.whatsappId);
   const parsed = parseRecipients(input.participants);
-  const picked = await contactNumbers(ctx.db, input.contactIds);
-  if (picked.length !== new Set(input.contactIds).size) throw new AppError('ERR_NO_CONTACT_FOUND', { fields: { contactIds: 'INVALID' } });
+  const picked = input.picked ? await visibleContactNumbers(ctx, input.picked.by, input.picked.contactIds) : [];
   const failed: TGroupCreated['failed'] = [];
   const numbers: string[] = [];
   const typedAs = new Map<string, string>();

@@ -107,9 +107,10 @@ describe('POST /api/zdgSyncMessageUser', () => {
     expect((await t.request({ method: 'POST', url: '/api/zdgSyncMessageUser', payload: { user: from, limit: 5, ticketwhatsappId: w.id, token: 'x' } })).statusCode).toBe(401);
     expect((await importUser({ user: from, limit: 5, ticketwhatsappId: 999999 })).json()).toMatchObject({ error: 'ERR_NO_WAPP_FOUND' });
     expect((await importUser({ user: '5511000000999', limit: 5, ticketwhatsappId: w.id })).json()).toMatchObject({ error: 'ERR_NO_CONTACT_FOUND' });
+    // A contact the caller may not see is a number with no contact, to them.
     const refused = await importUser({ user: from, limit: 5, ticketwhatsappId: w.id }, outsider.token);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toMatchObject({ error: 'ERR_NO_CONTACT_FOUND' });
     // Seeding the simulated phone's history is for admins.
     expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/history`, token: agent.token, payload: { from, messages: [{ body: 'x' }] } })).statusCode).toBe(403);
     expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/history`, token: t.adminToken, payload: { from, messages: [] } })).json()).toMatchObject({ error: 'ERR_VALIDATION' });
@@ -133,15 +134,15 @@ describe('history import and visibility', () => {
     expect(tickets.map((x) => x.id)).toEqual([ticket.id]);
   });
 
-  it("refuses, and changes nothing, when the contact's only ticket is one the caller may not see", async () => {
+  it("refuses, as for an unknown number, and changes nothing, when the contact's only ticket is one the caller may not see", async () => {
     const from = nextNumber();
     const ticket = await liveTicket(from, 'oi');
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: agent.token, payload: { status: 'open' } });
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: agent.token, payload: { status: 'closed' } });
     await seed(from, [{ body: 'não é sua' }]);
     const refused = await importUser({ user: from, limit: 10, ticketwhatsappId: w.id }, outsider.token);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toMatchObject({ error: 'ERR_NO_CONTACT_FOUND' });
     expect(await ticketOf(from)).toMatchObject({ id: ticket.id, status: 'closed', userId: agent.id });
     expect(await bodies(ticket.id)).not.toContain('não é sua');
   });

@@ -40,9 +40,9 @@ export async function listMessages(
     const page = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset });
     return { ticket: found, ...page, refs: await loadMessageRefs(ctx, page.rows) };
   });
-  if (!view) throw new AppError('ERR_NO_TICKET_FOUND');
+  // A ticket the user may not see answers as one that does not exist (see getVisibleTicket).
+  if (!view || !(await canSeeTicket(ctx, actor, view.ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
   let ticket = view.ticket;
-  if (!(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_PERMISSION');
   if (readsTicket(actor, ticket) && (await readTicket(ctx, sessions, ticket))) {
     ticket = (await findTicketById(ctx.db, ticketId)) ?? ticket;
     ctx.events.publish('ticket.read', { ticket });
@@ -92,11 +92,17 @@ export async function sendMessage(
   return presentMessages(ctx, await repo.findMessagesByIds(ctx.db, ids));
 }
 
+/** A message of a ticket the user may see; any other answers as a message that does not exist. */
+async function getVisibleMessage(ctx: AppContext, actor: AuthUser, messageId: number) {
+  const row = await repo.findMessageById(ctx.db, messageId);
+  const ticket = row ? await findTicketById(ctx.db, row.ticketId) : undefined;
+  if (!row || !ticket || !(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_MESSAGE_FOUND');
+  return { row, ticket };
+}
+
 /** Only one's own messages can be deleted, for everyone. */
 export async function deleteMessage(ctx: AppContext, sessions: SessionManager, actor: AuthUser, messageId: number): Promise<void> {
-  const row = await repo.findMessageById(ctx.db, messageId);
-  if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
-  const ticket = await getVisibleTicket(ctx, actor, row.ticketId);
+  const { row, ticket } = await getVisibleMessage(ctx, actor, messageId);
   if (!row.fromMe) throw new AppError('ERR_NO_PERMISSION');
   if (row.isDeleted) return;
   try {
@@ -111,9 +117,7 @@ export async function deleteMessage(ctx: AppContext, sessions: SessionManager, a
 
 /** Sends again an own message whose send failed, on an open ticket the caller may see. */
 export async function retrySend(ctx: AppContext, sessions: SessionManager, actor: AuthUser, messageId: number): Promise<TMessage> {
-  const row = await repo.findMessageById(ctx.db, messageId);
-  if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
-  const ticket = await getVisibleTicket(ctx, actor, row.ticketId);
+  const { row, ticket } = await getVisibleMessage(ctx, actor, messageId);
   if (!row.fromMe || row.sendStatus !== 'failed') throw new AppError('ERR_MESSAGE_NOT_FAILED');
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
   const outcome = await retryMessage(ctx, sessions, messageId, chatOf(ticket));

@@ -104,8 +104,10 @@ describe('outbound queue', () => {
     const missing = await t.request({ method: 'POST', url: '/api/messages/999999/retry', token: t.adminToken });
     expect(missing.json()).toMatchObject({ error: 'ERR_NO_MESSAGE_FOUND' });
     const stranger = await t.createUser({ queueIds: [(await t.createQueue()).id] });
+    // To them it is a message that does not exist.
     const refused = await t.request({ method: 'POST', url: `/api/messages/${incoming.id}/retry`, token: stranger.token });
-    expect(refused.statusCode).toBe(403);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toMatchObject({ error: 'ERR_NO_MESSAGE_FOUND' });
     expect((await t.request({ method: 'POST', url: `/api/messages/${incoming.id}/retry` })).statusCode).toBe(401);
   });
 

@@ -64,8 +64,8 @@ describe("'Protocolo'", () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ error: 'ERR_TICKET_NOT_OPEN' });
     await put(pending.id, { status: 'open' }, agent.token);
-    expect((await protocol(pending.id, outsider.token)).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
-    expect((await protocol(pending.id, colleague.token)).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect((await protocol(pending.id, outsider.token)).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
+    expect((await protocol(pending.id, colleague.token)).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
     await put(pending.id, { status: 'closed' }, agent.token);
     expect((await protocol(pending.id, agent.token)).json()).toMatchObject({ error: 'ERR_TICKET_NOT_OPEN' });
     expect((await protocol(999999)).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
@@ -99,7 +99,7 @@ describe("'Spy'", () => {
     // 'Spy' on the status table: pending stays pending.
     expect((await put(ticket.id, { status: 'pending' }, agent.token)).json()).toMatchObject({ status: 'pending', userId: null, unreadMessages: 1 });
     // Someone outside the ticket's queue cannot look in.
-    expect((await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: outsider.token })).json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    expect((await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: outsider.token })).json()).toMatchObject({ error: 'ERR_NO_TICKET_FOUND' });
     expect((await put(ticket.id, { status: 'open' }, agent.token)).json()).toMatchObject({ status: 'open', userId: agent.id, unreadMessages: 0 });
   });
 

@@ -12,7 +12,7 @@ import { readTicket } from '../messages/read-receipts.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById, findDefaultWhatsappId } from '../whatsapps/whatsapps.repository.js';
 import { isUniqueViolation } from '../../core/db/database.js';
-import { findContactById } from '../contacts/contacts.repository.js';
+import { getVisibleContact } from '../contacts/contacts.service.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';
 import * as lists from './tickets-list.repository.js';
@@ -25,10 +25,10 @@ export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: Pic
   return canSee({ id: actor.id, admin: false, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, ticket, { all: true });
 }
 
+/** A ticket the user may see; one they may not see answers exactly as one that does not exist. */
 export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<TTicket> {
   const ticket = await repo.findTicketById(ctx.db, id);
-  if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
-  if (!(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_PERMISSION');
+  if (!ticket || !(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
   return ticket;
 }
 
@@ -213,9 +213,13 @@ export async function updateTicket(ctx: AppContext, sessions: SessionManager, ac
   return transferTicket(ctx, sessions, actor, id, { ...(input.userId !== undefined ? { userId: input.userId } : {}), ...(input.queueId !== undefined ? { queueId: input.queueId } : {}), ...moves });
 }
 
-/** A ticket opened by an agent for a contact: open and theirs, on the default connection unless told. */
+/**
+ * A ticket opened by an agent for a contact: open and theirs, on the default connection unless
+ * told. Only on a contact they may see, asked first: a ticket would let them read the contact
+ * and write to it, and the later answers (a connection, an open ticket) would tell them about it.
+ */
 export async function createTicket(ctx: AppContext, actor: AuthUser, input: { contactId: number; whatsappId?: number | undefined }): Promise<TTicket> {
-  if (!(await findContactById(ctx.db, input.contactId))) throw new AppError('ERR_NO_CONTACT_FOUND');
+  await getVisibleContact(ctx, actor, input.contactId);
   const whatsappId = input.whatsappId ?? (await findDefaultWhatsappId(ctx.db));
   if (whatsappId === undefined) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
   if (input.whatsappId !== undefined && !(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
