@@ -134,6 +134,7 @@ export const en = {
     DIGITS_ONLY: 'Digits only: country code, area code and number',
     LESS_THAN_MIN: 'Must not be less than the minimum',
     INVALID: 'Invalid value',
+    TOO_COMMON: 'Too common: choose another',
   },
   errors: { generic: 'An error occurred!', prefixed: 'Error: {{message}}' },
   list: {

@@ -99,6 +99,7 @@ export const es: Messages = {
     DIGITS_ONLY: 'Solo números: código de país, código de área y número',
     LESS_THAN_MIN: 'No puede ser menor que el mínimo',
     INVALID: 'Valor inválido',
+    TOO_COMMON: 'Demasiado común: elige otra',
   },
   errors: { generic: '¡Ocurrió un error!', prefixed: 'Error: {{message}}' },
   list: {
@@ -908,6 +909,7 @@ export const es: Messages = {
     ERR_LAST_ADMIN: 'Debe haber al menos un administrador.',
     ERR_INVALID_CSV: 'El archivo no es un CSV de contactos válido.',
     ERR_VALIDATION: 'Algunos campos no son válidos. Verifica los datos informados.',
+    ERR_PASSWORD_TOO_COMMON: 'Esta contraseña está entre las más usadas, las primeras que prueba un atacante. Elige otra.',
     ERR_TOO_MANY_REQUESTS: 'Demasiados intentos. Espera un minuto e inténtalo de nuevo.',
     ERR_NOT_FOUND: 'No encontrado.',
     ERR_NO_MESSAGE_FOUND: 'No se encontró ningún mensaje con este ID.',

@@ -99,6 +99,7 @@ export const pt: Messages = {
     DIGITS_ONLY: 'Somente números: código do país, DDD e número',
     LESS_THAN_MIN: 'Não pode ser menor que o mínimo',
     INVALID: 'Valor inválido',
+    TOO_COMMON: 'Muito comum: escolha outra',
   },
   errors: { generic: 'Ocorreu um erro!', prefixed: 'Erro: {{message}}' },
   list: {
@@ -908,6 +909,7 @@ export const pt: Messages = {
     ERR_LAST_ADMIN: 'Deve haver pelo menos um administrador.',
     ERR_INVALID_CSV: 'O arquivo não é um CSV de contatos válido.',
     ERR_VALIDATION: 'Alguns campos são inválidos. Verifique os dados informados.',
+    ERR_PASSWORD_TOO_COMMON: 'Esta senha está entre as mais usadas, as primeiras que um invasor tenta. Escolha outra.',
     ERR_TOO_MANY_REQUESTS: 'Muitas tentativas. Aguarde um minuto e tente novamente.',
     ERR_NOT_FOUND: 'Não encontrado.',
     ERR_NO_MESSAGE_FOUND: 'Nenhuma mensagem encontrada com este ID.',
