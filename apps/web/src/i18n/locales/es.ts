@@ -52,6 +52,22 @@ export const es: Messages = {
     queues: 'Colas',
     settings: 'Configuración',
   },
+  passwordRules: {
+    hint: 'Al menos 8 caracteres. Evita contraseñas comunes, como 12345678 o contraseña1.',
+    tooShort: 'Demasiado corta: usa al menos 8 caracteres.',
+  },
+  signInNotices: {
+    failed_one: 'Hubo 1 intento de entrar en tu cuenta con una contraseña incorrecta desde tu último acceso, el {{when}}, desde la dirección {{address}}. Si no fuiste tú, cambia tu contraseña.',
+    failed_other:
+      'Hubo {{count}} intentos de entrar en tu cuenta con una contraseña incorrecta desde tu último acceso. El último fue el {{when}}, desde la dirección {{address}}. Si no fuiste tú, cambia tu contraseña.',
+    changePassword: 'Cambiar contraseña',
+    dismiss: 'Entendido',
+    weakTitle: 'Cambia tu contraseña',
+    weakText:
+      'Tu contraseña ya no cumple las reglas de seguridad: tiene menos de 8 caracteres o está entre las más usadas, las primeras que prueba un atacante. Elige una nueva contraseña para mantener tu cuenta protegida.',
+    later: 'Ahora no',
+    weakBanner: 'Tu contraseña debe cambiarse: tiene menos de 8 caracteres o es demasiado común.',
+  },
   userMenu: { account: 'Cuenta', profile: 'Perfil', logout: 'Cerrar sesión' },
   notifications: {
     title: 'Notificaciones',

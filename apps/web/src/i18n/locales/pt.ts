@@ -52,6 +52,22 @@ export const pt: Messages = {
     queues: 'Filas',
     settings: 'Configurações',
   },
+  passwordRules: {
+    hint: 'Pelo menos 8 caracteres. Evite senhas comuns, como 12345678 ou senha123.',
+    tooShort: 'Muito curta: use pelo menos 8 caracteres.',
+  },
+  signInNotices: {
+    failed_one: 'Houve 1 tentativa de entrar na sua conta com a senha errada desde o seu último acesso, em {{when}}, a partir do endereço {{address}}. Se não foi você, troque sua senha.',
+    failed_other:
+      'Houve {{count}} tentativas de entrar na sua conta com a senha errada desde o seu último acesso. A última foi em {{when}}, a partir do endereço {{address}}. Se não foi você, troque sua senha.',
+    changePassword: 'Trocar senha',
+    dismiss: 'Entendi',
+    weakTitle: 'Troque sua senha',
+    weakText:
+      'Sua senha não segue mais as regras de segurança: ela tem menos de 8 caracteres ou está entre as senhas mais usadas, as primeiras que um invasor tenta. Escolha uma nova senha para manter sua conta protegida.',
+    later: 'Agora não',
+    weakBanner: 'Sua senha precisa ser trocada: ela tem menos de 8 caracteres ou é muito comum.',
+  },
   userMenu: { account: 'Conta', profile: 'Perfil', logout: 'Sair' },
   notifications: {
     title: 'Notificações',
