@@ -30,7 +30,7 @@ export function SignInNotices() {
     setProfileOpen(true);
   };
   const changeButton = (
-    <Button color="inherit" size="small" onClick={changePassword} data-testid="sign-in-notice-change">
+    <Button color="inherit" size="small" onClick={changePassword} sx={{ whiteSpace: 'nowrap' }} data-testid="sign-in-notice-change">
       {t('signInNotices.changePassword')}
     </Button>
   );
@@ -47,7 +47,7 @@ export function SignInNotices() {
               action={
                 <>
                   {changeButton}
-                  <Button color="inherit" size="small" onClick={dismissFailedAttempts}>
+                  <Button color="inherit" size="small" onClick={dismissFailedAttempts} sx={{ whiteSpace: 'nowrap' }}>
                     {t('signInNotices.dismiss')}
                   </Button>
                 </>
