@@ -20,6 +20,7 @@ import { openDatabase } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
 import { installErrorHandling } from './core/http/error-handler.js';
+import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
 import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     secrets,
     identity: createIdentity(handle.db),
     presence: new Presence(),
+    failures: redis ? redisFailureStore(redis.limits, redis.prefix) : memoryFailureStore(),
     tokens: new TokenService({
       accessSecret: secrets.jwtSecret,
       refreshSecret: secrets.jwtRefreshSecret,

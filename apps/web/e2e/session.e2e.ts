@@ -113,6 +113,46 @@ describe('session', () => {
     await context.close();
   });
 
+  it('asks a user whose password is below the policy to change it, and tells of failed attempts since the last sign-in', async () => {
+    // A first admin whose password (6 characters) dates from before the policy.
+    const old = await startServer({ env: { ADMIN_PASSWORD: 'admin1' } });
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const wrong = await fetch(`${old.baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: ADMIN.email, password: 'not-it' }),
+        });
+        expect(wrong.status).toBe(401);
+      }
+      const context = await newContext(browser, old.baseUrl, { locale: 'pt-BR' });
+      const page = await context.newPage();
+      await login(page, { email: ADMIN.email, password: 'admin1' });
+      const dialog = page.getByTestId('password-change-dialog');
+      await dialog.getByText('Sua senha não segue mais as regras de segurança').waitFor();
+      await screenshot(page, 'session-60-password-change-dialog');
+      await page.getByTestId('password-change-later').click();
+      await page.getByTestId('password-change-banner').getByText('Sua senha precisa ser trocada').waitFor();
+      await page.getByTestId('failed-attempts-notice').getByText('Houve 2 tentativas de entrar na sua conta com a senha errada desde o seu último acesso').waitFor();
+      await screenshot(page, 'session-61-password-banner-and-failed-attempts');
+
+      await page.getByTestId('password-change-banner').getByTestId('sign-in-notice-change').click();
+      await page.getByTestId('user-password').fill('senha123');
+      await page.getByTestId('user-current-password').fill('admin1');
+      await page.getByTestId('user-submit').click();
+      await page.getByText('Muito comum: escolha outra').waitFor();
+      await screenshot(page, 'session-62-password-too-common');
+      await page.getByTestId('user-password').fill('uma-senha-nova-e-longa');
+      await page.getByTestId('user-submit').click();
+      await page.getByTestId('user-modal').waitFor({ state: 'detached' });
+      await page.getByTestId('password-change-banner').waitFor({ state: 'detached' });
+      expect(await page.getByTestId('password-change-dialog').count()).toBe(0);
+      await context.close();
+    } finally {
+      await old.stop();
+    }
+  });
+
   it('raised no uncaught error in any page', () => {
     expect(pageErrors).toEqual([]);
   });

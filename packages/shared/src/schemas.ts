@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS } from './domain.js';
 import { ERROR_CODES } from './errors.js';
 
-export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID'] as const;
+export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON'] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 
 export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
@@ -18,6 +18,7 @@ export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
   DIGITS_ONLY: 'Digits only: country code, area code and number',
   LESS_THAN_MIN: 'Must not be less than the minimum',
   INVALID: 'Invalid value',
+  TOO_COMMON: 'Too common: choose another',
 };
 
 export const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
@@ -52,14 +53,21 @@ const ZOptionalEmail = z
   .toLowerCase()
   .max(120, 'TOO_LONG')
   .refine((v) => v === '' || z.email().safeParse(v).success, 'INVALID_EMAIL');
+/**
+ * The password policy's lengths (the issue's, above the spec's 5–50): at least 8 characters, and
+ * room for a long passphrase. The server also refuses the most common passwords (TOO_COMMON).
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
 /** Passwords are taken as typed (never trimmed, or login would not match): empty reads 'Required'. */
 function password(options: { emptyKeepsCurrent: boolean }) {
   return z.string(required).check((ctx) => {
     if (ctx.value.length === 0) {
       if (!options.emptyKeepsCurrent) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
     } else if (!hasNoNul(ctx.value)) ctx.issues.push({ code: 'custom', message: 'INVALID', input: ctx.value });
-    else if (ctx.value.length < 5) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
-    else if (ctx.value.length > 50) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
+    else if (ctx.value.length < PASSWORD_MIN_LENGTH) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
+    else if (ctx.value.length > PASSWORD_MAX_LENGTH) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
   });
 }
 export const ZPassword = password({ emptyKeepsCurrent: false });
@@ -146,7 +154,18 @@ export const ZUserListSchema = z.object({ users: z.array(ZUserSchema), count: z.
 export const ZOnlineUsersSchema = z.object({ userIds: z.array(z.number()) });
 export type TOnlineUsers = z.infer<typeof ZOnlineUsersSchema>;
 
-export const ZLoginResponseSchema = z.object({ token: z.string(), user: ZUserSchema });
+/** Failed sign-in attempts at one's account since one's last sign-in: told once, at the next. */
+export const ZFailedAttemptsSchema = z.object({ count: z.number(), lastAt: z.string(), lastAddress: z.string() });
+export type TFailedAttempts = z.infer<typeof ZFailedAttemptsSchema>;
+
+export const ZLoginResponseSchema = z.object({
+  token: z.string(),
+  user: ZUserSchema,
+  /** The password was found below today's policy at a sign-in: the app asks to change it. */
+  passwordChangeRequired: z.boolean(),
+  /** Only on a sign-in that followed failed attempts. */
+  failedAttempts: ZFailedAttemptsSchema.optional(),
+});
 export type TLoginResponse = z.infer<typeof ZLoginResponseSchema>;
 
 // ---------- quick answers ----------

@@ -2,6 +2,7 @@ import type { Leases } from './cluster/leases.js';
 import type { Config } from './config.js';
 import type { Db, DbKind } from './db/database.js';
 import type { DomainEventBus } from './events.js';
+import type { FailureStore } from './http/failure-throttle.js';
 import type { Presence } from './presence.js';
 import type { Secrets } from './secrets.js';
 import type { Identity } from './auth/identity.js';
@@ -21,4 +22,6 @@ export type AppContext = {
   leases: Leases;
   /** Which users are online (a realtime socket open); answered by the realtime gateway. */
   presence: Presence;
+  /** Failed credential checks (sign-ins, API tokens), counted in Redis in the cluster mode. */
+  failures: FailureStore;
 };

@@ -177,7 +177,7 @@ describe('recipients', () => {
 
   it('sends a user creation and deletion to admins only', async () => {
     const [admin, a] = await Promise.all([connect(t.adminToken), connect(alice.token)]);
-    const created = await t.request({ method: 'POST', url: '/api/users', token: t.adminToken, payload: { name: 'Short Lived', email: 'short.lived@test.local', password: 'pass123' } });
+    const created = await t.request({ method: 'POST', url: '/api/users', token: t.adminToken, payload: { name: 'Short Lived', email: 'short.lived@test.local', password: 'pass-1234' } });
     expect(created.statusCode).toBe(201);
     const { id } = created.json();
     await expectEvent(admin, 'user', { action: 'create', user: expect.objectContaining({ id }) });

@@ -16,10 +16,22 @@ export type UsersTable = {
   profile: string;
   tokenVersion: Generated<number>;
   whatsappId: number | null;
+  /** 1 when a sign-in found the password below today's policy; cleared by a password change. */
+  passwordChangeRequired: Generated<Bool>;
   /** Folded (lower-case, no accents) name and email for search. */
   searchText: Generated<string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+};
+
+/** Per user: the last successful sign-in, and the failed attempts since (told at the next sign-in). */
+export type SignInRecordsTable = {
+  userId: number;
+  lastSuccessAt: Timestamp | null;
+  lastSuccessAddress: string | null;
+  failedCount: Generated<number>;
+  failedLastAt: Timestamp | null;
+  failedLastAddress: string | null;
 };
 
 export type QueuesTable = {
@@ -288,6 +300,7 @@ export type ChatbotInputsTable = {
 
 export type Database = {
   users: UsersTable;
+  signInRecords: SignInRecordsTable;
   queues: QueuesTable;
   userQueues: UserQueuesTable;
   whatsapps: WhatsappsTable;

@@ -1,43 +1,29 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
-import { AppError } from '../../core/errors.js';
+import { refuseForSeconds } from '../../core/http/failure-throttle.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { clearRefreshCookie, REFRESH_COOKIE, writeRefreshCookie } from './auth.cookies.js';
 import * as service from './auth.service.js';
-
-function accountOf(body: unknown): string {
-  const email = typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string' ? body.email : '';
-  return email.trim().toLowerCase();
-}
+import { DEVICE_COOKIE, deviceUserId, writeDeviceMarker } from './device-marker.js';
+import { createLoginGuard } from './login-guard.js';
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['auth'];
 
-  // Attempts are counted per client address (behind a proxy, as TRUST_PROXY says) and per
-  // account: many addresses cannot spray one account, one address cannot try many.
-  const accountAttempts = app.createRateLimit({ max: ctx.config.loginRateLimit, timeWindow: '1 minute', keyGenerator: (req) => `login-account:${accountOf(req.body)}` });
-  const perAccount = async (req: FastifyRequest, reply: FastifyReply) => {
-    const counted = await accountAttempts(req);
-    if (counted.isAllowed || !counted.isExceeded) return;
-    reply.header('retry-after', counted.ttlInSeconds);
-    throw new AppError('ERR_TOO_MANY_REQUESTS');
-  };
-  app.post(
-    '/auth/login',
-    {
-      schema: { tags, body: ZLoginSchema, response: { 200: ZLoginResponseSchema } },
-      config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' } },
-      preHandler: perAccount,
-    },
-    async (req, reply) => {
-      const { token, user, refreshToken } = await service.login(ctx, req.body);
-      writeRefreshCookie(reply, refreshToken);
-      return { token, user };
-    },
-  );
+  // Failed sign-ins are counted per account and address, per address and per account (see
+  // login-guard.ts); the owner's known address and browser are never locked out by others.
+  const guard = createLoginGuard(ctx);
+  app.post('/auth/login', { schema: { tags, body: ZLoginSchema, response: { 200: ZLoginResponseSchema } } }, async (req, reply) => {
+    const attempt = { account: req.body.email, address: req.ip, deviceUserId: deviceUserId(ctx, req.cookies[DEVICE_COOKIE]) };
+    const wait = await guard.waitFor(attempt);
+    if (wait > 0) refuseForSeconds(reply, wait);
+    const { refreshToken, userId, ...session } = await service.login(ctx, guard, req.body, attempt);
+    writeRefreshCookie(reply, refreshToken);
+    writeDeviceMarker(ctx, reply, userId);
+    return session;
+  });
 
   app.post(
     '/auth/signup',
@@ -53,9 +39,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema, 204: z.null() } } }, async (req, reply) => {
     if (!req.cookies[REFRESH_COOKIE]) return reply.code(204).send(null);
     try {
-      const { token, user, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
+      const { token, user, passwordChangeRequired, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
       writeRefreshCookie(reply, refreshToken);
-      return { token, user };
+      return { token, user, passwordChangeRequired };
     } catch (error) {
       clearRefreshCookie(reply);
       throw error;

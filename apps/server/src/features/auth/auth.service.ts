@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { TLogin, TLoginResponse, TSignup, TUser } from '@zapdesk/shared/schemas';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
+import { meetsPasswordPolicy } from '../../core/auth/password-policy.js';
 import { nowIso } from '../../core/time.js';
 import { randomToken } from '../../core/secrets.js';
 import type { AppContext } from '../../core/context.js';
@@ -10,6 +11,7 @@ import { getSettingValue } from '../settings/settings.repository.js';
 import * as users from '../users/users.repository.js';
 import { createUser } from '../users/users.service.js';
 import * as families from './refresh-families.repository.js';
+import type { LoginAttempt, LoginGuard } from './login-guard.js';
 
 /** A sign-in's tokens: the access token, the user, and the refresh token for the cookie. */
 export type Session = TLoginResponse & { userId: number; refreshToken: string };
@@ -33,11 +35,23 @@ function unknownUserHash(): Promise<string> {
   return dummyHash;
 }
 
-export async function login(ctx: AppContext, input: TLogin): Promise<Session> {
+/**
+ * Signs in with e-mail and password. A failure is counted by the guard (which the route asked
+ * first whether the attempt may be tried). A password below today's policy still signs in, and
+ * marks the account so that the app asks for a new one: only now is the plain password known.
+ */
+export async function login(ctx: AppContext, guard: LoginGuard, input: TLogin, attempt: LoginAttempt): Promise<Session> {
   const creds = await users.findCredentialsByEmail(ctx.db, input.email);
   const ok = await verifyPassword(creds?.passwordHash ?? (await unknownUserHash()), input.password);
-  if (!creds || !ok) throw new AppError('ERR_INVALID_CREDENTIALS');
-  return startSession(ctx, creds.id);
+  if (!creds || !ok) {
+    await guard.failed(attempt, creds?.id);
+    throw new AppError('ERR_INVALID_CREDENTIALS');
+  }
+  const failedAttempts = await guard.succeeded(attempt, creds.id);
+  const belowPolicy = !meetsPasswordPolicy(input.password);
+  if (belowPolicy !== (await users.isPasswordChangeRequired(ctx.db, creds.id))) await users.setPasswordChangeRequired(ctx.db, creds.id, belowPolicy);
+  const session = await startSession(ctx, creds.id);
+  return failedAttempts ? { ...session, failedAttempts } : session;
 }
 
 /** A new sign-in: a new refresh family, its first token, and an access token naming the family. */
@@ -56,7 +70,8 @@ export async function startSession(ctx: AppContext, userId: number): Promise<Ses
 async function accessFor(ctx: AppContext, userId: number, tokenVersion: number, family: string): Promise<TLoginResponse & { userId: number }> {
   const user = await users.findUserById(ctx.db, userId);
   if (!user) throw new AppError('ERR_INVALID_TOKEN');
-  return { token: await ctx.tokens.signAccess({ userId, tokenVersion, family }), user, userId };
+  const passwordChangeRequired = await users.isPasswordChangeRequired(ctx.db, userId);
+  return { token: await ctx.tokens.signAccess({ userId, tokenVersion, family }), user, userId, passwordChangeRequired };
 }
 
 /**

@@ -73,10 +73,10 @@ describe('ticket visibility', () => {
     const free = await t.inboundTicket(looseId, 'sem fila');
     expect(free).toMatchObject({ queueId: null, userId: null, status: 'pending' });
     await t.request({ method: 'PUT', url: '/api/settings/userCreation', token: t.adminToken, payload: { value: 'enabled' } });
-    const signup = await t.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Newcomer', email: 'newcomer@test.local', password: 'pass123' } });
+    const signup = await t.request({ method: 'POST', url: '/api/auth/signup', payload: { name: 'Newcomer', email: 'newcomer@test.local', password: 'pass-1234' } });
     expect(signup.json()).toMatchObject({ queues: [] });
     await t.request({ method: 'PUT', url: '/api/settings/userCreation', token: t.adminToken, payload: { value: 'disabled' } });
-    const newcomer = (await t.login('newcomer@test.local', 'pass123')).token;
+    const newcomer = (await t.login('newcomer@test.local', 'pass-1234')).token;
 
     for (const status of ['pending', 'open', 'closed']) {
       const list = (await t.request({ method: 'GET', url: `/api/tickets?status=${status}`, token: newcomer })).json<{ tickets: TTicket[]; count: number }>();

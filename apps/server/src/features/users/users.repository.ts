@@ -20,6 +20,20 @@ export async function findCredentialsByEmail(db: Db, email: string) {
   return db.selectFrom('users').select(['id', 'passwordHash', 'tokenVersion']).where('email', '=', email).executeTakeFirst();
 }
 
+/** Set at a sign-in whose password is below today's policy; cleared by a password change. */
+export async function setPasswordChangeRequired(db: Db, id: number, required: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ passwordChangeRequired: required ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function isPasswordChangeRequired(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('users').select('passwordChangeRequired').where('id', '=', id).executeTakeFirst();
+  return row?.passwordChangeRequired === 1;
+}
+
 export async function findPasswordHash(db: Db, id: number): Promise<string | undefined> {
   const row = await db.selectFrom('users').select('passwordHash').where('id', '=', id).executeTakeFirst();
   return row?.passwordHash;
@@ -134,7 +148,8 @@ export async function updateUser(db: Db, id: number, data: UserWrite & { bumpTok
   const { bumpTokenVersion, ...fields } = data;
   await db
     .updateTable('users')
-    .set({ ...fields, searchText: userSearchText(fields), updatedAt: now })
+    // A new password was checked against today's policy: the request to change it is met.
+    .set({ ...fields, searchText: userSearchText(fields), updatedAt: now, ...(fields.passwordHash ? { passwordChangeRequired: 0 } : {}) })
     .$if(bumpTokenVersion === true, (q) => q.set((eb) => ({ tokenVersion: eb('tokenVersion', '+', 1) })))
     .where('id', '=', id)
     .execute();

@@ -1,6 +1,7 @@
 import { isAdminProfile, type Profile } from '@zapdesk/shared/domain';
 import type { TListQuery, TOnlineUsers, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
+import { assertPasswordNotCommon } from '../../core/auth/password-policy.js';
 import { revokeFamiliesOfUser } from '../auth/refresh-families.repository.js';
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation } from '../../core/db/database.js';
@@ -38,6 +39,7 @@ async function checkReferences(ctx: AppContext, data: { queueIds?: number[] | un
 export async function createUser(ctx: AppContext, input: Required<Omit<TUserCreate, 'whatsappId'>> & { whatsappId?: number | null | undefined }): Promise<TUser> {
   await checkReferences(ctx, input);
   if (await repo.emailTaken(ctx.db, input.email)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+  assertPasswordNotCommon(input.password);
   const passwordHash = await hashPassword(input.password);
   const now = nowIso();
   let id: number;
@@ -92,6 +94,7 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
   if (await repo.emailTaken(ctx.db, input.email, id)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
 
   const passwordChanged = typeof input.password === 'string' && input.password.length > 0;
+  if (passwordChanged && input.password) assertPasswordNotCommon(input.password);
   // One's own password is changed by who knows it: a stolen session alone cannot take the account.
   if (passwordChanged && actor.id === id) {
     const stored = await repo.findPasswordHash(ctx.db, id);

@@ -78,7 +78,7 @@ describe('GET /api/users', () => {
   it('pages 20 users at a time, sorted by name, with count and hasMore', async () => {
     const names = Array.from({ length: 21 }, (_, i) => `Pager ${String(i).padStart(2, '0')}`);
     // Created out of order: the list sorts them.
-    const created = await Promise.all([...names].reverse().map((name, i) => postUser({ name, email: `pager${i}@paging.example`, password: 'pass123' })));
+    const created = await Promise.all([...names].reverse().map((name, i) => postUser({ name, email: `pager${i}@paging.example`, password: 'pass-1234' })));
     expect(created.every((r) => r.statusCode === 201)).toBe(true);
 
     const page1 = (await t.request({ method: 'GET', url: '/api/users?searchParam=pager&pageNumber=1', token: agent.token })).json();
@@ -141,7 +141,7 @@ describe('GET /api/users/:id', () => {
 describe('POST /api/users', () => {
   it('creates a user with queues and default connection, returned with names and colours', async () => {
     const whatsapp = await t.insertWhatsapp({ name: 'Main line' });
-    const res = await postUser({ name: 'Queue Agent', email: 'Queue.Agent@Test.local', password: 'pass123', queueIds: [support.id, sales.id], whatsappId: whatsapp.id });
+    const res = await postUser({ name: 'Queue Agent', email: 'Queue.Agent@Test.local', password: 'pass-1234', queueIds: [support.id, sales.id], whatsappId: whatsapp.id });
     expect(res.statusCode).toBe(201);
     const user = res.json();
     expect(user).toMatchObject({
@@ -156,21 +156,21 @@ describe('POST /api/users', () => {
       ],
     });
     expect(await getUser(user.id)).toMatchObject({ queues: [{ id: sales.id }, { id: support.id }], whatsapp: { name: 'Main line' } });
-    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'queue.agent@test.local', password: 'pass123' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'queue.agent@test.local', password: 'pass-1234' } })).statusCode).toBe(200);
   });
 
   it('creates an admin when asked by an admin', async () => {
-    const res = await postUser({ name: 'Second Admin', email: 'admin2@test.local', password: 'pass123', profile: 'admin' });
+    const res = await postUser({ name: 'Second Admin', email: 'admin2@test.local', password: 'pass-1234', profile: 'admin' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ profile: 'admin' });
-    const { token } = await t.login('admin2@test.local', 'pass123');
+    const { token } = await t.login('admin2@test.local', 'pass-1234');
     expect((await t.request({ method: 'GET', url: '/api/settings', token })).statusCode).toBe(200);
     // Leave one admin, as the last-admin test expects.
     expect((await t.request({ method: 'DELETE', url: `/api/users/${res.json().id}`, token: t.adminToken })).statusCode).toBe(204);
   });
 
   it('refuses a plain user with 403 ERR_NO_PERMISSION, before looking at the body', async () => {
-    for (const payload of [{ name: 'Sneaky', email: 'sneaky@test.local', password: 'pass123', profile: 'admin' }, {}]) {
+    for (const payload of [{ name: 'Sneaky', email: 'sneaky@test.local', password: 'pass-1234', profile: 'admin' }, {}]) {
       const res = await postUser(payload, agent.token);
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
@@ -179,7 +179,7 @@ describe('POST /api/users', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/users', payload: { name: 'Nobody', email: 'nobody@test.local', password: 'pass123' } });
+    const res = await t.request({ method: 'POST', url: '/api/users', payload: { name: 'Nobody', email: 'nobody@test.local', password: 'pass-1234' } });
     expect(res.statusCode).toBe(401);
   });
 
@@ -194,7 +194,7 @@ describe('POST /api/users', () => {
     ['email missing', { email: undefined }, 'email', 'REQUIRED'],
     ['email too long', { email: `a@${`${'d'.repeat(30)}.`.repeat(4)}com` }, 'email', 'TOO_LONG'],
     ['password too short', { password: '1234' }, 'password', 'TOO_SHORT'],
-    ['password too long', { password: 'p'.repeat(51) }, 'password', 'TOO_LONG'],
+    ['password too long', { password: 'p'.repeat(129) }, 'password', 'TOO_LONG'],
     ['password missing', { password: undefined }, 'password', 'REQUIRED'],
     ['profile unknown', { profile: 'root' }, 'profile', 'INVALID'],
     ['queueIds not a list', { queueIds: 'all' }, 'queueIds', 'INVALID'],
@@ -204,28 +204,28 @@ describe('POST /api/users', () => {
     ['whatsappId beyond 32 bits', { whatsappId: 2147483648 }, 'whatsappId', 'INVALID'],
   ])('refuses %s with 400 ERR_VALIDATION and creates nothing', async (_label, override, field, code) => {
     const email = `invalid${Math.random().toString(36).slice(2)}@test.local`;
-    const res = await postUser({ name: 'Valid Name', email, password: 'pass123', ...override });
+    const res = await postUser({ name: 'Valid Name', email, password: 'pass-1234', ...override });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { [field]: code } });
     expect(await countByEmail(email)).toBe(0);
   });
 
   it('refuses an email already used, whatever its case, with 409 ERR_EMAIL_ALREADY_EXISTS', async () => {
-    const res = await postUser({ name: 'Copy Cat', email: agent.user.email.toUpperCase(), password: 'pass123' });
+    const res = await postUser({ name: 'Copy Cat', email: agent.user.email.toUpperCase(), password: 'pass-1234' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error: 'ERR_EMAIL_ALREADY_EXISTS', message: 'A user with this email already exists.' });
     expect(await countByEmail(agent.user.email)).toBe(1);
   });
 
   it('refuses unknown queueIds with 404 ERR_NO_QUEUE_FOUND and creates nothing', async () => {
-    const res = await postUser({ name: 'Lost Agent', email: 'lost.queue@test.local', password: 'pass123', queueIds: [sales.id, 999999] });
+    const res = await postUser({ name: 'Lost Agent', email: 'lost.queue@test.local', password: 'pass-1234', queueIds: [sales.id, 999999] });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'ERR_NO_QUEUE_FOUND' });
     expect(await countByEmail('lost.queue@test.local')).toBe(0);
   });
 
   it('refuses an unknown whatsappId with 404 ERR_NO_WAPP_FOUND and creates nothing', async () => {
-    const res = await postUser({ name: 'Lost Agent', email: 'lost.wapp@test.local', password: 'pass123', whatsappId: 999999 });
+    const res = await postUser({ name: 'Lost Agent', email: 'lost.wapp@test.local', password: 'pass-1234', whatsappId: 999999 });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'ERR_NO_WAPP_FOUND' });
     expect(await countByEmail('lost.wapp@test.local')).toBe(0);
@@ -273,7 +273,7 @@ describe('PUT /api/users/:id', () => {
 
   it('keeps profile, queues and connection when an admin leaves them out, and clears the connection with null', async () => {
     const whatsapp = await t.insertWhatsapp();
-    const created = (await postUser({ name: 'Kept Agent', email: 'kept@test.local', password: 'pass123', queueIds: [sales.id], whatsappId: whatsapp.id })).json();
+    const created = (await postUser({ name: 'Kept Agent', email: 'kept@test.local', password: 'pass-1234', queueIds: [sales.id], whatsappId: whatsapp.id })).json();
 
     const renamed = await putUser(created.id, { name: 'Kept Agent Renamed', email: 'kept@test.local' });
     expect(renamed.statusCode).toBe(200);
@@ -394,7 +394,7 @@ describe('PUT /api/users/:id', () => {
     ['email invalid', { email: 'nope' }, 'email', 'INVALID_EMAIL'],
     ['email missing', { email: undefined }, 'email', 'REQUIRED'],
     ['password too short', { password: '1234' }, 'password', 'TOO_SHORT'],
-    ['password too long', { password: 'p'.repeat(51) }, 'password', 'TOO_LONG'],
+    ['password too long', { password: 'p'.repeat(129) }, 'password', 'TOO_LONG'],
     ['profile unknown', { profile: 'owner' }, 'profile', 'INVALID'],
     ['queueIds with a non-id', { queueIds: ['x'] }, 'queueIds.0', 'INVALID'],
   ])('refuses %s with 400 ERR_VALIDATION, and changes nothing', async (_label, override, field, code) => {

@@ -20,6 +20,7 @@ import { Logo } from '../../core/ui/Logo';
 import { LanguageMenu } from './LanguageMenu';
 import { NotificationsBell } from './NotificationsBell';
 import { SideMenu } from './SideMenu';
+import { SignInNotices } from './SignInNotices';
 import { UserMenu } from './UserMenu';
 
 const DRAWER_WIDTH = LIMITS.drawerWidth;
@@ -103,6 +104,7 @@ export function AppShell() {
       </Drawer>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <Toolbar />
+        <SignInNotices />
         <Box id="main-content" tabIndex={-1} sx={{ flex: 1, minHeight: 0, overflow: 'auto', '&:focus': { outline: 'none' } }}>
           <Suspense fallback={<CenteredLoader />}>
             <Outlet />

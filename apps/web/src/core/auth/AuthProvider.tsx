@@ -5,11 +5,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { isAdminProfile } from '@zapdesk/shared/domain';
-import type { TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
+import type { TFailedAttempts, TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
 import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
 import { setToken } from '../api/tokenStore';
 
-type AuthState = { status: 'loading' } | { status: 'anonymous' } | { status: 'authenticated'; user: TUser };
+type AuthState = { status: 'loading' } | { status: 'anonymous' } | { status: 'authenticated'; user: TUser; passwordChangeRequired: boolean; failedAttempts: TFailedAttempts | null };
 
 type AuthContextValue = {
   state: AuthState;
@@ -19,6 +19,11 @@ type AuthContextValue = {
   logout: () => Promise<void>;
   /** Replaces the signed-in user's data (after a profile save or a live update). */
   setUser: (user: TUser) => void;
+  /** The password is below today's policy: the app asks for a new one until it is changed. */
+  passwordChangeRequired: boolean;
+  /** Failed attempts at the account since the last sign-in, told once after signing in. */
+  failedAttempts: TFailedAttempts | null;
+  dismissFailedAttempts: () => void;
 };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -29,7 +34,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const off = onSessionEvent({
-      refreshed: (session) => setState({ status: 'authenticated', user: session.user }),
+      refreshed: (session) =>
+        setState((current) => ({
+          status: 'authenticated',
+          user: session.user,
+          passwordChangeRequired: session.passwordChangeRequired,
+          failedAttempts: current.status === 'authenticated' && current.user.id === session.user.id ? current.failedAttempts : null,
+        })),
       ended: () => {
         setState({ status: 'anonymous' });
         queryClient.clear();
@@ -44,7 +55,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const login = useCallback(async (input: TLogin) => {
     const session = await request<TLoginResponse>('/auth/login', { method: 'POST', body: input, sessionless: true });
     setToken(session.token);
-    setState({ status: 'authenticated', user: session.user });
+    setState({ status: 'authenticated', user: session.user, passwordChangeRequired: session.passwordChangeRequired, failedAttempts: session.failedAttempts ?? null });
     return session.user;
   }, []);
 
@@ -58,13 +69,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const setUser = useCallback((user: TUser) => {
-    setState((current) => (current.status === 'authenticated' && current.user.id === user.id ? { status: 'authenticated', user } : current));
+    setState((current) => (current.status === 'authenticated' && current.user.id === user.id ? { ...current, user } : current));
+  }, []);
+
+  const dismissFailedAttempts = useCallback(() => {
+    setState((current) => (current.status === 'authenticated' ? { ...current, failedAttempts: null } : current));
   }, []);
 
   const value = useMemo<AuthContextValue>(() => {
-    const user = state.status === 'authenticated' ? state.user : null;
-    return { state, user, isAdmin: user ? isAdminProfile(user.profile) : false, login, logout, setUser };
-  }, [state, login, logout, setUser]);
+    const signedIn = state.status === 'authenticated' ? state : null;
+    const user = signedIn?.user ?? null;
+    return {
+      state,
+      user,
+      isAdmin: user ? isAdminProfile(user.profile) : false,
+      login,
+      logout,
+      setUser,
+      passwordChangeRequired: signedIn?.passwordChangeRequired ?? false,
+      failedAttempts: signedIn?.failedAttempts ?? null,
+      dismissFailedAttempts,
+    };
+  }, [state, login, logout, setUser, dismissFailedAttempts]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -14,6 +14,11 @@ export function fieldErrorText(error: Pick<FieldError, 'message'> | undefined): 
   return i18n.t(`validation.${isValidationCode(code) ? code : 'INVALID'}`);
 }
 
+/** A password's error: 'too short' says how long it must be. */
+export function passwordErrorText(error: Pick<FieldError, 'message'> | undefined): string | undefined {
+  return error?.message === 'TOO_SHORT' ? i18n.t('passwordRules.tooShort') : fieldErrorText(error);
+}
+
 /** Puts the field codes of a server ERR_VALIDATION on the form. Returns true when any matched. */
 export function applyServerFieldErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, fields: readonly Path<T>[]): boolean {
   if (!(error instanceof ApiError)) return false;

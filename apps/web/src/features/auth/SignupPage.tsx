@@ -12,14 +12,14 @@ import type { ErrorCode } from '@zapdesk/shared/errors';
 import { ZSignupSchema, type TUser } from '@zapdesk/shared/schemas';
 import { ApiError } from '../../core/api/ApiError';
 import { request } from '../../core/api/client';
-import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
+import { applyServerFieldErrors, delay, fieldErrorText, passwordErrorText } from '../../core/forms/fieldErrors';
 import { muiRegister } from '../../core/ui/muiRegister';
 import { PasswordField } from '../../core/ui/PasswordField';
 import { errorText } from '../../core/ui/toastError';
 import { AuthLayout } from './AuthLayout';
 
 /** Failures whose own text says more than the generic 'check the reported data'. */
-const SPECIFIC_FAILURES: ReadonlySet<ErrorCode> = new Set(['ERR_USER_CREATION_DISABLED', 'ERR_EMAIL_ALREADY_EXISTS', 'ERR_TOO_MANY_REQUESTS']);
+const SPECIFIC_FAILURES: ReadonlySet<ErrorCode> = new Set(['ERR_USER_CREATION_DISABLED', 'ERR_EMAIL_ALREADY_EXISTS', 'ERR_TOO_MANY_REQUESTS', 'ERR_PASSWORD_TOO_COMMON']);
 
 export default function SignupPage() {
   const { t } = useTranslation();
@@ -69,7 +69,7 @@ export default function SignupPage() {
           autoComplete="new-password"
           fullWidth
           error={Boolean(errors.password)}
-          helperText={fieldErrorText(errors.password)}
+          helperText={passwordErrorText(errors.password) ?? t('passwordRules.hint')}
           slotProps={{ htmlInput: { 'data-testid': 'signup-password' } }}
         />
         <Button type="submit" variant="contained" size="large" disabled={isSubmitting} data-testid="signup-submit">

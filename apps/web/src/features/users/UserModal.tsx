@@ -21,7 +21,7 @@ import { LIMITS, PROFILES } from '@zapdesk/shared/domain';
 import type { TUser, TUserUpdate } from '@zapdesk/shared/schemas';
 import { refreshSession, withSessionRotation } from '../../core/api/client';
 import { useAuth } from '../../core/auth/AuthProvider';
-import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
+import { applyServerFieldErrors, delay, fieldErrorText, passwordErrorText } from '../../core/forms/fieldErrors';
 import { CenteredLoader } from '../../core/ui/CenteredLoader';
 import { muiRegister } from '../../core/ui/muiRegister';
 import { PasswordField } from '../../core/ui/PasswordField';
@@ -141,7 +141,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
                   autoComplete="new-password"
                   fullWidth
                   error={Boolean(errors.password)}
-                  helperText={fieldErrorText(errors.password) ?? (editing ? t('userModal.passwordKeep') : undefined)}
+                  helperText={passwordErrorText(errors.password) ?? (editing ? t('userModal.passwordKeep') : t('passwordRules.hint'))}
                   slotProps={{ htmlInput: { 'data-testid': 'user-password' } }}
                 />
                 {isSelf ? (

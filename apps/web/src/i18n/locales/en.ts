@@ -87,6 +87,22 @@ export const en = {
     queues: 'Queues',
     settings: 'Settings',
   },
+  passwordRules: {
+    hint: 'At least 8 characters. Avoid common passwords such as 12345678 or password1.',
+    tooShort: 'Too short: use at least 8 characters.',
+  },
+  signInNotices: {
+    failed_one: 'Since your last sign-in, someone tried once to sign in to your account with a wrong password, on {{when}}, from the address {{address}}. If it was not you, change your password.',
+    failed_other:
+      'Since your last sign-in, there were {{count}} attempts to sign in to your account with a wrong password. The last one was on {{when}}, from the address {{address}}. If it was not you, change your password.',
+    changePassword: 'Change password',
+    dismiss: 'Got it',
+    weakTitle: 'Change your password',
+    weakText:
+      'Your password no longer meets the security rules: it has fewer than 8 characters or is one of the most used passwords, the first ones an attacker tries. Choose a new password to keep your account safe.',
+    later: 'Not now',
+    weakBanner: 'Your password needs to be changed: it has fewer than 8 characters or is too common.',
+  },
   userMenu: { account: 'Account', profile: 'Profile', logout: 'Logout' },
   notifications: {
     title: 'Notifications',
@@ -134,6 +150,7 @@ export const en = {
     DIGITS_ONLY: 'Digits only: country code, area code and number',
     LESS_THAN_MIN: 'Must not be less than the minimum',
     INVALID: 'Invalid value',
+    TOO_COMMON: 'Too common: choose another',
   },
   errors: { generic: 'An error occurred!', prefixed: 'Error: {{message}}' },
   list: {

@@ -52,6 +52,22 @@ export const es: Messages = {
     queues: 'Colas',
     settings: 'Configuración',
   },
+  passwordRules: {
+    hint: 'Al menos 8 caracteres. Evita contraseñas comunes, como 12345678 o contraseña1.',
+    tooShort: 'Demasiado corta: usa al menos 8 caracteres.',
+  },
+  signInNotices: {
+    failed_one: 'Hubo 1 intento de entrar en tu cuenta con una contraseña incorrecta desde tu último acceso, el {{when}}, desde la dirección {{address}}. Si no fuiste tú, cambia tu contraseña.',
+    failed_other:
+      'Hubo {{count}} intentos de entrar en tu cuenta con una contraseña incorrecta desde tu último acceso. El último fue el {{when}}, desde la dirección {{address}}. Si no fuiste tú, cambia tu contraseña.',
+    changePassword: 'Cambiar contraseña',
+    dismiss: 'Entendido',
+    weakTitle: 'Cambia tu contraseña',
+    weakText:
+      'Tu contraseña ya no cumple las reglas de seguridad: tiene menos de 8 caracteres o está entre las más usadas, las primeras que prueba un atacante. Elige una nueva contraseña para mantener tu cuenta protegida.',
+    later: 'Ahora no',
+    weakBanner: 'Tu contraseña debe cambiarse: tiene menos de 8 caracteres o es demasiado común.',
+  },
   userMenu: { account: 'Cuenta', profile: 'Perfil', logout: 'Cerrar sesión' },
   notifications: {
     title: 'Notificaciones',
@@ -99,6 +115,7 @@ export const es: Messages = {
     DIGITS_ONLY: 'Solo números: código de país, código de área y número',
     LESS_THAN_MIN: 'No puede ser menor que el mínimo',
     INVALID: 'Valor inválido',
+    TOO_COMMON: 'Demasiado común: elige otra',
   },
   errors: { generic: '¡Ocurrió un error!', prefixed: 'Error: {{message}}' },
   list: {
@@ -908,6 +925,7 @@ export const es: Messages = {
     ERR_LAST_ADMIN: 'Debe haber al menos un administrador.',
     ERR_INVALID_CSV: 'El archivo no es un CSV de contactos válido.',
     ERR_VALIDATION: 'Algunos campos no son válidos. Verifica los datos informados.',
+    ERR_PASSWORD_TOO_COMMON: 'Esta contraseña está entre las más usadas, las primeras que prueba un atacante. Elige otra.',
     ERR_TOO_MANY_REQUESTS: 'Demasiados intentos. Espera un minuto e inténtalo de nuevo.',
     ERR_NOT_FOUND: 'No encontrado.',
     ERR_NO_MESSAGE_FOUND: 'No se encontró ningún mensaje con este ID.',

@@ -52,6 +52,22 @@ export const pt: Messages = {
     queues: 'Filas',
     settings: 'Configurações',
   },
+  passwordRules: {
+    hint: 'Pelo menos 8 caracteres. Evite senhas comuns, como 12345678 ou senha123.',
+    tooShort: 'Muito curta: use pelo menos 8 caracteres.',
+  },
+  signInNotices: {
+    failed_one: 'Houve 1 tentativa de entrar na sua conta com a senha errada desde o seu último acesso, em {{when}}, a partir do endereço {{address}}. Se não foi você, troque sua senha.',
+    failed_other:
+      'Houve {{count}} tentativas de entrar na sua conta com a senha errada desde o seu último acesso. A última foi em {{when}}, a partir do endereço {{address}}. Se não foi você, troque sua senha.',
+    changePassword: 'Trocar senha',
+    dismiss: 'Entendi',
+    weakTitle: 'Troque sua senha',
+    weakText:
+      'Sua senha não segue mais as regras de segurança: ela tem menos de 8 caracteres ou está entre as senhas mais usadas, as primeiras que um invasor tenta. Escolha uma nova senha para manter sua conta protegida.',
+    later: 'Agora não',
+    weakBanner: 'Sua senha precisa ser trocada: ela tem menos de 8 caracteres ou é muito comum.',
+  },
   userMenu: { account: 'Conta', profile: 'Perfil', logout: 'Sair' },
   notifications: {
     title: 'Notificações',
@@ -99,6 +115,7 @@ export const pt: Messages = {
     DIGITS_ONLY: 'Somente números: código do país, DDD e número',
     LESS_THAN_MIN: 'Não pode ser menor que o mínimo',
     INVALID: 'Valor inválido',
+    TOO_COMMON: 'Muito comum: escolha outra',
   },
   errors: { generic: 'Ocorreu um erro!', prefixed: 'Erro: {{message}}' },
   list: {
@@ -908,6 +925,7 @@ export const pt: Messages = {
     ERR_LAST_ADMIN: 'Deve haver pelo menos um administrador.',
     ERR_INVALID_CSV: 'O arquivo não é um CSV de contatos válido.',
     ERR_VALIDATION: 'Alguns campos são inválidos. Verifique os dados informados.',
+    ERR_PASSWORD_TOO_COMMON: 'Esta senha está entre as mais usadas, as primeiras que um invasor tenta. Escolha outra.',
     ERR_TOO_MANY_REQUESTS: 'Muitas tentativas. Aguarde um minuto e tente novamente.',
     ERR_NOT_FOUND: 'Não encontrado.',
     ERR_NO_MESSAGE_FOUND: 'Nenhuma mensagem encontrada com este ID.',
