@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
+import { ZLoginAnswerSchema } from '@zapdesk/shared/two-factor';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
@@ -28,14 +29,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post(
     '/auth/login',
     {
-      schema: { tags, body: ZLoginSchema, response: { 200: ZLoginResponseSchema } },
+      schema: { tags, body: ZLoginSchema, response: { 200: ZLoginAnswerSchema } },
       config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' } },
       preHandler: perAccount,
     },
     async (req, reply) => {
-      const { token, user, refreshToken } = await service.login(ctx, req.body);
-      writeRefreshCookie(reply, refreshToken);
-      return { token, user };
+      const answer = await service.login(ctx, req.body);
+      // A second factor is owed: a challenge, no cookie (see two-factor.routes.ts).
+      if ('challenge' in answer) return answer;
+      writeRefreshCookie(reply, answer.refreshToken);
+      return { token: answer.token, user: answer.user };
     },
   );
 

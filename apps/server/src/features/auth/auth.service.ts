@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { TLogin, TLoginResponse, TSignup, TUser } from '@zapdesk/shared/schemas';
+import type { TTwoFactorPending } from '@zapdesk/shared/two-factor';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
 import { nowIso } from '../../core/time.js';
 import { randomToken } from '../../core/secrets.js';
@@ -10,6 +11,7 @@ import { getSettingValue } from '../settings/settings.repository.js';
 import * as users from '../users/users.repository.js';
 import { createUser } from '../users/users.service.js';
 import * as families from './refresh-families.repository.js';
+import { secondFactorOwed } from './two-factor-login.service.js';
 
 /** A sign-in's tokens: the access token, the user, and the refresh token for the cookie. */
 export type Session = TLoginResponse & { userId: number; refreshToken: string };
@@ -33,15 +35,19 @@ function unknownUserHash(): Promise<string> {
   return dummyHash;
 }
 
-export async function login(ctx: AppContext, input: TLogin): Promise<Session> {
+/** The password's answer: the session, or a challenge when a second factor is owed first (two-factor-login.service.ts). */
+export async function login(ctx: AppContext, input: TLogin): Promise<Session | TTwoFactorPending> {
   const creds = await users.findCredentialsByEmail(ctx.db, input.email);
   const ok = await verifyPassword(creds?.passwordHash ?? (await unknownUserHash()), input.password);
   if (!creds || !ok) throw new AppError('ERR_INVALID_CREDENTIALS');
-  return startSession(ctx, creds.id);
+  return (await secondFactorOwed(ctx, creds.id)) ?? startSession(ctx, creds.id);
 }
 
-/** A new sign-in: a new refresh family, its first token, and an access token naming the family. */
-export async function startSession(ctx: AppContext, userId: number): Promise<Session> {
+/**
+ * A new sign-in: a new refresh family, its first token, and an access token naming the family.
+ * The family records whether the sign-in passed a second factor.
+ */
+export async function startSession(ctx: AppContext, userId: number, options: { secondFactor?: boolean } = {}): Promise<Session> {
   const auth = await users.findAuthUserById(ctx.db, userId);
   if (!auth) throw new AppError('ERR_INVALID_TOKEN');
   const family = randomUUID();
@@ -49,7 +55,7 @@ export async function startSession(ctx: AppContext, userId: number): Promise<Ses
   const refreshToken = await ctx.tokens.signRefresh({ userId, tokenVersion: auth.tokenVersion, family, jti });
   const now = nowIso();
   await families.deleteExpiredFamilies(ctx.db, now);
-  await families.createFamily(ctx.db, { id: family, userId, jti, expiresAt: expiryOf(refreshToken) }, now);
+  await families.createFamily(ctx.db, { id: family, userId, jti, expiresAt: expiryOf(refreshToken), secondFactor: options.secondFactor ?? false }, now);
   return { ...(await accessFor(ctx, userId, auth.tokenVersion, family)), refreshToken };
 }
 
