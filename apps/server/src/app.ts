@@ -24,6 +24,7 @@ import { memoryFailureStore, redisFailureStore } from './core/http/failure-throt
 import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { twoFactorRoutes } from './features/auth/two-factor.routes.js';
 import { contactsRoutes } from './features/contacts/contacts.routes.js';
 import { queuesRoutes } from './features/queues/queues.routes.js';
 import { quickAnswersRoutes } from './features/quickAnswers/quickAnswers.routes.js';
@@ -188,7 +189,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
+      for (const routes of [authRoutes, twoFactorRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
         await api.register(routes, { ctx });
       }
       for (const routes of [

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from './test/harness.js';
 
 /** A voice note made by opusenc (Ogg Opus). */
@@ -85,6 +86,15 @@ function multipartBytes(name: string, filename: string, type: string, data: Buff
   return { payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+/** A throwaway account of the role with TOTP on; `code(1)` is the authenticator's next code. */
+async function enrolled(role: Role): Promise<{ token: string; password: string; code: (steps: number) => string }> {
+  const { token, password } = await t.createUser({ profile: role === 'admin' ? 'admin' : 'user' });
+  const { secret } = (await t.request({ method: 'POST', url: '/api/auth/2fa/setup', token })).json<{ secret: string }>();
+  const code = (steps: number) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + steps * 30_000 });
+  expect((await t.request({ method: 'POST', url: '/api/auth/2fa/enable', token, payload: { code: code(0) } })).statusCode).toBe(200);
+  return { token, password, code };
+}
+
 /** A campaign of the role's own (the admin's for no token), scheduled for later unless asked to run now. */
 async function ownCampaign(role: Role, options: { scheduled?: boolean } = {}): Promise<number> {
   const token = role === 'user' ? plain.token : t.adminToken;
@@ -115,6 +125,47 @@ const table: Record<string, Row> = {
   },
   // A throwaway account of the role: logging out ends that account's sessions.
   'DELETE /api/auth/logout': { anon: 401, user: 204, admin: 204, call: async (role) => (role === 'anon' ? {} : { token: (await t.createUser({ profile: role })).token }) },
+
+  // Finishing a sign-in with a second factor: the challenge from the password is the credential, whatever the bearer says.
+  'POST /api/auth/login/2fa': { anon: 401, user: 401, admin: 401, call: () => ({ payload: { challenge: 'no-such-challenge', code: '123456' } }) },
+  'POST /api/auth/login/2fa/setup': { anon: 401, user: 401, admin: 401, call: () => ({ payload: { challenge: 'no-such-challenge' } }) },
+  'POST /api/auth/login/2fa/enable': { anon: 401, user: 401, admin: 401, call: () => ({ payload: { challenge: 'no-such-challenge', code: '123456' } }) },
+  // One's own second factor: anyone signed in, for themself (throwaway accounts where it changes).
+  'GET /api/auth/2fa': { anon: 401, user: ok, admin: ok },
+  'POST /api/auth/2fa/setup': { anon: 401, user: ok, admin: ok, call: async (role) => (role === 'anon' ? {} : { token: (await t.createUser({ profile: role })).token }) },
+  'POST /api/auth/2fa/enable': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (role) => {
+      if (role === 'anon') return { payload: { code: '123456' } };
+      const { token } = await t.createUser({ profile: role });
+      const { secret } = (await t.request({ method: 'POST', url: '/api/auth/2fa/setup', token })).json<{ secret: string }>();
+      return { token, payload: { code: TOTP.generate({ secret: Secret.fromBase32(secret) }) } };
+    },
+  },
+  'POST /api/auth/2fa/disable': {
+    anon: 401,
+    user: 204,
+    admin: 204,
+    call: async (role) => {
+      if (role === 'anon') return { payload: { password: 'secret-pass', code: '123456' } };
+      const account = await enrolled(role);
+      return { token: account.token, payload: { password: account.password, code: account.code(1) } };
+    },
+  },
+  'POST /api/auth/2fa/recovery-codes': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (role) => {
+      if (role === 'anon') return { payload: { code: '123456' } };
+      const account = await enrolled(role);
+      return { token: account.token, payload: { code: account.code(1) } };
+    },
+  },
+  // Turning off someone else's second factor (a lost phone) is for admins.
+  'DELETE /api/users/{id}/2fa': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/users/${(await t.createUser()).user.id}/2fa` }) },
 
   'GET /api/users': { anon: 401, user: ok, admin: ok },
   'GET /api/users/online': { anon: 401, user: ok, admin: ok },

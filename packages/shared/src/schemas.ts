@@ -120,6 +120,8 @@ export const ZUserSchema = z.object({
   whatsappId: z.number().nullable(),
   whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
   queues: z.array(ZQueueRefSchema),
+  /** Signs in with a code from an authenticator app too. */
+  twoFactorEnabled: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

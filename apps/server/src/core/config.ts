@@ -77,6 +77,7 @@ const ZEnvSchema = z.object({
   ACCESS_TOKEN_TTL: z.string().default('15m'),
   REFRESH_TOKEN_TTL: z.string().default('7d'),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  TWO_FACTOR_REQUIRED: z.enum(['off', 'admins', 'everyone']).default('off'),
   TRUST_PROXY: z.string().default('off'),
   SECRETS_KEY: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -121,6 +122,8 @@ export type Config = {
   accessTokenTtl: string;
   refreshTokenTtl: string;
   loginRateLimit: number;
+  /** Who must sign in with a second factor (an authenticator app): nobody, the admins, or everyone. */
+  twoFactorRequired: 'off' | 'admins' | 'everyone';
   trustProxy: TrustProxy;
   logLevel: z.infer<typeof ZEnvSchema>['LOG_LEVEL'];
   webDist: string;
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    twoFactorRequired: e.TWO_FACTOR_REQUIRED,
     trustProxy,
     logLevel: e.LOG_LEVEL,
     mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'media')),

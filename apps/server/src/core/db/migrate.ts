@@ -20,6 +20,7 @@ import { messageSearchByTicketMigration } from './migrations/018_message_search_
 import { messageFilesMigration } from './migrations/019_message_files.js';
 import { messageSendersMigration } from './migrations/020_message_senders.js';
 import { signInSafetyMigration } from './migrations/026_sign_in_safety.js';
+import { twoFactorMigration } from './migrations/023_two_factor.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -53,6 +54,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '019_message_files': messageFilesMigration(),
     '020_message_senders': messageSendersMigration(),
     '026_sign_in_safety': signInSafetyMigration(handle.kind),
+    '023_two_factor': twoFactorMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -20,6 +20,11 @@ export type UsersTable = {
   passwordChangeRequired: Generated<Bool>;
   /** Folded (lower-case, no accents) name and email for search. */
   searchText: Generated<string>;
+  /** The TOTP secret, sealed (secret-box); pending until `totpEnabledAt` is set. */
+  totpSecret: string | null;
+  totpEnabledAt: Timestamp | null;
+  /** The last TOTP time step a code was accepted for: a code is good once. */
+  totpLastStep: number | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -150,6 +155,28 @@ export type RefreshFamiliesTable = {
   rotatedAt: Timestamp | null;
   expiresAt: Timestamp;
   revokedAt: Timestamp | null;
+  /** 1 when the sign-in passed the second factor (TOTP or a recovery code). */
+  secondFactor: Generated<number>;
+  createdAt: Timestamp;
+};
+
+export type RecoveryCodesTable = {
+  userId: number;
+  /** SHA-256 (hex) of the code: the codes are random enough that a slow hash adds nothing. */
+  codeHash: string;
+  usedAt: Timestamp | null;
+  createdAt: Timestamp;
+};
+
+export type TwoFactorChallengesTable = {
+  /** SHA-256 (hex) of the challenge token the client holds. */
+  id: string;
+  userId: number;
+  tokenVersion: number;
+  /** 'verify' (a code is owed) or 'setup' (the set-up is owed). */
+  purpose: string;
+  attempts: Generated<number>;
+  expiresAt: Timestamp;
   createdAt: Timestamp;
 };
 
@@ -314,6 +341,8 @@ export type Database = {
   leases: LeasesTable;
   simulatorPhoneLog: SimulatorPhoneLogTable;
   refreshFamilies: RefreshFamiliesTable;
+  recoveryCodes: RecoveryCodesTable;
+  twoFactorChallenges: TwoFactorChallengesTable;
   campaigns: CampaignsTable;
   campaignRecipients: CampaignRecipientsTable;
   emails: EmailsTable;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
+import { ZLoginAnswerSchema } from '@zapdesk/shared/two-factor';
 import type { AppContext } from '../../core/context.js';
 import { refuseForSeconds } from '../../core/http/failure-throttle.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
@@ -15,11 +16,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   // Failed sign-ins are counted per account and address, per address and per account (see
   // login-guard.ts); the owner's known address and browser are never locked out by others.
   const guard = createLoginGuard(ctx);
-  app.post('/auth/login', { schema: { tags, body: ZLoginSchema, response: { 200: ZLoginResponseSchema } } }, async (req, reply) => {
+  app.post('/auth/login', { schema: { tags, body: ZLoginSchema, response: { 200: ZLoginAnswerSchema } } }, async (req, reply) => {
     const attempt = { account: req.body.email, address: req.ip, deviceUserId: deviceUserId(ctx, req.cookies[DEVICE_COOKIE]) };
     const wait = await guard.waitFor(attempt);
     if (wait > 0) refuseForSeconds(reply, wait);
-    const { refreshToken, userId, ...session } = await service.login(ctx, guard, req.body, attempt);
+    const answer = await service.login(ctx, guard, req.body, attempt);
+    // A second factor is owed: a challenge, no cookie (see two-factor.routes.ts).
+    if ('challenge' in answer) return answer;
+    const { refreshToken, userId, ...session } = answer;
     writeRefreshCookie(reply, refreshToken);
     writeDeviceMarker(ctx, reply, userId);
     return session;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { TLogin, TLoginResponse, TSignup, TUser } from '@zapdesk/shared/schemas';
+import type { TTwoFactorPending } from '@zapdesk/shared/two-factor';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
 import { meetsPasswordPolicy } from '../../core/auth/password-policy.js';
 import { nowIso } from '../../core/time.js';
@@ -12,6 +13,7 @@ import * as users from '../users/users.repository.js';
 import { createUser } from '../users/users.service.js';
 import * as families from './refresh-families.repository.js';
 import type { LoginAttempt, LoginGuard } from './login-guard.js';
+import { secondFactorOwed } from './two-factor-login.service.js';
 
 /** A sign-in's tokens: the access token, the user, and the refresh token for the cookie. */
 export type Session = TLoginResponse & { userId: number; refreshToken: string };
@@ -36,26 +38,32 @@ function unknownUserHash(): Promise<string> {
 }
 
 /**
- * Signs in with e-mail and password. A failure is counted by the guard (which the route asked
+ * Signs in with e-mail and password: the session, or a challenge when a second factor is owed
+ * first (two-factor-login.service.ts). A failure is counted by the guard (which the route asked
  * first whether the attempt may be tried). A password below today's policy still signs in, and
  * marks the account so that the app asks for a new one: only now is the plain password known.
  */
-export async function login(ctx: AppContext, guard: LoginGuard, input: TLogin, attempt: LoginAttempt): Promise<Session> {
+export async function login(ctx: AppContext, guard: LoginGuard, input: TLogin, attempt: LoginAttempt): Promise<Session | TTwoFactorPending> {
   const creds = await users.findCredentialsByEmail(ctx.db, input.email);
   const ok = await verifyPassword(creds?.passwordHash ?? (await unknownUserHash()), input.password);
   if (!creds || !ok) {
     await guard.failed(attempt, creds?.id);
     throw new AppError('ERR_INVALID_CREDENTIALS');
   }
-  const failedAttempts = await guard.succeeded(attempt, creds.id);
   const belowPolicy = !meetsPasswordPolicy(input.password);
   if (belowPolicy !== (await users.isPasswordChangeRequired(ctx.db, creds.id))) await users.setPasswordChangeRequired(ctx.db, creds.id, belowPolicy);
+  const pending = await secondFactorOwed(ctx, creds.id);
+  if (pending) return pending;
+  const failedAttempts = await guard.succeeded(attempt, creds.id);
   const session = await startSession(ctx, creds.id);
   return failedAttempts ? { ...session, failedAttempts } : session;
 }
 
-/** A new sign-in: a new refresh family, its first token, and an access token naming the family. */
-export async function startSession(ctx: AppContext, userId: number): Promise<Session> {
+/**
+ * A new sign-in: a new refresh family, its first token, and an access token naming the family.
+ * The family records whether the sign-in passed a second factor.
+ */
+export async function startSession(ctx: AppContext, userId: number, options: { secondFactor?: boolean } = {}): Promise<Session> {
   const auth = await users.findAuthUserById(ctx.db, userId);
   if (!auth) throw new AppError('ERR_INVALID_TOKEN');
   const family = randomUUID();
@@ -63,7 +71,7 @@ export async function startSession(ctx: AppContext, userId: number): Promise<Ses
   const refreshToken = await ctx.tokens.signRefresh({ userId, tokenVersion: auth.tokenVersion, family, jti });
   const now = nowIso();
   await families.deleteExpiredFamilies(ctx.db, now);
-  await families.createFamily(ctx.db, { id: family, userId, jti, expiresAt: expiryOf(refreshToken) }, now);
+  await families.createFamily(ctx.db, { id: family, userId, jti, expiresAt: expiryOf(refreshToken), secondFactor: options.secondFactor ?? false }, now);
   return { ...(await accessFor(ctx, userId, auth.tokenVersion, family)), refreshToken };
 }
 

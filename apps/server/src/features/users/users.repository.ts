@@ -62,7 +62,7 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-const userColumns = ['users.id', 'users.name', 'users.email', 'users.profile', 'users.whatsappId', 'users.createdAt', 'users.updatedAt'] as const;
+const userColumns = ['users.id', 'users.name', 'users.email', 'users.profile', 'users.whatsappId', 'users.totpEnabledAt', 'users.createdAt', 'users.updatedAt'] as const;
 
 /** Loads users with their queues and default connection, in the order of `ids`. */
 export async function findUsersByIds(db: Db, ids: number[]): Promise<TUser[]> {
@@ -91,6 +91,7 @@ export async function findUsersByIds(db: Db, ids: number[]): Promise<TUser[]> {
         whatsappId: r.whatsappId,
         whatsapp: r.whatsappId !== null && r.whatsappName !== null ? { id: r.whatsappId, name: r.whatsappName } : null,
         queues: queues.filter((q) => q.userId === r.id).map((q) => ({ id: q.id, name: q.name, color: q.color })),
+        twoFactorEnabled: r.totpEnabledAt !== null,
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
       } satisfies TUser,

@@ -7,6 +7,7 @@
  * answer against the same schema before sending it (its serializer compiler), and leaving the
  * schemas out keeps zod out of the first screen's JavaScript. Forms still validate with zod.
  */
+import type { ErrorCode } from '@zapdesk/shared/errors';
 import type { TLoginResponse } from '@zapdesk/shared/schemas';
 import { ApiError } from './ApiError';
 import { getToken, setToken } from './tokenStore';
@@ -64,6 +65,9 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
     credentials: 'include',
   });
 }
+
+/** 401s that say what was typed is wrong, not that the session is over. */
+const WRONG_ANSWERS = new Set<ErrorCode | undefined>(['ERR_INVALID_CREDENTIALS', 'ERR_TWO_FACTOR_CODE_INVALID', 'ERR_TWO_FACTOR_CODE_USED']);
 
 let refreshInFlight: Promise<TLoginResponse | null> | null = null;
 let rotationInFlight: Promise<unknown> | null = null;
@@ -131,8 +135,8 @@ export async function requestRaw(path: string, options: RequestOptions = {}): Pr
   }
   if (response.ok) return response;
   const error = await ApiError.fromResponse(response);
-  // A wrong password (changing one's own) is not a lost session.
-  if (response.status === 401 && !options.sessionless && error.code !== 'ERR_INVALID_CREDENTIALS') endSessionLocally();
+  // A wrong password (changing one's own) or a wrong code (two-step verification) is not a lost session.
+  if (response.status === 401 && !options.sessionless && !WRONG_ANSWERS.has(error.code)) endSessionLocally();
   throw error;
 }
 

@@ -6,6 +6,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useQueryClient } from '@tanstack/react-query';
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { TFailedAttempts, TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
+import type { TLoginAnswer } from '@zapdesk/shared/two-factor';
 import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
 import { setToken } from '../api/tokenStore';
 
@@ -15,7 +16,10 @@ type AuthContextValue = {
   state: AuthState;
   user: TUser | null;
   isAdmin: boolean;
-  login: (input: TLogin) => Promise<TUser>;
+  /** The password step: signed in, or a challenge when a second factor (or its set-up) is owed. */
+  login: (input: TLogin) => Promise<TLoginAnswer>;
+  /** Signs in with a session the second-factor step obtained. */
+  startSession: (session: TLoginResponse) => void;
   logout: () => Promise<void>;
   /** Replaces the signed-in user's data (after a profile save or a live update). */
   setUser: (user: TUser) => void;
@@ -52,12 +56,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return off;
   }, [queryClient]);
 
-  const login = useCallback(async (input: TLogin) => {
-    const session = await request<TLoginResponse>('/auth/login', { method: 'POST', body: input, sessionless: true });
+  const startSession = useCallback((session: TLoginResponse) => {
     setToken(session.token);
     setState({ status: 'authenticated', user: session.user, passwordChangeRequired: session.passwordChangeRequired, failedAttempts: session.failedAttempts ?? null });
-    return session.user;
   }, []);
+
+  const login = useCallback(
+    async (input: TLogin) => {
+      const answer = await request<TLoginAnswer>('/auth/login', { method: 'POST', body: input, sessionless: true });
+      if ('token' in answer) startSession(answer);
+      return answer;
+    },
+    [startSession],
+  );
 
   const logout = useCallback(async () => {
     try {
@@ -84,13 +95,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       isAdmin: user ? isAdminProfile(user.profile) : false,
       login,
+      startSession,
       logout,
       setUser,
       passwordChangeRequired: signedIn?.passwordChangeRequired ?? false,
       failedAttempts: signedIn?.failedAttempts ?? null,
       dismissFailedAttempts,
     };
-  }, [state, login, logout, setUser, dismissFailedAttempts]);
+  }, [state, login, startSession, logout, setUser, dismissFailedAttempts]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

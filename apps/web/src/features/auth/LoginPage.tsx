@@ -3,34 +3,71 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { toast } from 'react-toastify';
-import { ZLoginSchema } from '@zapdesk/shared/schemas';
+import { ZLoginSchema, type TLoginResponse } from '@zapdesk/shared/schemas';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { fieldErrorText } from '../../core/forms/fieldErrors';
 import { muiRegister } from '../../core/ui/muiRegister';
 import { PasswordField } from '../../core/ui/PasswordField';
 import { toastError } from '../../core/ui/toastError';
 import { AuthLayout } from './AuthLayout';
+import { LoginSetupStep } from './LoginSetupStep';
+import { SecondFactorStep } from './SecondFactorStep';
+
+/** After the password: nothing more, a code owed, or the set-up of two-step verification owed. */
+type Step = { kind: 'password' } | { kind: 'code'; challenge: string } | { kind: 'setup'; challenge: string };
 
 export default function LoginPage() {
   const { t } = useTranslation();
-  const { login } = useAuth();
+  const { login, startSession } = useAuth();
+  const [step, setStep] = useState<Step>({ kind: 'password' });
   const form = useForm({ resolver: zodResolver(ZLoginSchema), defaultValues: { email: '', password: '' } });
   const { errors, isSubmitting } = form.formState;
 
+  const signedIn = () => {
+    // A failed attempt's error is about an attempt that no longer matters.
+    toast.dismiss();
+    toast.success(t('login.success'));
+  };
+
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await login(values);
-      // A failed attempt's error is about an attempt that no longer matters.
-      toast.dismiss();
-      toast.success(t('login.success'));
+      const answer = await login(values);
+      if ('twoFactorRequired' in answer) setStep({ kind: 'code', challenge: answer.challenge });
+      else if ('twoFactorSetupRequired' in answer) setStep({ kind: 'setup', challenge: answer.challenge });
+      else signedIn();
     } catch (error) {
       toastError(error);
     }
   });
+
+  const onSession = (session: TLoginResponse) => {
+    startSession(session);
+    signedIn();
+  };
+  const back = () => {
+    form.setValue('password', '');
+    setStep({ kind: 'password' });
+  };
+
+  if (step.kind === 'code') {
+    return (
+      <AuthLayout title={t('twoFactor.title')} subtitle={t('twoFactor.loginSubtitle')} testId="login-page">
+        <SecondFactorStep challenge={step.challenge} onSession={onSession} onBack={back} />
+      </AuthLayout>
+    );
+  }
+  if (step.kind === 'setup') {
+    return (
+      <AuthLayout title={t('twoFactor.title')} subtitle={t('twoFactor.setupSubtitle')} testId="login-page">
+        <LoginSetupStep challenge={step.challenge} onSession={onSession} onBack={back} />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')} testId="login-page">

@@ -31,6 +31,7 @@ import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { userFormSchema, type UserFormValues } from './userForm';
 import { createUser, fetchUser, saveUserInCache, updateUser, usersKeys } from './users.api';
 import { FormDialogActions } from '../../core/ui/FormDialogActions';
+import { TwoFactorSection } from '../auth/TwoFactorSection';
 
 type Props = { open: boolean; userId?: number | undefined; onClose: () => void };
 
@@ -207,6 +208,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
                   />
                 </>
               ) : null}
+              {existing.data && (isSelf || isAdmin) ? <TwoFactorSection user={existing.data} isSelf={isSelf} /> : null}
             </Stack>
           </DialogContent>
           <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={editing} testIdPrefix="user" />

@@ -29,7 +29,7 @@ import { toastError } from '../../core/ui/toastError';
 import UserModal from './UserModal';
 import { deleteUser, fetchUsersPage, removeUserFromCache, usersKeys } from './users.api';
 
-const COLUMNS = 5;
+const COLUMNS = 6;
 
 export default function UsersPage() {
   const { t } = useTranslation();
@@ -73,6 +73,7 @@ export default function UsersPage() {
               <TableCell sx={HIDE_ON_PHONE}>{t('users.email')}</TableCell>
               <TableCell>{t('users.profile')}</TableCell>
               <TableCell sx={HIDE_ON_PHONE}>{t('users.connection')}</TableCell>
+              <TableCell sx={HIDE_ON_PHONE}>{t('users.twoFactor')}</TableCell>
               <TableCell align="right">{t('common.actions')}</TableCell>
             </TableRow>
           </TableHead>
@@ -92,6 +93,15 @@ export default function UsersPage() {
                   <Chip size="small" label={t(`users.profiles.${user.profile}`)} color={user.profile === 'admin' ? 'primary' : 'default'} variant={user.profile === 'admin' ? 'filled' : 'outlined'} />
                 </TableCell>
                 <TableCell sx={HIDE_ON_PHONE}>{user.whatsapp?.name ?? '—'}</TableCell>
+                <TableCell sx={HIDE_ON_PHONE} data-testid="user-two-factor">
+                  {user.twoFactorEnabled ? (
+                    <Chip size="small" color="success" label={t('twoFactor.on')} />
+                  ) : (
+                    <Typography variant="body2" color="text.secondary">
+                      {t('twoFactor.off')}
+                    </Typography>
+                  )}
+                </TableCell>
                 <TableCell align="right">
                   <RowActions testId="user" onEdit={() => setEditing({ userId: user.id })} onDelete={user.id === me?.id ? undefined : () => setDeleting(user)} />
                 </TableCell>
