@@ -37,9 +37,9 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   }
 
   app.post('/auth/login/2fa', { schema: { tags, body: ZLoginSecondFactorSchema, response: { 200: ZLoginResponseSchema } }, config: limited }, async (req, reply) => {
-    const { token, user, refreshToken } = await login.loginWithSecondFactor(ctx, req.body);
+    const { refreshToken, userId: _userId, ...session } = await login.loginWithSecondFactor(ctx, req.body);
     writeRefreshCookie(reply, refreshToken);
-    return { token, user };
+    return session;
   });
 
   app.post('/auth/login/2fa/setup', { schema: { tags, body: ZLoginSetupSchema, response: { 200: ZTwoFactorSetupSchema } }, config: limited }, (req) => login.setupWithChallenge(ctx, req.body));

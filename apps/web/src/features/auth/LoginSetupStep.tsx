@@ -37,7 +37,12 @@ export function LoginSetupStep({ challenge, onSession, onBack }: Props) {
       <Stack gap={2}>
         <Typography variant="body2">{t('twoFactor.enabled')}</Typography>
         <RecoveryCodesPanel codes={done.recoveryCodes} />
-        <Button variant="contained" size="large" onClick={() => onSession({ token: done.token, user: done.user })} data-testid="login-setup-continue">
+        <Button
+          variant="contained"
+          size="large"
+          onClick={() => onSession({ token: done.token, user: done.user, passwordChangeRequired: done.passwordChangeRequired })}
+          data-testid="login-setup-continue"
+        >
           {t('twoFactor.continue')}
         </Button>
       </Stack>
