@@ -4,7 +4,7 @@
  * shown once, in the answer to its creation; afterwards only its first characters are.
  */
 import { z } from 'zod';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS, type Permission } from './permissions.js';
 import { requiredText } from './schemas.js';
 
 /** Every named token starts with this: recognisable in a config file or a leak scanner. */
@@ -12,6 +12,8 @@ export const API_TOKEN_PREFIX = 'zdk_';
 /** How many characters of a token the list shows (the prefix and a few more): enough to tell two apart. */
 export const API_TOKEN_SHOWN_CHARS = 10;
 export const API_TOKEN_NAME_MAX = 50;
+/** The permissions the tool API checks, the ones a token is made for (the form offers these). */
+export const API_TOKEN_PERMISSIONS: readonly Permission[] = ['campaigns', 'groups', 'email', 'phone', 'instagram', 'contactsImportExport', 'contactsDelete'];
 
 export const ZApiTokenCreateSchema = z.object({
   name: requiredText(1, API_TOKEN_NAME_MAX),
