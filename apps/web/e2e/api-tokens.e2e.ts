@@ -38,9 +38,13 @@ describe('API tokens', () => {
     // Nothing ticked: the form says what is missing and sends nothing.
     await page.getByTestId('api-token-submit').click();
     await dialog.getByText('Marque pelo menos uma opção.').waitFor();
+    await dialog.getByText('Obrigatório').waitFor();
     await page.getByTestId('api-token-name').fill('Loja virtual');
     await dialog.getByLabel('Envios em massa e agendados').check();
     await dialog.getByLabel('Ferramentas de grupos').check();
+    // Fixed fields lose their error at once.
+    await dialog.getByText('Obrigatório').waitFor({ state: 'detached' });
+    await dialog.getByText('Marque pelo menos uma opção.').waitFor({ state: 'detached' });
     await page.getByTestId('api-token-expires').fill('2031-12-31');
     await screenshot(page, 'api-tokens-01-create');
     await page.getByTestId('api-token-submit').click();
@@ -65,6 +69,8 @@ describe('API tokens', () => {
     expect((await connectionsWith(token)).status).toBe(200);
     await page.reload();
     await row.getByText('Nunca usado').waitFor({ state: 'detached' });
+    await row.getByText('31/12/2031').waitFor();
+    await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'api-tokens-03-list');
 
     await row.getByTestId('api-token-revoke').click();
@@ -75,6 +81,7 @@ describe('API tokens', () => {
     await row.getByText('Revogado').waitFor();
     expect(await row.getByTestId('api-token-revoke').count()).toBe(0);
     expect((await connectionsWith(token)).status).toBe(401);
+    await page.getByText('Token "Loja virtual" revogado.').waitFor({ state: 'detached', timeout: 20_000 });
     await screenshot(page, 'api-tokens-05-revoked');
     expect(pageErrors).toEqual([]);
     await context.close();

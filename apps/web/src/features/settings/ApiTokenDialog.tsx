@@ -59,7 +59,12 @@ export function ApiTokenDialog({ onClose }: { onClose: () => void }) {
   const [created, setCreated] = useState<string | null>(null);
   const tomorrow = localDay(new Date(Date.now() + 86_400_000));
 
-  const toggle = (permission: Permission, on: boolean) => setPermissions((current) => (on ? [...current, permission] : current.filter((p) => p !== permission)));
+  // A field's error goes once the field is changed.
+  const clearError = (field: keyof Errors) => setErrors(({ [field]: _gone, ...rest }) => rest);
+  const toggle = (permission: Permission, on: boolean) => {
+    setPermissions((current) => (on ? [...current, permission] : current.filter((p) => p !== permission)));
+    clearError('permissions');
+  };
 
   const validate = (): Errors => {
     const found: Errors = {};
@@ -150,7 +155,10 @@ export function ApiTokenDialog({ onClose }: { onClose: () => void }) {
             <TextField
               label={t('settings.apiTokens.name')}
               value={name}
-              onChange={(event) => setName(event.target.value)}
+              onChange={(event) => {
+                setName(event.target.value);
+                clearError('name');
+              }}
               autoFocus
               fullWidth
               error={Boolean(errors.name)}
@@ -174,7 +182,10 @@ export function ApiTokenDialog({ onClose }: { onClose: () => void }) {
               type="date"
               label={t('settings.apiTokens.expires')}
               value={expiresOn}
-              onChange={(event) => setExpiresOn(event.target.value)}
+              onChange={(event) => {
+                setExpiresOn(event.target.value);
+                clearError('expiresAt');
+              }}
               error={Boolean(errors.expiresAt)}
               helperText={errors.expiresAt ?? t('settings.apiTokens.expiresHelp')}
               sx={{ maxWidth: 260 }}

@@ -7,12 +7,14 @@ import Block from '@mui/icons-material/Block';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -20,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { TApiToken } from '@zapdesk/shared/api-tokens';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
-import { formatShortDateTime } from '../../core/ui/formatDate';
+import { formatDay, formatShortDateTime } from '../../core/ui/formatDate';
 import { toastError } from '../../core/ui/toastError';
 import { ApiTokenDialog } from './ApiTokenDialog';
 import { revokeApiToken, saveApiTokenInCache, useApiTokens } from './apiTokens.api';
@@ -92,8 +94,11 @@ export function ApiTokensPanel() {
                   <TableRow key={token.id} data-testid="api-token-row" data-state={state}>
                     <TableCell sx={{ wordBreak: 'break-word' }}>
                       {token.name}
-                      <Typography variant="caption" color="text.secondary" display="block" sx={{ fontFamily: 'monospace' }}>
-                        {t('settings.apiTokens.prefix')} {token.prefix}…
+                      <Typography variant="caption" color="text.secondary" display="block" sx={{ whiteSpace: 'nowrap' }}>
+                        {t('settings.apiTokens.prefix')}{' '}
+                        <Box component="span" sx={{ fontFamily: 'monospace' }}>
+                          {token.prefix}…
+                        </Box>
                       </Typography>
                     </TableCell>
                     <TableCell>
@@ -103,7 +108,7 @@ export function ApiTokensPanel() {
                         ))}
                       </Stack>
                     </TableCell>
-                    <TableCell sx={{ ...hideSmall, whiteSpace: 'nowrap' }}>{token.expiresAt ? formatShortDateTime(token.expiresAt) : t('settings.apiTokens.never')}</TableCell>
+                    <TableCell sx={{ ...hideSmall, whiteSpace: 'nowrap' }}>{token.expiresAt ? formatDay(token.expiresAt) : t('settings.apiTokens.never')}</TableCell>
                     <TableCell sx={{ ...hideSmall, whiteSpace: 'nowrap' }}>{token.lastUsedAt ? formatShortDateTime(token.lastUsedAt) : t('settings.apiTokens.neverUsed')}</TableCell>
                     <TableCell sx={hideSmall}>{token.createdBy?.name ?? '—'}</TableCell>
                     <TableCell>
@@ -111,9 +116,11 @@ export function ApiTokensPanel() {
                     </TableCell>
                     <TableCell align="right">
                       {state === 'revoked' ? null : (
-                        <Button size="small" color="error" startIcon={<Block />} onClick={() => setRevoking(token)} data-testid="api-token-revoke">
-                          {t('settings.apiTokens.revoke')}
-                        </Button>
+                        <Tooltip title={t('settings.apiTokens.revoke')}>
+                          <IconButton size="small" color="error" onClick={() => setRevoking(token)} aria-label={t('settings.apiTokens.revoke')} data-testid="api-token-revoke">
+                            <Block fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
                       )}
                     </TableCell>
                   </TableRow>
