@@ -49,6 +49,7 @@ import { emailRoutes } from './features/email/email.routes.js';
 import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
 import { vonageRoutes } from './features/vonage/vonage.routes.js';
 import { instagramRoutes } from './features/instagram/instagram.routes.js';
+import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
 import { requestSerializer } from './core/http/log-redaction.js';
 import { connectRedis } from './core/redis.js';
 import { Leases } from './core/cluster/leases.js';
@@ -189,7 +190,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, twoFactorRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
+      for (const routes of [authRoutes, twoFactorRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes, apiTokensRoutes]) {
         await api.register(routes, { ctx });
       }
       for (const routes of [

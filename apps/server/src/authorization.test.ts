@@ -6,7 +6,9 @@
  * decision written here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TApiTokenCreated } from '@zapdesk/shared/api-tokens';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import { PERMISSIONS, type Permission } from '@zapdesk/shared/permissions';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
@@ -227,6 +229,10 @@ const table: Record<string, Row> = {
   'GET /api/settings': { anon: 401, user: 403, admin: ok },
   'PUT /api/settings/{key}': { anon: 401, user: 403, admin: ok, call: () => ({ url: '/api/settings/timeCreateNewTicket', payload: { value: '3600' } }) },
   'POST /api/settings/userApiToken/regenerate': { anon: 401, user: 403, admin: ok },
+  // Named API tokens: for admins.
+  'GET /api/api-tokens': { anon: 401, user: 403, admin: ok },
+  'POST /api/api-tokens': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Token ${(n += 1)}`, permissions: ['groups'] } }) },
+  'DELETE /api/api-tokens/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/api-tokens/${(await namedToken(['groups'])).apiToken.id}` }) },
 
   'GET /api/dashboard': { anon: 401, user: ok, admin: ok },
 
@@ -395,6 +401,41 @@ const table: Record<string, Row> = {
   'POST /api/delContacts': { anon: 401, user: 403, admin: ok, call: () => ({ payload: {} }) },
 };
 
+/**
+ * The permission each tool API route needs. A named token acts with its permissions only; a
+ * session or the userApiToken as before. A tool API route without a line here fails the test.
+ */
+const toolPermissions: Record<string, Permission> = {
+  'POST /api/zdg': 'campaigns',
+  'POST /api/sendMedia': 'campaigns',
+  'POST /api/sendMediaZDG': 'campaigns',
+  'POST /api/sendMediaZDGRec': 'campaigns',
+  'GET /api/whatsappzdg': 'campaigns',
+  'POST /api/sendAgendamento': 'campaigns',
+  'GET /api/contactsZDG': 'contactsImportExport',
+  'POST /api/delContacts': 'contactsDelete',
+  'POST /api/zdgGroups': 'groups',
+  'POST /api/zdgGroupsDescription': 'groups',
+  'POST /api/zdgGroupsCreate': 'groups',
+  'POST /api/zdgGroupsMessage': 'groups',
+  'POST /api/zdgOpenGroup': 'groups',
+  'POST /api/zdgCloseGroup': 'groups',
+  'POST /api/zdgSendEmail': 'email',
+  'POST /api/zdgSendEmailUser': 'email',
+  'POST /api/zdgSendEmailAttach': 'email',
+  'POST /api/zdgSendEmailAttachUser': 'email',
+  'POST /api/zdgProtocolo': 'email',
+  'POST /api/sendSms': 'phone',
+  'POST /api/makeVoiceCall': 'phone',
+  'POST /api/sendDirect': 'instagram',
+};
+
+async function namedToken(permissions: Permission[]): Promise<TApiTokenCreated> {
+  const res = await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: `Token ${(n += 1)}`, permissions } });
+  expect(res.statusCode).toBe(201);
+  return res.json<TApiTokenCreated>();
+}
+
 async function quickAnswer(): Promise<number> {
   const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: t.adminToken, payload: { shortcut: `qa${(n += 1)}`, message: 'Olá, como posso ajudar?' } });
   return res.json<{ id: number }>().id;
@@ -468,6 +509,40 @@ describe('authorization table', () => {
         if (res.statusCode !== row[role]) console.error(route, role, res.statusCode, res.body.slice(0, 300));
       }
       expect(seen).toEqual({ anon: row.anon, user: row.user, admin: row.admin });
+    });
+  }
+});
+
+describe('authorization table: the tool API with named tokens', () => {
+  it('has a permission for every tool API route', () => {
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    const tools = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op.tags?.includes('tool API'))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(tools.sort()).toEqual(Object.keys(toolPermissions).sort());
+  });
+
+  for (const [route, permission] of Object.entries(toolPermissions)) {
+    it(`${route}: a token with '${permission}' answers as an admin, a token without it 403, a wrong token 401`, async () => {
+      const [method, path] = route.split(' ') as [string, string];
+      const row = table[route];
+      if (!row) throw new Error(`no row for ${route}`);
+      const scoped = await namedToken([permission]);
+      const others = await namedToken(PERMISSIONS.filter((p) => p !== permission));
+      const wrong = `${scoped.token.slice(0, -2)}zz`;
+      const seen: Record<string, { status: number; error?: string }> = {};
+      for (const [who, token] of [
+        ['scoped', scoped.token],
+        ['lacking', others.token],
+        ['wrong', wrong],
+      ] as const) {
+        const call: Call = { url: path, ...(await row.call?.('admin')) };
+        const res = await t.request({ method, url: call.url, token, ...(call.headers ? { headers: call.headers } : {}), ...(call.payload !== undefined ? { payload: call.payload as string } : {}) });
+        seen[who] = { status: res.statusCode, ...(res.statusCode >= 400 && who !== 'scoped' ? { error: res.json<{ error: string }>().error } : {}) };
+      }
+      expect(seen).toEqual({ scoped: { status: row.admin }, lacking: { status: 403, error: 'ERR_NO_PERMISSION' }, wrong: { status: 401, error: 'ERR_API_TOKEN_INVALID' } });
     });
   }
 });

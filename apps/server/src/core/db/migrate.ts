@@ -21,6 +21,7 @@ import { messageFilesMigration } from './migrations/019_message_files.js';
 import { messageSendersMigration } from './migrations/020_message_senders.js';
 import { signInSafetyMigration } from './migrations/026_sign_in_safety.js';
 import { twoFactorMigration } from './migrations/023_two_factor.js';
+import { apiTokensMigration } from './migrations/022_api_tokens.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -55,6 +56,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '020_message_senders': messageSendersMigration(),
     '026_sign_in_safety': signInSafetyMigration(handle.kind),
     '023_two_factor': twoFactorMigration(handle.kind),
+    '022_api_tokens': apiTokensMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -180,6 +180,21 @@ export type TwoFactorChallengesTable = {
   createdAt: Timestamp;
 };
 
+/** Named API tokens (see migration 022): only the token's SHA-256 is stored. */
+export type ApiTokensTable = {
+  id: Generated<number>;
+  name: string;
+  tokenHash: string;
+  prefix: string;
+  /** A JSON array of permission keys. */
+  permissions: string;
+  expiresAt: Timestamp | null;
+  lastUsedAt: Timestamp | null;
+  createdBy: number | null;
+  createdAt: Timestamp;
+  revokedAt: Timestamp | null;
+};
+
 export type OutboxTable = {
   id: Generated<number>;
   whatsappId: number;
@@ -343,6 +358,7 @@ export type Database = {
   refreshFamilies: RefreshFamiliesTable;
   recoveryCodes: RecoveryCodesTable;
   twoFactorChallenges: TwoFactorChallengesTable;
+  apiTokens: ApiTokensTable;
   campaigns: CampaignsTable;
   campaignRecipients: CampaignRecipientsTable;
   emails: EmailsTable;

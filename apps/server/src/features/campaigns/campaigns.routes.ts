@@ -12,6 +12,7 @@ import {
   ZRecipientListQuerySchema,
   ZRecipientListSchema,
   ZRecordingSchema,
+  type TCampaign,
 } from '@zapdesk/shared/campaigns';
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
@@ -20,7 +21,7 @@ import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { listLocalMedia, saveRecording } from './campaign-media.js';
 import * as service from './campaigns.service.js';
-import { actorOf, sessionOrApiToken } from './tool-auth.js';
+import { actorOf, campaignPermission, sessionOrApiToken, type ToolActor } from './tool-auth.js';
 
 export function sessionActor(req: FastifyRequest): service.CampaignActor {
   const user = currentUser(req);
@@ -58,16 +59,29 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
 
-  // A send's state, also for the tool API's token (its sends answer with this id).
-  app.get('/campaigns/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZCampaignSchema } }, preValidation: sessionOrApiToken(ctx) }, (req) =>
-    service.getCampaign(ctx, actorOf(req), req.params.id),
+  /**
+   * A named token reads only the kinds of send its permissions allow it to make; another is not
+   * found for it, as someone else's send is not for a plain user.
+   */
+  const inTokenScope = (actor: ToolActor, campaign: TCampaign) => {
+    if (actor.token && !actor.permissions.has(campaignPermission(campaign))) throw new AppError('ERR_NO_CAMPAIGN_FOUND');
+    return campaign;
+  };
+
+  // A send's state, also for the tool API's tokens (its sends answer with this id).
+  app.get('/campaigns/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZCampaignSchema } }, preValidation: sessionOrApiToken(ctx) }, async (req) =>
+    inTokenScope(actorOf(req), await service.getCampaign(ctx, actorOf(req), req.params.id)),
   );
 
-  // Each recipient's (each group's) result, also for the token.
+  // Each recipient's (each group's) result, also for the tokens.
   app.get(
     '/campaigns/:id/recipients',
     { schema: { tags, params: ZIdParamsSchema, querystring: ZRecipientListQuerySchema, response: { 200: ZRecipientListSchema } }, preValidation: sessionOrApiToken(ctx) },
-    (req) => service.listCampaignRecipients(ctx, actorOf(req), req.params.id, req.query),
+    async (req) => {
+      const actor = actorOf(req);
+      if (actor.token) inTokenScope(actor, await service.getCampaign(ctx, actor, req.params.id));
+      return service.listCampaignRecipients(ctx, actor, req.params.id, req.query);
+    },
   );
 
   app.put('/campaigns/:id', { schema: { tags, params: ZIdParamsSchema, body: ZCampaignUpdateSchema, response: { 200: ZCampaignSchema } }, onRequest }, (req) =>

@@ -21,7 +21,7 @@ import {
 } from '@zapdesk/shared/campaigns';
 import type { AppContext } from '../../core/context.js';
 import * as service from './campaigns.service.js';
-import { actorOf, adminActor, sessionOrApiToken, toolRateLimit } from './tool-auth.js';
+import { actorOf, adminActor, sessionOrApiToken, toolPermission, toolRateLimit } from './tool-auth.js';
 import * as tools from './tool-api.service.js';
 
 /** The pace of a send through the API, in seconds: it shares its connection's pace like any campaign. */
@@ -31,7 +31,9 @@ const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
 export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['tool API'];
-  const preValidation = sessionOrApiToken(ctx);
+  const caller = sessionOrApiToken(ctx);
+  // Sends and the connections they go through need 'campaigns'; the contact calls their own permission.
+  const preValidation = [caller, toolPermission('campaigns')];
   const rateLimit = toolRateLimit;
   const security = [{ bearer: [] }];
   const send = async (req: FastifyRequest, input: Omit<TCampaignCreate, 'minDelay' | 'maxDelay'>) => {
@@ -114,7 +116,11 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.get(
     '/contactsZDG',
-    { schema: { tags, security, description: 'Every contact: id, name, number (admin or token).', response: { 200: ZToolContactsSchema } }, preValidation, config: { rateLimit } },
+    {
+      schema: { tags, security, description: 'Every contact: id, name, number (admin or token).', response: { 200: ZToolContactsSchema } },
+      preValidation: [caller, toolPermission('contactsImportExport')],
+      config: { rateLimit },
+    },
     (req) => {
       adminActor(req);
       return tools.contactsBrief(ctx);
@@ -131,7 +137,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         body: ZTokenBodySchema,
         response: { 200: ZDeletedCountSchema },
       },
-      preValidation,
+      preValidation: [caller, toolPermission('contactsDelete')],
       config: { rateLimit },
     },
     (req) => {

@@ -1,25 +1,38 @@
 /**
  * Who calls a tool API route (and GET /campaigns/{id}): a signed-in session (bearer access
- * token) or the userApiToken setting, given as the body's `token` or as `Authorization: Bearer`,
- * compared in constant time. The token acts with admin rights and is no author. Neither: 401.
+/**
+ * Who calls a tool API route (and GET /campaigns/{id}): a signed-in session (bearer access
+ * token), the userApiToken setting, or a named API token, given as the body's `token` or as
+ * `Authorization: Bearer`. The userApiToken is compared in constant time and acts with admin
+ * rights (every permission); a named token is found by its hash and acts with its own
+ * permissions only. Neither is an author. A wrong, expired or revoked token: 401, all alike.
  * Wrong tokens are counted per client address: past API_TOKEN_FAILURES_PER_MINUTE the address is
  * refused with 429 for the rest of the minute, before its token is even looked at.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import { isGroupActionKind, isPhoneKind, type TCampaign } from '@zapdesk/shared/campaigns';
 import { isAdminProfile } from '@zapdesk/shared/domain';
+import { AGENT_DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '@zapdesk/shared/permissions';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { bearerToken, userFromAccessToken } from '../../core/http/auth-hooks.js';
 import { FailureThrottle } from '../../core/http/failure-throttle.js';
+import { isNamedApiToken, resolveApiToken } from '../api-tokens/api-tokens.service.js';
 import { readSecretSetting } from '../settings/settings.service.js';
 import type { CampaignActor } from './campaigns.service.js';
 
+/** A tool API caller: what it may do, and the named token it came with (null for a session or the userApiToken). */
+export type ToolActor = CampaignActor & { permissions: ReadonlySet<Permission>; token: { id: number; name: string } | null };
+
 declare module 'fastify' {
   interface FastifyRequest {
-    toolActor?: CampaignActor;
+    toolActor?: ToolActor;
   }
 }
+
+const EVERY_PERMISSION: ReadonlySet<Permission> = new Set(PERMISSIONS);
+const AGENT_PERMISSIONS: ReadonlySet<Permission> = new Set(AGENT_DEFAULT_PERMISSIONS);
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -61,17 +74,47 @@ export function sessionOrApiToken(ctx: AppContext): preValidationAsyncHookHandle
 
 async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise<void> {
   const bearer = bearerToken(req);
+  const candidates = [bodyToken(req), bearer];
   const apiToken = await readSecretSetting(ctx, 'userApiToken');
-  for (const candidate of [bodyToken(req), bearer]) {
+  for (const candidate of candidates) {
     if (candidate && apiToken && sameSecret(candidate, apiToken)) {
-      req.toolActor = { userId: null, admin: true, source: 'api' };
+      req.toolActor = { userId: null, admin: true, source: 'api', permissions: EVERY_PERMISSION, token: null };
       return;
     }
+  }
+  // A named token that is presented decides: a wrong, expired or revoked one is refused, even beside a session.
+  for (const candidate of candidates) {
+    if (!candidate || !isNamedApiToken(candidate)) continue;
+    const named = await resolveApiToken(ctx, candidate);
+    if (!named) throw new AppError('ERR_API_TOKEN_INVALID');
+    // It sees what an admin sees, within its permissions (each route checks its own).
+    req.toolActor = { userId: null, admin: true, source: 'api', permissions: named.permissions, token: { id: named.id, name: named.name } };
+    return;
   }
   if (!bearer) throw new AppError('ERR_API_TOKEN_INVALID');
   const user = await userFromAccessToken(ctx, bearer);
   req.authUser = user;
-  req.toolActor = { userId: user.id, admin: isAdminProfile(user.profile), source: 'api' };
+  const admin = isAdminProfile(user.profile);
+  // A session: an admin holds every permission, a plain user the built-in agent role's.
+  req.toolActor = { userId: user.id, admin, source: 'api', permissions: admin ? EVERY_PERMISSION : AGENT_PERMISSIONS, token: null };
+}
+
+/** 403 unless the caller holds `permission`. */
+export function assertToolPermission(actor: ToolActor, permission: Permission): void {
+  if (!actor.permissions.has(permission)) throw new AppError('ERR_NO_PERMISSION');
+}
+
+/** A route's permission, checked once the caller is known and before the body is validated. */
+export function toolPermission(permission: Permission): preValidationAsyncHookHandler {
+  return async (req: FastifyRequest) => assertToolPermission(actorOf(req), permission);
+}
+
+/** The permission a send of this kind needs: what a named token must hold to read it. */
+export function campaignPermission(campaign: Pick<TCampaign, 'kind' | 'audience' | 'channel'>): Permission {
+  if (isPhoneKind(campaign.kind)) return 'phone';
+  if (isGroupActionKind(campaign.kind) || campaign.audience !== 'numbers') return 'groups';
+  if (campaign.channel === 'instagram') return 'instagram';
+  return 'campaigns';
 }
 
 /** Tool API calls per minute per token (or per signed-in user). */
@@ -82,15 +125,19 @@ export const toolRateLimit = {
   max: TOOL_API_RATE_LIMIT,
   timeWindow: '1 minute',
   hook: 'preHandler' as const,
-  keyGenerator: (req: FastifyRequest) => (req.toolActor?.userId ? `tool-user:${req.toolActor.userId}` : 'tool-token'),
+  keyGenerator: (req: FastifyRequest) => {
+    const actor = req.toolActor;
+    if (actor?.token) return `tool-token:${actor.token.id}`;
+    return actor?.userId ? `tool-user:${actor.userId}` : 'tool-token';
+  },
 };
 
-export function actorOf(req: FastifyRequest): CampaignActor {
+export function actorOf(req: FastifyRequest): ToolActor {
   if (!req.toolActor) throw new AppError('ERR_API_TOKEN_INVALID');
   return req.toolActor;
 }
 
-export function adminActor(req: FastifyRequest): CampaignActor {
+export function adminActor(req: FastifyRequest): ToolActor {
   const actor = actorOf(req);
   if (!actor.admin) throw new AppError('ERR_NO_PERMISSION');
   return actor;

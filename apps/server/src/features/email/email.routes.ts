@@ -20,7 +20,7 @@ import {
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { requireAdmin } from '../../core/http/auth-hooks.js';
-import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import { getVisibleTicket } from '../tickets/tickets.service.js';
 import * as service from './email.service.js';
 
@@ -37,7 +37,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = sessionOrApiToken(ctx);
+  const preValidation = [sessionOrApiToken(ctx), toolPermission('email')];
   const config = { rateLimit: toolRateLimit };
   const accepted = { 202: ZEmailQueuedSchema };
   const routes = [

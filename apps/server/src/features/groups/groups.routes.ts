@@ -25,7 +25,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
-import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './groups.service.js';
 
 export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
@@ -58,7 +58,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = sessionOrApiToken(ctx);
+  const preValidation = [sessionOrApiToken(ctx), toolPermission('groups')];
   const config = { rateLimit: toolRateLimit };
   const accepted = { 202: ZToolAcceptedSchema };
   const start = async (req: FastifyRequest, input: TGroupAction) => {

@@ -11,7 +11,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate } from '../../core/http/auth-hooks.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
-import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './instagram.service.js';
 
 export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
@@ -32,7 +32,7 @@ export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
         body: ZSendDirectApiSchema,
         response: { 202: ZToolAcceptedSchema },
       },
-      preValidation: sessionOrApiToken(ctx),
+      preValidation: [sessionOrApiToken(ctx), toolPermission('instagram')],
       config: { rateLimit: toolRateLimit },
     },
     async (req, reply) => {

@@ -13,7 +13,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
-import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import { getVisibleContact } from '../contacts/contacts.service.js';
 import { readSecretSetting } from '../settings/settings.service.js';
 import { CALL_WEBHOOK_PATH, SMS_WEBHOOK_PATH } from './phone-send.js';
@@ -43,7 +43,7 @@ export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = sessionOrApiToken(ctx);
+  const preValidation = [sessionOrApiToken(ctx), toolPermission('phone')];
   const config = { rateLimit: toolRateLimit };
   const toolSend = (kind: 'sms' | 'call', body: TPhoneApi) => ({ kind, from: body.from, numbers: body.to, text: body.text, language: body.language });
   const routes = [

@@ -130,7 +130,7 @@ export function SecretControl({ settingKey, isSet, onSave }: { settingKey: Setti
   );
 }
 
-async function copyText(text: string): Promise<void> {
+export async function copyText(text: string): Promise<void> {
   if (navigator.clipboard && window.isSecureContext) {
     await navigator.clipboard.writeText(text);
     return;

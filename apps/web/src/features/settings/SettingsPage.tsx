@@ -15,6 +15,7 @@ import type { TSetting } from '@zapdesk/shared/schemas';
 import { CenteredLoader } from '../../core/ui/CenteredLoader';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
+import { ApiTokensPanel } from './ApiTokensPanel';
 import { ChatbotStatus } from './ChatbotStatus';
 import { EmailPanel } from './EmailPanel';
 import { VonagePanel } from './VonagePanel';
@@ -103,6 +104,7 @@ export default function SettingsPage() {
                 {group === 'email' ? <EmailPanel /> : null}
                 {group === 'vonage' ? <VonagePanel /> : null}
                 {group === 'typebot' ? <ChatbotStatus /> : null}
+                {group === 'api' ? <ApiTokensPanel /> : null}
               </Paper>
             );
           })}
