@@ -4,6 +4,7 @@ import type { Db, DbKind } from './db/database.js';
 import type { DomainEventBus } from './events.js';
 import type { Presence } from './presence.js';
 import type { Secrets } from './secrets.js';
+import type { AuditLog } from './audit/audit-log.js';
 import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
 
@@ -17,6 +18,8 @@ export type AppContext = {
   secrets: Secrets;
   /** Registered by the users and auth features (see core/auth/identity.ts). */
   identity: Identity;
+  /** Registered by the audit feature: where the audit hook writes its rows. */
+  audit: AuditLog;
   /** Which node runs what must run once (sessions, singleton jobs); on a single node, this one. */
   leases: Leases;
   /** Which users are online (a realtime socket open); answered by the realtime gateway. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import { ANONYMOUS, compact, nested, numberField, replyIdAndName, textField, type AuditInput, type AuditPick } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { clearRefreshCookie, REFRESH_COOKIE, writeRefreshCookie } from './auth.cookies.js';
 import * as service from './auth.service.js';
@@ -11,6 +12,25 @@ import * as service from './auth.service.js';
 function accountOf(body: unknown): string {
   const email = typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string' ? body.email : '';
   return email.trim().toLowerCase();
+}
+
+/** A sign-in is the user's; a failed one keeps the e-mail tried (never the password) and the address. */
+function signInAudit({ body, reply, statusCode }: AuditInput): AuditPick {
+  if (statusCode < 300) {
+    const user = nested(reply, 'user');
+    const id = numberField(user, 'id') ?? null;
+    const name = textField(user, 'name') ?? '';
+    return { actor: { kind: 'user', userId: id, name, tokenName: null }, targetId: id, targetName: name };
+  }
+  const email = accountOf(body);
+  return { action: 'auth.login_failed', actor: { ...ANONYMOUS, name: email }, targetId: null, detail: compact({ email: email || undefined }) };
+}
+
+/** A new account acts as itself; a refused sign-up keeps the e-mail tried. */
+function signUpAudit(input: AuditInput): AuditPick {
+  if (input.statusCode >= 300) return { actor: { ...ANONYMOUS, name: accountOf(input.body) }, targetId: null };
+  const { targetId, targetName } = replyIdAndName(input);
+  return { actor: { kind: 'user', userId: typeof targetId === 'number' ? targetId : null, name: targetName ?? '', tokenName: null }, targetId, targetName };
 }
 
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -29,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     '/auth/login',
     {
       schema: { tags, body: ZLoginSchema, response: { 200: ZLoginResponseSchema } },
-      config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' }, audit: { action: 'auth.login', target: 'user', pick: signInAudit } },
       preHandler: perAccount,
     },
     async (req, reply) => {
@@ -43,7 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     '/auth/signup',
     {
       schema: { tags, body: ZSignupSchema, response: { 201: ZUserSchema } },
-      config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: ctx.config.loginRateLimit, timeWindow: '1 minute' }, audit: { action: 'auth.signup', target: 'user', pick: signUpAudit } },
     },
     async (req, reply) => reply.code(201).send(await service.signup(ctx, req.body)),
   );
@@ -62,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     }
   });
 
-  app.delete('/auth/logout', { schema: { tags, response: { 204: z.null() } }, onRequest: authenticate(ctx) }, async (req, reply) => {
+  app.delete('/auth/logout', { schema: { tags, response: { 204: z.null() } }, onRequest: authenticate(ctx), config: { audit: 'auth.logout' } }, async (req, reply) => {
     await service.logout(ctx, currentUser(req).id);
     clearRefreshCookie(reply);
     return reply.code(204).send(null);

@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
+import type { AuditActor } from '../../core/audit/audit-log.js';
 import { AppError } from '../../core/errors.js';
 import { bearerToken, userFromAccessToken } from '../../core/http/auth-hooks.js';
 import { readSecretSetting } from '../settings/settings.service.js';
@@ -17,6 +18,9 @@ declare module 'fastify' {
     toolActor?: CampaignActor;
   }
 }
+
+/** How the audit log names a call made with the userApiToken setting. */
+export const API_TOKEN_ACTOR: AuditActor = { kind: 'apiToken', userId: null, name: 'userApiToken', tokenName: 'userApiToken' };
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -38,6 +42,7 @@ export function sessionOrApiToken(ctx: AppContext): preValidationAsyncHookHandle
     for (const candidate of [bodyToken(req), bearer]) {
       if (candidate && apiToken && sameSecret(candidate, apiToken)) {
         req.toolActor = { userId: null, admin: true, source: 'api' };
+        req.auditActor = API_TOKEN_ACTOR;
         return;
       }
     }
