@@ -15,7 +15,7 @@ import { nowIso } from '../time.js';
 export type AuditInput = { params: unknown; body: unknown; query: unknown; reply: unknown; statusCode: number; actor: AuditActor };
 
 /** What a picker may set; what it leaves out keeps the rule's default. */
-export type AuditPick = { action?: AuditAction; actor?: AuditActor; targetId?: string | number | null; targetName?: string | null; detail?: AuditDetail };
+export type AuditPick = { action?: AuditAction; actor?: AuditActor; targetType?: AuditTargetType | null; targetId?: string | number | null; targetName?: string | null; detail?: AuditDetail };
 
 export type AuditRule =
   | AuditAction
@@ -131,7 +131,7 @@ export function installAuditHook(app: FastifyInstance, log: () => AuditLog): voi
       at: nowIso(),
       actor: picked.actor ?? actor,
       action: picked.action ?? action,
-      targetType: target ?? null,
+      targetType: picked.targetType !== undefined ? picked.targetType : (target ?? null),
       targetId: targetId === null ? null : String(targetId).slice(0, TEXT_CHARS),
       targetName: picked.targetName?.slice(0, TEXT_CHARS) ?? null,
       detail: { ...(picked.detail ?? {}), ...(error ? { error } : {}) },

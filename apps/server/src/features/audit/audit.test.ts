@@ -14,7 +14,8 @@ let plain: { id: number; token: string; email: string };
 const BROWSER = 'Mozilla/5.0 (AuditTest)';
 
 async function events(query: Record<string, string | number> = {}, token = t.adminToken): Promise<TAuditEvent[]> {
-  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) search.set(key, String(value));
   const res = await t.request({ method: 'GET', url: `/api/audit?${search.toString()}`, token });
   expect(res.statusCode).toBe(200);
   return res.json<TAuditList>().events;
@@ -50,7 +51,7 @@ describe('what is recorded', () => {
     const res = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'Plain.Audit@test.local', password: 'wrong-guess-123' } });
     expect(res.statusCode).toBe(401);
     const [row] = await events({ action: 'auth.login_failed' });
-    expect(row).toMatchObject({ actorKind: 'anonymous', actorUserId: null, actorName: 'plain.audit@test.local', ip: '127.0.0.1', outcome: 'denied', statusCode: 401 });
+    expect(row).toMatchObject({ actorKind: 'anonymous', actorUserId: null, actorName: 'plain.audit@test.local', targetType: null, ip: '127.0.0.1', outcome: 'denied', statusCode: 401 });
     expect(row?.detail).toMatchObject({ email: 'plain.audit@test.local', error: 'ERR_INVALID_CREDENTIALS' });
     expect(await rawRows()).not.toContain('wrong-guess-123');
   });

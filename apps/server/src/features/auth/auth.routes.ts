@@ -23,12 +23,12 @@ function signInAudit({ body, reply, statusCode }: AuditInput): AuditPick {
     return { actor: { kind: 'user', userId: id, name, tokenName: null }, targetId: id, targetName: name };
   }
   const email = accountOf(body);
-  return { action: 'auth.login_failed', actor: { ...ANONYMOUS, name: email }, targetId: null, detail: compact({ email: email || undefined }) };
+  return { action: 'auth.login_failed', actor: { ...ANONYMOUS, name: email }, targetType: null, targetId: null, detail: compact({ email: email || undefined }) };
 }
 
 /** A new account acts as itself; a refused sign-up keeps the e-mail tried. */
 function signUpAudit(input: AuditInput): AuditPick {
-  if (input.statusCode >= 300) return { actor: { ...ANONYMOUS, name: accountOf(input.body) }, targetId: null };
+  if (input.statusCode >= 300) return { actor: { ...ANONYMOUS, name: accountOf(input.body) }, targetType: null, targetId: null };
   const { targetId, targetName } = replyIdAndName(input);
   return { actor: { kind: 'user', userId: typeof targetId === 'number' ? targetId : null, name: targetName ?? '', tokenName: null }, targetId, targetName };
 }

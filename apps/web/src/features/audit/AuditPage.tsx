@@ -118,7 +118,8 @@ export default function AuditPage() {
       }
     >
       <Stack sx={{ overflowY: 'auto', minHeight: 0, gap: 2, pb: 2, '& > *': { flexShrink: 0 } }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} gap={1.5} flexWrap="wrap">
+        {/* The top padding keeps the fields' floating labels inside the scrolling area. */}
+        <Stack direction={{ xs: 'column', md: 'row' }} gap={1.5} flexWrap="wrap" sx={{ pt: 1 }}>
           <TextField
             type="date"
             size="small"

@@ -892,7 +892,7 @@ export const en = {
     where: 'From where (IP)',
     empty: 'Nothing recorded matches these filters.',
     more: 'Show more',
-    count: '{{count}} records',
+    count: 'Records: {{count}}',
     unknownActor: 'Unknown',
     apiToken: 'API token ({{name}})',
     triedAs: 'Tried as {{name}}',

@@ -891,7 +891,7 @@ export const es: Messages = {
     where: 'Desde dónde (IP)',
     empty: 'Ningún registro coincide con estos filtros.',
     more: 'Mostrar más',
-    count: '{{count}} registros',
+    count: 'Registros: {{count}}',
     unknownActor: 'Desconocido',
     apiToken: 'Token de la API ({{name}})',
     triedAs: 'Intentó como {{name}}',

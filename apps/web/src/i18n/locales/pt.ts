@@ -891,7 +891,7 @@ export const pt: Messages = {
     where: 'De onde (IP)',
     empty: 'Nenhum registro corresponde a estes filtros.',
     more: 'Mostrar mais',
-    count: '{{count}} registros',
+    count: 'Registros: {{count}}',
     unknownActor: 'Desconhecido',
     apiToken: 'Token da API ({{name}})',
     triedAs: 'Tentou como {{name}}',
