@@ -9,13 +9,14 @@ import * as service from './users.service.js';
 
 /** The account's name and profile as saved, and whether a password was set (never the password); one's own new password is a password change. */
 function userAudit(input: AuditInput): AuditPick {
+  const userId = numberField(input.params, 'id');
   const password = textField(input.body, 'password');
-  const own = numberField(input.params, 'id') !== undefined && numberField(input.params, 'id') === input.actor.userId;
   const passwordSet = password !== undefined && password !== '';
   return {
     ...replyIdAndName(input),
-    ...(own && passwordSet ? { action: 'auth.password_change' as const } : {}),
-    ...(numberField(input.params, 'id') === undefined ? {} : { targetId: numberField(input.params, 'id') }),
+    // An update names the user of the address, also when it was refused (no answer to read).
+    ...(userId === undefined ? {} : { targetId: userId }),
+    ...(passwordSet && userId !== undefined && userId === input.actor.userId ? { action: 'auth.password_change' as const } : {}),
     detail: compact({ profile: textField(input.reply, 'profile'), passwordSet: passwordSet || undefined }),
   };
 }
