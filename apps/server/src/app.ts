@@ -19,6 +19,7 @@ import type { AppContext } from './core/context.js';
 import { openDatabase } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
+import { installAuditHook } from './core/http/audit-hook.js';
 import { installErrorHandling } from './core/http/error-handler.js';
 import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
 import { loadSecrets } from './core/secrets.js';
@@ -61,6 +62,9 @@ import { startChatbotWorker } from './jobs/chatbot.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { createIdentity } from './features/auth/identity.js';
+import { auditRoutes } from './features/audit/audit.routes.js';
+import { createAuditLog } from './features/audit/audit.service.js';
+import { scheduleAuditRetention } from './jobs/audit-retention.job.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 
@@ -120,6 +124,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     events: new DomainEventBus(),
     secrets,
     identity: createIdentity(handle.db),
+    audit: createAuditLog(handle.db),
     presence: new Presence(),
     failures: redis ? redisFailureStore(redis.limits, redis.prefix) : memoryFailureStore(),
     tokens: new TokenService({
@@ -145,6 +150,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  // Before the routes: each route that declares `config.audit` is recorded by this one hook.
+  installAuditHook(app, () => ctx.audit);
 
   // /ZDGChatbot frames the Typebot server of the settings: frame-src allows that one origin.
   const typebotFrame = await trackTypebotOrigin(ctx);
@@ -190,7 +197,21 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, twoFactorRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes, apiTokensRoutes]) {
+      for (const routes of [
+        authRoutes,
+        twoFactorRoutes,
+        usersRoutes,
+        queuesRoutes,
+        quickAnswersRoutes,
+        contactsRoutes,
+        settingsRoutes,
+        dashboardRoutes,
+        emailRoutes,
+        chatbotRoutes,
+        vonageRoutes,
+        apiTokensRoutes,
+        auditRoutes,
+      ]) {
         await api.register(routes, { ctx });
       }
       for (const routes of [
@@ -242,6 +263,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   if (!sessions.clustered) await sessions.restoreAll();
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
   const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
+  const stopAuditRetention = scheduleAuditRetention(ctx, (error) => app.log.error({ err: error }, 'audit retention sweep failed'));
   const stopOutbound = await startOutboundDispatcher(ctx, sessions, (error) => app.log.error({ err: error }, 'outbound dispatch failed'));
   const stopCampaigns = await startCampaignSender(ctx, sessions, (error) => app.log.error({ err: error }, 'campaign sender failed'));
   const stopMail = await startMailSender(ctx, (error) => app.log.error({ err: error }, 'mail sender failed'));
@@ -259,6 +281,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       typebotFrame.stop();
       stopDemo();
       stopAutoClose();
+      stopAuditRetention();
       await stopOutbound();
       await stopCampaigns();
       await stopMail();

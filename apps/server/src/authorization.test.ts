@@ -399,6 +399,9 @@ const table: Record<string, Row> = {
   // The whole contact list and its clean-up are for admins (or the token).
   'GET /api/contactsZDG': { anon: 401, user: 403, admin: ok },
   'POST /api/delContacts': { anon: 401, user: 403, admin: ok, call: () => ({ payload: {} }) },
+  // The audit log is for admins; no route edits or deletes it.
+  'GET /api/audit': { anon: 401, user: 403, admin: ok },
+  'GET /api/audit/export': { anon: 401, user: 403, admin: ok },
 };
 
 /**

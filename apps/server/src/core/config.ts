@@ -4,6 +4,7 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { AUDIT_DEFAULT_RETENTION_DAYS } from '@zapdesk/shared/audit';
 
 const ZBool = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
 
@@ -94,6 +95,7 @@ const ZEnvSchema = z.object({
   SMTP_CA_FILE: z.string().optional(),
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   TYPEBOT_RETRY_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(AUDIT_DEFAULT_RETENTION_DAYS),
   SIMULATOR: ZBool.default(false),
   DEMO: ZBool.default(false),
   DEMO_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
@@ -150,6 +152,8 @@ export type Config = {
   mailRetrySeconds: number;
   /** The first wait before Typebot is asked again after a failure; then twice that; then the bot stops on that ticket. */
   typebotRetrySeconds: number;
+  /** How many days audit rows are kept; older ones are deleted at start and daily. */
+  auditRetentionDays: number;
   simulator: boolean;
   demo: boolean;
   demoIntervalSeconds: number;
@@ -209,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpCaFile: e.SMTP_CA_FILE ? path.resolve(e.SMTP_CA_FILE) : undefined,
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,
     typebotRetrySeconds: e.TYPEBOT_RETRY_SECONDS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     simulator: e.SIMULATOR || e.DEMO,
     demo: e.DEMO,
     demoIntervalSeconds: e.DEMO_INTERVAL_SECONDS,

@@ -5,6 +5,7 @@ import type { DomainEventBus } from './events.js';
 import type { FailureStore } from './http/failure-throttle.js';
 import type { Presence } from './presence.js';
 import type { Secrets } from './secrets.js';
+import type { AuditLog } from './audit/audit-log.js';
 import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
 
@@ -18,6 +19,8 @@ export type AppContext = {
   secrets: Secrets;
   /** Registered by the users and auth features (see core/auth/identity.ts). */
   identity: Identity;
+  /** Registered by the audit feature: where the audit hook writes its rows. */
+  audit: AuditLog;
   /** Which node runs what must run once (sessions, singleton jobs); on a single node, this one. */
   leases: Leases;
   /** Which users are online (a realtime socket open); answered by the realtime gateway. */

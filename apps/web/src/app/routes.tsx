@@ -13,6 +13,7 @@ import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import Instagram from '@mui/icons-material/Instagram';
 import LinkOutlined from '@mui/icons-material/LinkOutlined';
+import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import PhoneInTalkOutlined from '@mui/icons-material/PhoneInTalkOutlined';
@@ -100,6 +101,13 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     menu: { section: 'admin', icon: SettingsOutlined },
     adminOnly: true,
     load: () => import('../features/settings/SettingsPage'),
+  },
+  {
+    path: '/audit',
+    labelKey: 'audit',
+    menu: { section: 'admin', icon: ManageSearchOutlined },
+    adminOnly: true,
+    load: () => import('../features/audit/AuditPage'),
   },
 ];
 

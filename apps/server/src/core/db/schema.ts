@@ -340,6 +340,28 @@ export type ChatbotInputsTable = {
   createdAt: Timestamp;
 };
 
+export type AuditEventsTable = {
+  id: Generated<number>;
+  at: Timestamp;
+  actorUserId: number | null;
+  actorName: string;
+  /** 'user', 'apiToken' or 'anonymous'. */
+  actorKind: string;
+  tokenName: string | null;
+  /** A key of AUDIT_ACTIONS. */
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  targetName: string | null;
+  /** JSON: a few facts of the action, never a secret. */
+  detail: string;
+  ip: string;
+  userAgent: string;
+  /** 'ok', 'denied' or 'failed'. */
+  outcome: string;
+  statusCode: number;
+};
+
 export type Database = {
   users: UsersTable;
   signInRecords: SignInRecordsTable;
@@ -366,4 +388,5 @@ export type Database = {
   chatbotInputs: ChatbotInputsTable;
   quickAnswers: QuickAnswersTable;
   settings: SettingsTable;
+  auditEvents: AuditEventsTable;
 };

@@ -21,6 +21,7 @@ import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { listLocalMedia, saveRecording } from './campaign-media.js';
 import * as service from './campaigns.service.js';
+import { sendAudit } from './campaign-audit.js';
 import { actorOf, campaignPermission, sessionOrApiToken, type ToolActor } from './tool-auth.js';
 
 export function sessionActor(req: FastifyRequest): service.CampaignActor {
@@ -45,16 +46,20 @@ async function readOneFile(req: FastifyRequest): Promise<{ data: Buffer; mimetyp
 export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['campaigns'];
   const onRequest = authenticate(ctx);
+  // A session follows its sends all day; an API token's reads are its uses, and are recorded.
+  const tokenRead = { action: 'apiToken.use', target: 'campaign', onlyApiToken: true } as const;
 
-  app.post('/campaigns', { schema: { tags, body: ZCampaignCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest }, async (req, reply) =>
-    reply.code(201).send(await service.createCampaign(ctx, sessionActor(req), req.body)),
+  app.post(
+    '/campaigns',
+    { schema: { tags, body: ZCampaignCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest, config: { audit: { action: 'campaigns.create', target: 'campaign', pick: sendAudit } } },
+    async (req, reply) => reply.code(201).send(await service.createCampaign(ctx, sessionActor(req), req.body)),
   );
 
   app.get('/campaigns', { schema: { tags, querystring: ZCampaignListQuerySchema, response: { 200: ZCampaignListSchema } }, onRequest }, (req) =>
     service.listCampaigns(ctx, sessionActor(req), req.query),
   );
 
-  app.get('/campaigns/export', { schema: { tags, querystring: ZCampaignListQuerySchema, produces: ['text/csv'] }, onRequest }, async (req, reply) => {
+  app.get('/campaigns/export', { schema: { tags, querystring: ZCampaignListQuerySchema, produces: ['text/csv'] }, onRequest, config: { audit: 'campaigns.export' } }, async (req, reply) => {
     const csv = await service.exportCampaignsCsv(ctx, sessionActor(req), req.query);
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
@@ -69,14 +74,14 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   };
 
   // A send's state, also for the tool API's tokens (its sends answer with this id).
-  app.get('/campaigns/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZCampaignSchema } }, preValidation: sessionOrApiToken(ctx) }, async (req) =>
+  app.get('/campaigns/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZCampaignSchema } }, preValidation: sessionOrApiToken(ctx), config: { audit: tokenRead } }, async (req) =>
     inTokenScope(actorOf(req), await service.getCampaign(ctx, actorOf(req), req.params.id)),
   );
 
   // Each recipient's (each group's) result, also for the tokens.
   app.get(
     '/campaigns/:id/recipients',
-    { schema: { tags, params: ZIdParamsSchema, querystring: ZRecipientListQuerySchema, response: { 200: ZRecipientListSchema } }, preValidation: sessionOrApiToken(ctx) },
+    { schema: { tags, params: ZIdParamsSchema, querystring: ZRecipientListQuerySchema, response: { 200: ZRecipientListSchema } }, preValidation: sessionOrApiToken(ctx), config: { audit: tokenRead } },
     async (req) => {
       const actor = actorOf(req);
       if (actor.token) inTokenScope(actor, await service.getCampaign(ctx, actor, req.params.id));
@@ -84,13 +89,20 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     },
   );
 
-  app.put('/campaigns/:id', { schema: { tags, params: ZIdParamsSchema, body: ZCampaignUpdateSchema, response: { 200: ZCampaignSchema } }, onRequest }, (req) =>
-    service.updateCampaign(ctx, sessionActor(req), req.params.id, req.body),
+  app.put(
+    '/campaigns/:id',
+    { schema: { tags, params: ZIdParamsSchema, body: ZCampaignUpdateSchema, response: { 200: ZCampaignSchema } }, onRequest, config: { audit: { action: 'campaigns.update', target: 'campaign' } } },
+    (req) => service.updateCampaign(ctx, sessionActor(req), req.params.id, req.body),
   );
 
   const controls = { pause: service.pauseCampaign, resume: service.resumeCampaign, cancel: service.cancelCampaign, resend: service.resendCampaign } as const;
-  for (const [action, run] of Object.entries(controls)) {
-    app.post(`/campaigns/:id/${action}`, { schema: { tags, params: ZIdParamsSchema, response: { 200: ZCampaignSchema } }, onRequest }, (req) => run(ctx, sessionActor(req), req.params.id));
+  for (const action of ['pause', 'resume', 'cancel', 'resend'] as const) {
+    const run = controls[action];
+    app.post(
+      `/campaigns/:id/${action}`,
+      { schema: { tags, params: ZIdParamsSchema, response: { 200: ZCampaignSchema } }, onRequest, config: { audit: { action: `campaigns.${action}`, target: 'campaign' } } },
+      (req) => run(ctx, sessionActor(req), req.params.id),
+    );
   }
 
   app.get('/local-media', { schema: { tags, response: { 200: ZLocalMediaListSchema } }, onRequest }, async () => ({ files: await listLocalMedia(ctx) }));

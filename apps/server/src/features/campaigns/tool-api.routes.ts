@@ -21,11 +21,15 @@ import {
 } from '@zapdesk/shared/campaigns';
 import type { AppContext } from '../../core/context.js';
 import * as service from './campaigns.service.js';
+import { compact, field, numberField } from '../../core/http/audit-hook.js';
+import { sendAudit } from './campaign-audit.js';
 import { actorOf, adminActor, sessionOrApiToken, toolPermission, toolRateLimit } from './tool-auth.js';
 import * as tools from './tool-api.service.js';
 
 /** The pace of a send through the API, in seconds: it shares its connection's pace like any campaign. */
 export const TOOL_API_PACE = { minDelay: 1, maxDelay: 3 } as const;
+
+const countOf = (value: unknown) => (Array.isArray(value) ? value.length : undefined);
 
 const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
@@ -41,6 +45,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     return { id: campaign.id, status: campaign.status };
   };
   const accepted = { 202: ZToolAcceptedSchema };
+  const sendAudited = { action: 'campaigns.create', target: 'campaign', pick: sendAudit } as const;
 
   app.post(
     '/zdg',
@@ -53,7 +58,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: accepted,
       },
       preValidation,
-      config: { rateLimit },
+      config: { rateLimit, audit: sendAudited },
     },
     async (req, reply) => reply.code(202).send(await send(req, { kind: 'text', whatsappId: req.body.ticketwhatsappId, numbers: req.body.number, message: req.body.message })),
   );
@@ -63,7 +68,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: { tags, security, description: 'A file by URL (fetched once by the server; private addresses refused). `title` is the caption.', body: ZToolMediaSchema, response: accepted },
       preValidation,
-      config: { rateLimit },
+      config: { rateLimit, audit: sendAudited },
     },
     async (req, reply) => reply.code(202).send(await send(req, { kind: 'mediaUrl', whatsappId: req.body.ticketwhatsappId, numbers: req.body.number, message: req.body.title, mediaUrl: req.body.url })),
   );
@@ -73,7 +78,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: { tags, security, description: 'A file by its path inside LOCAL_MEDIA_DIR (`url` is the path). `title` is the caption.', body: ZToolMediaSchema, response: accepted },
       preValidation,
-      config: { rateLimit },
+      config: { rateLimit, audit: sendAudited },
     },
     async (req, reply) =>
       reply.code(202).send(await send(req, { kind: 'mediaPath', whatsappId: req.body.ticketwhatsappId, numbers: req.body.number, message: req.body.title, mediaPath: req.body.url })),
@@ -84,7 +89,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: { tags, security, description: 'A voice note (Ogg Opus only), by URL or by a path inside LOCAL_MEDIA_DIR.', body: ZToolVoiceSchema, response: accepted },
       preValidation,
-      config: { rateLimit },
+      config: { rateLimit, audit: sendAudited },
     },
     async (req, reply) => {
       const where = isUrl(req.body.url) ? { mediaUrl: req.body.url } : { mediaPath: req.body.url };
@@ -94,7 +99,11 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.get(
     '/whatsappzdg',
-    { schema: { tags, security, description: 'The connected connections and their ids.', response: { 200: ZToolConnectionsSchema } }, preValidation, config: { rateLimit } },
+    {
+      schema: { tags, security, description: 'The connected connections and their ids.', response: { 200: ZToolConnectionsSchema } },
+      preValidation,
+      config: { rateLimit, audit: { action: 'apiToken.use', onlyApiToken: true } },
+    },
     () => tools.connectedConnections(ctx),
   );
 
@@ -109,7 +118,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: { 200: ZSendScheduledResultSchema },
       },
       preValidation,
-      config: { rateLimit },
+      config: { rateLimit, audit: { action: 'campaigns.start_scheduled', pick: ({ reply }) => ({ detail: compact({ started: countOf(field(reply, 'started')) }) }) } },
     },
     async (req) => ({ started: await service.startScheduledOfDay(ctx, actorOf(req), req.body.ticketwhatsappId, req.body.dataEnvio) }),
   );
@@ -119,7 +128,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: { tags, security, description: 'Every contact: id, name, number (admin or token).', response: { 200: ZToolContactsSchema } },
       preValidation: [caller, toolPermission('contactsImportExport')],
-      config: { rateLimit },
+      config: { rateLimit, audit: 'contacts.export' },
     },
     (req) => {
       adminActor(req);
@@ -138,7 +147,7 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: { 200: ZDeletedCountSchema },
       },
       preValidation: [caller, toolPermission('contactsDelete')],
-      config: { rateLimit },
+      config: { rateLimit, audit: { action: 'contacts.delete_unused', pick: ({ reply }) => ({ detail: compact({ deleted: numberField(reply, 'deleted') }) }) } },
     },
     (req) => {
       adminActor(req);

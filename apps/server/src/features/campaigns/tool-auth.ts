@@ -1,7 +1,5 @@
 /**
  * Who calls a tool API route (and GET /campaigns/{id}): a signed-in session (bearer access
-/**
- * Who calls a tool API route (and GET /campaigns/{id}): a signed-in session (bearer access
  * token), the userApiToken setting, or a named API token, given as the body's `token` or as
  * `Authorization: Bearer`. The userApiToken is compared in constant time and acts with admin
  * rights (every permission); a named token is found by its hash and acts with its own
@@ -15,6 +13,7 @@ import { isGroupActionKind, isPhoneKind, type TCampaign } from '@zapdesk/shared/
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import { AGENT_DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '@zapdesk/shared/permissions';
 import type { AppContext } from '../../core/context.js';
+import type { AuditActor } from '../../core/audit/audit-log.js';
 import { AppError } from '../../core/errors.js';
 import { bearerToken, userFromAccessToken } from '../../core/http/auth-hooks.js';
 import { FailureThrottle } from '../../core/http/failure-throttle.js';
@@ -33,6 +32,8 @@ declare module 'fastify' {
 
 const EVERY_PERMISSION: ReadonlySet<Permission> = new Set(PERMISSIONS);
 const AGENT_PERMISSIONS: ReadonlySet<Permission> = new Set(AGENT_DEFAULT_PERMISSIONS);
+/** How the audit log names a call made with the userApiToken setting. */
+export const API_TOKEN_ACTOR: AuditActor = { kind: 'apiToken', userId: null, name: 'userApiToken', tokenName: 'userApiToken' };
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -79,6 +80,7 @@ async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise
   for (const candidate of candidates) {
     if (candidate && apiToken && sameSecret(candidate, apiToken)) {
       req.toolActor = { userId: null, admin: true, source: 'api', permissions: EVERY_PERMISSION, token: null };
+      req.auditActor = API_TOKEN_ACTOR;
       return;
     }
   }
@@ -89,6 +91,7 @@ async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise
     if (!named) throw new AppError('ERR_API_TOKEN_INVALID');
     // It sees what an admin sees, within its permissions (each route checks its own).
     req.toolActor = { userId: null, admin: true, source: 'api', permissions: named.permissions, token: { id: named.id, name: named.name } };
+    req.auditActor = { kind: 'apiToken', userId: null, name: named.name, tokenName: named.name };
     return;
   }
   if (!bearer) throw new AppError('ERR_API_TOKEN_INVALID');

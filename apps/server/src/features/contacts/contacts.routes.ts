@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import { compact, numberField } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
 import { parseContactsCsv } from './contacts.csv.js';
 import * as service from './contacts.service.js';
@@ -14,7 +15,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) => service.listContacts(ctx, currentUser(req), req.query));
 
-  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest }, async (req, reply) => {
+  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest, config: { audit: 'contacts.export' } }, async (req, reply) => {
     const csv = await service.exportContactsCsv(ctx, currentUser(req));
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
@@ -31,15 +32,27 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     service.updateContact(ctx, currentUser(req), req.params.id, req.body),
   );
 
-  app.delete('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
-    await service.deleteContact(ctx, req.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/contacts/:id',
+    { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx), config: { audit: { action: 'contacts.delete', target: 'contact' } } },
+    async (req, reply) => {
+      await service.deleteContact(ctx, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post('/contacts/import', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } }, onRequest }, async (req) => {
-    const { rows, invalid } = parseContactsCsv(await readUploadedFile(req));
-    return service.importContacts(ctx, rows, invalid);
-  });
+  app.post(
+    '/contacts/import',
+    {
+      schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } },
+      onRequest,
+      config: { audit: { action: 'contacts.import', pick: ({ reply }) => ({ detail: compact({ created: numberField(reply, 'created') }) }) } },
+    },
+    async (req) => {
+      const { rows, invalid } = parseContactsCsv(await readUploadedFile(req));
+      return service.importContacts(ctx, rows, invalid);
+    },
+  );
 };
 
 const SEND_AS_MULTIPART = 'Send the CSV as multipart/form-data in a field named file.';

@@ -19,6 +19,7 @@ import {
 } from '@zapdesk/shared/email';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
+import { compact, numberField, type AuditInput } from '../../core/http/audit-hook.js';
 import { requireAdmin } from '../../core/http/auth-hooks.js';
 import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import { getVisibleTicket } from '../tickets/tickets.service.js';
@@ -30,9 +31,21 @@ export const emailRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get('/emails', { schema: { tags, querystring: ZEmailListQuerySchema, response: { 200: ZEmailListSchema } }, onRequest: adminOnly }, (req) => service.listEmails(ctx, req.query));
 
-  app.post('/emails/:id/retry', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZEmailSchema } }, onRequest: adminOnly }, (req) => service.retryEmail(ctx, req.params.id));
+  app.post(
+    '/emails/:id/retry',
+    { schema: { tags, params: ZIdParamsSchema, response: { 200: ZEmailSchema } }, onRequest: adminOnly, config: { audit: { action: 'email.retry', target: 'email' } } },
+    (req) => service.retryEmail(ctx, req.params.id),
+  );
 
-  app.post('/emails/test', { schema: { tags, body: ZEmailTestSchema, response: { 200: ZEmailTestResultSchema } }, onRequest: adminOnly }, (req) => service.sendTestEmail(ctx, req.body.to));
+  app.post(
+    '/emails/test',
+    {
+      schema: { tags, body: ZEmailTestSchema, response: { 200: ZEmailTestResultSchema } },
+      onRequest: adminOnly,
+      config: { audit: { action: 'email.send', pick: () => ({ detail: { test: true } }) } },
+    },
+    (req) => service.sendTestEmail(ctx, req.body.to),
+  );
 
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
@@ -40,6 +53,8 @@ export const emailRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   const preValidation = [sessionOrApiToken(ctx), toolPermission('email')];
   const config = { rateLimit: toolRateLimit };
   const accepted = { 202: ZEmailQueuedSchema };
+  // The stored mail's id; never its text or address list.
+  const mailAudit = { action: 'email.send', target: 'email', pick: ({ reply }: AuditInput) => ({ targetId: numberField(reply, 'id') ?? null }) } as const;
   const routes = [
     ['/zdgSendEmail', ZSendEmailSchema, 'A mail to the `emailTo` setting.'],
     ['/zdgSendEmailUser', ZSendEmailUserSchema, 'A mail to `zdgTo` (one address or several, separated by commas).'],
@@ -47,7 +62,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     ['/zdgSendEmailAttachUser', ZSendEmailAttachUserSchema, 'The same, to `zdgTo`.'],
   ] as const;
   for (const [path, body, description] of routes) {
-    app.post(path, { schema: { tags: toolTags, security, description, body, response: accepted }, preValidation, config }, async (req, reply) => {
+    app.post(path, { schema: { tags: toolTags, security, description, body, response: accepted }, preValidation, config: { ...config, audit: mailAudit } }, async (req, reply) => {
       actorOf(req);
       return reply.code(202).send(await service.queueApiEmail(ctx, req.body));
     });
@@ -64,7 +79,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: accepted,
       },
       preValidation,
-      config,
+      config: { ...config, audit: { ...mailAudit, pick: (input) => ({ ...mailAudit.pick(input), detail: compact({ ticketId: numberField(input.body, 'ticket') }) }) } },
     },
     async (req, reply) => {
       actorOf(req);

@@ -24,9 +24,37 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { compact, field, nested, numberField, textField, type AuditInput, type AuditPick, type AuditRule } from '../../core/http/audit-hook.js';
+import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
 import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './groups.service.js';
+
+/** A new group: its id, its name and how many joined. */
+const groupCreate = {
+  action: 'groups.create',
+  target: 'group',
+  pick: ({ reply }: AuditInput): AuditPick => {
+    const group = nested(reply, 'group');
+    const added = field(reply, 'added');
+    return { targetId: textField(group, 'id') ?? null, targetName: textField(group, 'subject') ?? null, detail: compact({ added: Array.isArray(added) ? added.length : undefined }) };
+  },
+} as const;
+
+/** An action on groups: which one (from the route, or the body's `action`), its campaign and how many groups. */
+function groupAction(action?: string): AuditRule {
+  return {
+    action: 'groups.action',
+    target: 'campaign',
+    pick: (input) => {
+      const sent = sendAudit(input);
+      return {
+        ...sent,
+        detail: compact({ action: action ?? textField(input.body, 'action') ?? (field(input.body, 'newMessageGroup') ? 'message' : 'participants'), groups: numberField(sent.detail, 'recipients') }),
+      };
+    },
+  };
+}
 
 export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['groups'];
@@ -36,7 +64,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
     groups: await service.listGroups(ctx, sessions, req.query.whatsappId),
   }));
 
-  app.post('/groups', { schema: { tags, body: ZGroupCreateSchema, response: { 201: ZGroupCreatedSchema } }, onRequest }, async (req, reply) => {
+  app.post('/groups', { schema: { tags, body: ZGroupCreateSchema, response: { 201: ZGroupCreatedSchema } }, onRequest, config: { audit: groupCreate } }, async (req, reply) => {
     const { contactIds, ...group } = req.body;
     return reply.code(201).send(await service.createGroup(ctx, sessions, { ...group, picked: { by: currentUser(req), contactIds } }));
   });
@@ -51,6 +79,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
         response: { 202: ZCampaignSchema },
       },
       onRequest,
+      config: { audit: groupAction() },
     },
     async (req, reply) => reply.code(202).send(await service.startGroupAction(ctx, sessions, sessionActor(req), req.body)),
   );
@@ -69,13 +98,21 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
 
   app.post(
     '/zdgGroups',
-    { schema: { tags: toolTags, security, description: `Renames groups to \`subject\`. ${allAdminGroups}`, body: ZToolGroupSubjectSchema, response: accepted }, preValidation, config },
+    {
+      schema: { tags: toolTags, security, description: `Renames groups to \`subject\`. ${allAdminGroups}`, body: ZToolGroupSubjectSchema, response: accepted },
+      preValidation,
+      config: { ...config, audit: groupAction('subject') },
+    },
     async (req, reply) => reply.code(202).send(await start(req, { action: 'subject', whatsappId: req.body.ticketwhatsappId, groupIds: req.body.groupIds, subject: req.body.subject })),
   );
 
   app.post(
     '/zdgGroupsDescription',
-    { schema: { tags: toolTags, security, description: `Sets the groups' description. ${allAdminGroups}`, body: ZToolGroupDescriptionSchema, response: accepted }, preValidation, config },
+    {
+      schema: { tags: toolTags, security, description: `Sets the groups' description. ${allAdminGroups}`, body: ZToolGroupDescriptionSchema, response: accepted },
+      preValidation,
+      config: { ...config, audit: groupAction('description') },
+    },
     async (req, reply) => reply.code(202).send(await start(req, { action: 'description', whatsappId: req.body.ticketwhatsappId, groupIds: req.body.groupIds, description: req.body.description })),
   );
 
@@ -90,7 +127,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
         response: { 201: ZGroupCreatedSchema },
       },
       preValidation,
-      config,
+      config: { ...config, audit: groupCreate },
     },
     async (req, reply) => {
       actorOf(req);
@@ -111,7 +148,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
         response: accepted,
       },
       preValidation,
-      config,
+      config: { ...config, audit: groupAction() },
     },
     async (req, reply) => {
       const inGroups = req.body.newMessageGroup?.trim() ?? '';
@@ -137,7 +174,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
           response: accepted,
         },
         preValidation,
-        config,
+        config: { ...config, audit: groupAction(action) },
       },
       async (req, reply) => reply.code(202).send(await start(req, { action, whatsappId: req.body.ticketwhatsappId, groupIds: req.body.groupIds, confirm: word })),
     );

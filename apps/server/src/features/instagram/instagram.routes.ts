@@ -10,14 +10,16 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate } from '../../core/http/auth-hooks.js';
+import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
 import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './instagram.service.js';
 
 export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['Instagram'];
+  const audit = { action: 'instagram.send', target: 'campaign', pick: sendAudit } as const;
 
-  app.post('/instagram/direct', { schema: { tags, body: ZDirectCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: authenticate(ctx) }, async (req, reply) =>
+  app.post('/instagram/direct', { schema: { tags, body: ZDirectCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: authenticate(ctx), config: { audit } }, async (req, reply) =>
     reply.code(201).send(await service.createDirectCampaign(ctx, sessions, sessionActor(req), req.body)),
   );
 
@@ -33,7 +35,7 @@ export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
         response: { 202: ZToolAcceptedSchema },
       },
       preValidation: [sessionOrApiToken(ctx), toolPermission('instagram')],
-      config: { rateLimit: toolRateLimit },
+      config: { rateLimit: toolRateLimit, audit },
     },
     async (req, reply) => {
       if (req.body.userIg.includes('\n')) throw new AppError('ERR_VALIDATION', { message: 'One user in `userIg`.', fields: { userIg: 'INVALID' } });

@@ -6,18 +6,30 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZHistoryImportResultSchema, ZSyncMessageSchema, ZSyncMessageUserSchema } from '@zapdesk/shared/messaging';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
+import { compact, numberField, textField, type AuditInput, type AuditPick } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { importConnectionHistory, importContactHistory } from './history-import.service.js';
+
+/** Which chat (the contact's number, for one contact) or connection, and how many messages came in. */
+function imported({ body, reply }: AuditInput): AuditPick {
+  const number = textField(body, 'user');
+  const whatsappId = numberField(body, 'ticketwhatsappId');
+  return { targetId: number ? null : (whatsappId ?? null), targetName: number ?? null, detail: compact({ whatsappId, imported: numberField(reply, 'imported') }) };
+}
 
 export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['messages'];
   const onRequest = authenticate(ctx);
 
-  app.post('/zdgSyncMessageUser', { schema: { tags, body: ZSyncMessageUserSchema, response: { 200: ZHistoryImportResultSchema } }, onRequest }, (req) =>
-    importContactHistory(ctx, sessions, currentUser(req), { number: req.body.user, limit: req.body.limit, whatsappId: req.body.ticketwhatsappId }),
+  app.post(
+    '/zdgSyncMessageUser',
+    { schema: { tags, body: ZSyncMessageUserSchema, response: { 200: ZHistoryImportResultSchema } }, onRequest, config: { audit: { action: 'history.import', target: 'contact', pick: imported } } },
+    (req) => importContactHistory(ctx, sessions, currentUser(req), { number: req.body.user, limit: req.body.limit, whatsappId: req.body.ticketwhatsappId }),
   );
 
-  app.post('/syncMessage', { schema: { tags, body: ZSyncMessageSchema, response: { 200: ZHistoryImportResultSchema } }, onRequest }, (req) =>
-    importConnectionHistory(ctx, sessions, currentUser(req), { limit: req.body.limit, whatsappId: req.body.ticketwhatsappId }),
+  app.post(
+    '/syncMessage',
+    { schema: { tags, body: ZSyncMessageSchema, response: { 200: ZHistoryImportResultSchema } }, onRequest, config: { audit: { action: 'history.import', target: 'whatsapp', pick: imported } } },
+    (req) => importConnectionHistory(ctx, sessions, currentUser(req), { limit: req.body.limit, whatsappId: req.body.ticketwhatsappId }),
   );
 };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZSettingParamsSchema, ZSettingSchema, ZSettingUpdateSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
+import { textField } from '../../core/http/audit-hook.js';
 import { requireAdmin } from '../../core/http/auth-hooks.js';
 import * as service from './settings.service.js';
 
@@ -11,9 +12,20 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get('/settings', { schema: { tags, response: { 200: z.array(ZSettingSchema) } }, onRequest }, () => service.listSettings(ctx));
 
-  app.put('/settings/:key', { schema: { tags, params: ZSettingParamsSchema, body: ZSettingUpdateSchema, response: { 200: ZSettingSchema } }, onRequest }, (req) =>
-    service.updateSetting(ctx, req.params.key, req.body.value),
+  app.put(
+    '/settings/:key',
+    {
+      schema: { tags, params: ZSettingParamsSchema, body: ZSettingUpdateSchema, response: { 200: ZSettingSchema } },
+      onRequest,
+      // Only the key: a value may be a secret.
+      config: { audit: { action: 'settings.update', target: 'setting', pick: ({ params }) => ({ targetId: textField(params, 'key') ?? null }) } },
+    },
+    (req) => service.updateSetting(ctx, req.params.key, req.body.value),
   );
 
-  app.post('/settings/userApiToken/regenerate', { schema: { tags, response: { 200: ZSettingSchema } }, onRequest }, () => service.regenerateApiToken(ctx));
+  app.post(
+    '/settings/userApiToken/regenerate',
+    { schema: { tags, response: { 200: ZSettingSchema } }, onRequest, config: { audit: { action: 'settings.api_token_regenerate', target: 'setting', pick: () => ({ targetId: 'userApiToken' }) } } },
+    () => service.regenerateApiToken(ctx),
+  );
 };

@@ -5,6 +5,7 @@ import { MAX_ID } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
+import { compact, numberField } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { sendJsonOnce } from '../../core/http/json-once.js';
 import * as service from './tickets.service.js';
@@ -33,14 +34,24 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
     reply.code(201).send(await service.createTicket(ctx, currentUser(req), req.body)),
   );
 
-  app.delete('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest }, async (req, reply) => {
-    await service.deleteTicket(ctx, currentUser(req), req.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/tickets/:id',
+    { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest, config: { audit: { action: 'tickets.delete', target: 'ticket' } } },
+    async (req, reply) => {
+      await service.deleteTicket(ctx, currentUser(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   // 'Close all': every open and waiting ticket the user may see; `others: false` leaves those other agents work on.
-  app.post('/ticketsClosed', { schema: { tags, body: z.object({ others: z.boolean('INVALID').optional() }).nullish(), response: { 200: z.object({ closed: z.number() }) } }, onRequest }, (req) =>
-    service.closeAllTickets(ctx, currentUser(req), { others: req.body?.others }),
+  app.post(
+    '/ticketsClosed',
+    {
+      schema: { tags, body: z.object({ others: z.boolean('INVALID').optional() }).nullish(), response: { 200: z.object({ closed: z.number() }) } },
+      onRequest,
+      config: { audit: { action: 'tickets.close_all', pick: ({ reply }) => ({ detail: compact({ closed: numberField(reply, 'closed') }) }) } },
+    },
+    (req) => service.closeAllTickets(ctx, currentUser(req), { others: req.body?.others }),
   );
   app.get('/ticketsClosed/summary', { schema: { tags, response: { 200: z.object({ own: z.number(), waiting: z.number(), others: z.number() }) } }, onRequest }, (req) =>
     service.closeAllSummary(ctx, currentUser(req)),

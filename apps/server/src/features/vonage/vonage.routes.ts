@@ -12,6 +12,7 @@ import { ZCallCreateSchema, ZPhoneApiSchema, ZPhoneSendSchema, ZSmsCreateSchema,
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
+import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
 import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import { getVisibleContact } from '../contacts/contacts.service.js';
@@ -21,15 +22,17 @@ import { getBalance } from './vonage.client.js';
 import { verifyCallSignature, verifySmsSignature } from './vonage-webhooks.js';
 import * as service from './vonage.service.js';
 
+const phoneAudit = (kind: 'sms' | 'call') => ({ action: kind === 'sms' ? 'sms.send' : 'calls.place', target: 'campaign', pick: sendAudit }) as const;
+
 export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['SMS and calls'];
   const onRequest = authenticate(ctx);
 
-  app.post('/sms', { schema: { tags, body: ZSmsCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest }, async (req, reply) =>
+  app.post('/sms', { schema: { tags, body: ZSmsCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest, config: { audit: phoneAudit('sms') } }, async (req, reply) =>
     reply.code(201).send(await service.createPhoneCampaign(ctx, sessionActor(req), { kind: 'sms', ...req.body })),
   );
 
-  app.post('/calls', { schema: { tags, body: ZCallCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest }, async (req, reply) =>
+  app.post('/calls', { schema: { tags, body: ZCallCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest, config: { audit: phoneAudit('call') } }, async (req, reply) =>
     reply.code(201).send(await service.createPhoneCampaign(ctx, sessionActor(req), { kind: 'call', ...req.body })),
   );
 
@@ -55,12 +58,16 @@ export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     ['/makeVoiceCall', 'call', 'A call to one number that reads `text` (text-to-speech; `language` pt-BR, en-US or es-ES, default pt-BR).'],
   ] as const;
   for (const [path, kind, description] of routes) {
-    app.post(path, { schema: { tags: toolTags, security, description, body: ZPhoneApiSchema, response: { 202: ZToolAcceptedSchema } }, preValidation, config }, async (req, reply) => {
-      if (req.body.to.includes('\n')) throw new AppError('ERR_VALIDATION', { message: 'One number in `to`.', fields: { to: 'INVALID' } });
-      if (req.body.text.trim() === '') throw new AppError('ERR_VALIDATION', { fields: { text: 'REQUIRED' } });
-      const { campaign } = await service.createPhoneCampaign(ctx, actorOf(req), toolSend(kind, req.body));
-      return reply.code(202).send({ id: campaign.id, status: campaign.status });
-    });
+    app.post(
+      path,
+      { schema: { tags: toolTags, security, description, body: ZPhoneApiSchema, response: { 202: ZToolAcceptedSchema } }, preValidation, config: { ...config, audit: phoneAudit(kind) } },
+      async (req, reply) => {
+        if (req.body.to.includes('\n')) throw new AppError('ERR_VALIDATION', { message: 'One number in `to`.', fields: { to: 'INVALID' } });
+        if (req.body.text.trim() === '') throw new AppError('ERR_VALIDATION', { fields: { text: 'REQUIRED' } });
+        const { campaign } = await service.createPhoneCampaign(ctx, actorOf(req), toolSend(kind, req.body));
+        return reply.code(202).send({ id: campaign.id, status: campaign.status });
+      },
+    );
   }
 
   // ---------- Vonage's webhooks (signed; no session) ----------

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZPairingCodeRequestSchema, ZWhatsappInputSchema } from '@zapdesk/shared/messaging';
+import type { AuditAction } from '@zapdesk/shared/audit';
 import { ZIdParamsSchema, ZWhatsappSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
+import { replyIdAndName } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
 import * as service from './whatsapps.service.js';
 
 export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['connections'];
   const admin = requireAdmin(ctx);
+  const session = (action: AuditAction) => ({ audit: { action, target: 'whatsapp' as const, pick: replyIdAndName } });
 
   app.get('/whatsapp', { schema: { tags, response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, (req) => service.listWhatsappsFor(ctx, currentUser(req)));
 
@@ -17,34 +20,46 @@ export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
     service.getWhatsappFor(ctx, currentUser(req), req.params.id),
   );
 
-  app.post('/whatsapp', { schema: { tags, body: ZWhatsappInputSchema, response: { 201: ZWhatsappSchema } }, onRequest: admin }, async (req, reply) =>
-    reply.code(201).send(await service.createWhatsapp(ctx, sessions, req.body)),
+  app.post(
+    '/whatsapp',
+    { schema: { tags, body: ZWhatsappInputSchema, response: { 201: ZWhatsappSchema } }, onRequest: admin, config: { audit: { action: 'whatsapps.create', target: 'whatsapp', pick: replyIdAndName } } },
+    async (req, reply) => reply.code(201).send(await service.createWhatsapp(ctx, sessions, req.body)),
   );
 
-  app.put('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, body: ZWhatsappInputSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, (req) =>
-    service.updateWhatsapp(ctx, sessions, req.params.id, req.body),
+  app.put(
+    '/whatsapp/:id',
+    {
+      schema: { tags, params: ZIdParamsSchema, body: ZWhatsappInputSchema, response: { 200: ZWhatsappSchema } },
+      onRequest: admin,
+      config: { audit: { action: 'whatsapps.update', target: 'whatsapp', pick: replyIdAndName } },
+    },
+    (req) => service.updateWhatsapp(ctx, sessions, req.params.id, req.body),
   );
 
-  app.delete('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: admin }, async (req, reply) => {
-    await service.deleteWhatsapp(ctx, sessions, req.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/whatsapp/:id',
+    { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: admin, config: { audit: { action: 'whatsapps.delete', target: 'whatsapp' } } },
+    async (req, reply) => {
+      await service.deleteWhatsapp(ctx, sessions, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   // Sessions: retry, new QR code, disconnect and log out.
-  app.post('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, async (req) => {
+  app.post('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin, config: session('whatsapps.session_start') }, async (req) => {
     await service.getWhatsapp(ctx, req.params.id);
     await sessions.start(req.params.id);
     return service.getWhatsapp(ctx, req.params.id);
   });
 
-  app.put('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, async (req) => {
+  app.put('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin, config: session('whatsapps.session_restart') }, async (req) => {
     await service.getWhatsapp(ctx, req.params.id);
     await sessions.logout(req.params.id);
     await sessions.start(req.params.id);
     return service.getWhatsapp(ctx, req.params.id);
   });
 
-  app.delete('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin }, async (req) => {
+  app.delete('/whatsappsession/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: admin, config: session('whatsapps.session_logout') }, async (req) => {
     await service.getWhatsapp(ctx, req.params.id);
     await sessions.logout(req.params.id);
     return service.getWhatsapp(ctx, req.params.id);
@@ -52,7 +67,12 @@ export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
 
   app.post(
     '/whatsappsession/:id/pairing-code',
-    { schema: { tags, params: ZIdParamsSchema, body: ZPairingCodeRequestSchema, response: { 200: z.object({ code: z.string() }) } }, onRequest: admin },
+    {
+      schema: { tags, params: ZIdParamsSchema, body: ZPairingCodeRequestSchema, response: { 200: z.object({ code: z.string() }) } },
+      onRequest: admin,
+      // Never the code: it links a phone.
+      config: { audit: { action: 'whatsapps.pairing_code', target: 'whatsapp' } },
+    },
     async (req) => ({ code: await (await sessions.require(req.params.id)).requestPairingCode(req.body.phoneNumber) }),
   );
 };

@@ -1,0 +1,83 @@
+/**
+ * The audit log in the browser against the real server: a failed sign-in, the admin's sign-in
+ * and a queue created on the Queues page show on the Auditoria page, in Portuguese words; the
+ * action filter narrows the table; 'Exportar CSV' downloads those rows as zdg.csv.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
+import { ADMIN, startServer, type RunningServer } from './server';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('audit log', () => {
+  it('lists what was done, by whom and from where; filters by action; exports CSV', async () => {
+    const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
+    const page = await context.newPage();
+
+    // A wrong password first: the failed sign-in is recorded with the e-mail tried.
+    await page.goto('/login');
+    await page.getByTestId('login-email').fill(ADMIN.email);
+    await page.getByTestId('login-password').fill('not-the-password');
+    await page.getByTestId('login-submit').click();
+    await page.getByText('Erro de autenticação. Por favor, tente novamente.').first().waitFor();
+    await login(page);
+
+    // The admin changes something: a new queue.
+    await page.goto('/queues');
+    await page.getByTestId('add-queue').click();
+    await page.getByTestId('queue-name').fill('Financeiro');
+    await page.getByTestId('queue-submit').click();
+    await page.getByTestId('queue-row').filter({ hasText: 'Financeiro' }).waitFor();
+
+    // The Administration menu leads to the audit page.
+    await page.getByRole('link', { name: 'Auditoria' }).click();
+    await page.getByTestId('audit-page').waitFor();
+    const rows = page.getByTestId('audit-row');
+    const created = rows.filter({ hasText: 'Criou uma fila' });
+    await created.waitFor();
+    await expect.poll(() => created.textContent()).toContain('Fila: Financeiro');
+    expect(await created.textContent()).toContain('Concluído');
+    expect(await created.textContent()).toContain('127.0.0.1');
+    const failed = rows.filter({ hasText: 'Tentativa de entrada falhou' });
+    expect(await failed.textContent()).toContain(`Tentou como ${ADMIN.email}`);
+    expect(await failed.textContent()).toContain('Negado (401)');
+    expect(await rows.filter({ hasText: 'Entrou no sistema' }).count()).toBeGreaterThan(0);
+    await screenshot(page, 'audit-01-list');
+
+    // Only the queue creations.
+    await pickOption(page, 'audit-action', 'Criou uma fila');
+    await expect.poll(async () => (await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-action')))).join(',')).toBe('queues.create');
+    await screenshot(page, 'audit-02-filtered');
+
+    // The same rows as zdg.csv.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-export').click()]);
+    expect(download.suggestedFilename()).toBe('zdg.csv');
+    const csv = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(csv.startsWith('\uFEFF"at";')).toBe(true);
+    const lines = csv.trim().split('\r\n').slice(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"queues.create"');
+    expect(lines[0]).toContain('"Financeiro"');
+    await page.getByText('Registro de auditoria exportado.').waitFor();
+
+    // Taking the log away is itself recorded.
+    await pickOption(page, 'audit-action', 'Exportou o registro de auditoria');
+    await rows.filter({ hasText: 'Exportou o registro de auditoria' }).waitFor();
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
