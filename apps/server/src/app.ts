@@ -86,6 +86,19 @@ const CSP_DIRECTIVES = {
   formAction: ["'self'"],
   upgradeInsecureRequests: null,
 };
+/**
+ * The browser features a page of ours may use: the microphone for the app itself (voice notes are
+ * recorded in the browser) and fullscreen (videos); everything else is off, for the app and any
+ * frame in it (the Typebot frame included). Only features Chromium knows: an unknown name is a
+ * console error on every page.
+ */
+export const PERMISSIONS_POLICY = [
+  'microphone=(self)',
+  'fullscreen=(self)',
+  ...['camera', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'display-capture', 'accelerometer', 'gyroscope', 'magnetometer', 'xr-spatial-tracking', 'browsing-topics'].map(
+    (feature) => `${feature}=()`,
+  ),
+].join(', ');
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
@@ -152,7 +165,10 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined)));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
+  });
   // Strict-Transport-Security only over HTTPS (as seen through TRUST_PROXY): on plain HTTP it
   // would mean nothing, and on a LAN install it would lock browsers out of the HTTP address.
   app.addHook('onSend', async (request, reply) => {
