@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { ErrorBody } from '@zapdesk/shared/errors';
@@ -19,7 +19,7 @@ import type { AppContext } from './core/context.js';
 import { openDatabase } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
-import { installErrorHandling } from './core/http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './core/http/error-handler.js';
 import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -99,6 +99,14 @@ export const PERMISSIONS_POLICY = [
     (feature) => `${feature}=()`,
   ),
 ].join(', ');
+/** The headers of an answer written straight on the socket, for a request Node could not parse. */
+const PARSER_ERROR_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Referrer-Policy': 'no-referrer',
+  'Permissions-Policy': PERMISSIONS_POLICY,
+};
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
@@ -145,30 +153,35 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   sessions.setInboundHandler(createInboundHandler(ctx, sessions));
   const admin = await ensureAdmin(ctx);
 
-  const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: requestSerializer } },
-    // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
-    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
-    logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  installErrorHandling(app);
-
   // /ZDGChatbot frames the Typebot server of the settings: frame-src allows that one origin.
   const typebotFrame = await trackTypebotOrigin(ctx);
   // Helmet's headers on every answer, from one middleware built here (the Fastify plugin built
   // it again for every request, parsing the policy each time).
-  const securityHeaders = helmet({
+  const helmetHeaders = helmet({
     contentSecurityPolicy: { directives: { ...CSP_DIRECTIVES, frameSrc: ["'self'", () => typebotFrame.origin() || "'self'"] } },
     hsts: false,
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, done) => {
+  const securityHeaders = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
     reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
-  });
+    helmetHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
+  };
+
+  const app = Fastify({
+    logger: { level: config.logLevel, serializers: { req: requestSerializer } },
+    // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
+    // Errors met before routing, and requests Node's parser refuses, leave in our error shape too.
+    frameworkErrors: frameworkErrors((request, reply) => securityHeaders(request, reply, () => undefined)),
+    clientErrorHandler: clientErrorHandler(PARSER_ERROR_HEADERS),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  app.addHook('onRequest', securityHeaders);
+
   // Strict-Transport-Security only over HTTPS (as seen through TRUST_PROXY): on plain HTTP it
   // would mean nothing, and on a LAN install it would lock browsers out of the HTTP address.
   app.addHook('onSend', async (request, reply) => {
