@@ -47,7 +47,7 @@ import { emailRoutes } from './features/email/email.routes.js';
 import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
 import { vonageRoutes } from './features/vonage/vonage.routes.js';
 import { instagramRoutes } from './features/instagram/instagram.routes.js';
-import { requestSerializer } from './core/http/log-redaction.js';
+import { LOG_REDACT_CENSOR, LOG_REDACT_PATHS, requestSerializer } from './core/http/log-redaction.js';
 import { connectRedis } from './core/redis.js';
 import { Leases } from './core/cluster/leases.js';
 import { NodeRpc } from './core/cluster/node-rpc.js';
@@ -169,7 +169,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   };
 
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: requestSerializer } },
+    // Secrets never reach the log, whatever the level (see log-redaction.ts).
+    logger: { level: config.logLevel, serializers: { req: requestSerializer }, redact: { paths: LOG_REDACT_PATHS, censor: LOG_REDACT_CENSOR } },
     // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
