@@ -98,6 +98,7 @@ export const ERROR_STATUS = {
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_REQUEST_TIMEOUT: 408,
+  ERR_URL_HAS_CREDENTIALS: 400,
   ERR_INTERNAL: 500,
 } as const satisfies Record<string, number>;
 
@@ -202,6 +203,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_UNSUPPORTED_MEDIA_TYPE: 'This kind of content is not accepted here.',
   ERR_PAYLOAD_TOO_LARGE: 'What was sent is too large.',
   ERR_REQUEST_TIMEOUT: 'The request took too long to arrive. Try again.',
+  ERR_URL_HAS_CREDENTIALS: 'An address with a user name or password would be shown to every agent: remove the "user:password@" part.',
   ERR_INTERNAL: 'An error occurred!',
 };
 

@@ -409,7 +409,10 @@ export const es: Messages = {
       },
       callMessage: { label: 'Texto del aviso de llamada', help: 'Lo que recibe quien llama cuando el aviso de llamada rechaza su llamada. Vacío: la llamada se rechaza sin mensaje.' },
       typebot: { label: 'Chatbot Typebot', help: 'Pasa las conversaciones nuevas a un bot de Typebot antes que a un agente.' },
-      typebotUrl: { label: 'URL de Typebot', help: 'Dirección del servidor Typebot que ejecuta el bot publicado, p. ej. https://typebot.io.' },
+      typebotUrl: {
+        label: 'URL de Typebot',
+        help: 'Dirección del servidor Typebot que ejecuta el bot publicado, p. ej. https://typebot.io. Sin usuario ni contraseña en ella: todos los agentes la ven en la página del ChatBOT.',
+      },
       typebotName: { label: 'Nombre del Typebot', help: 'Id público del bot (Compartir → API en Typebot).' },
       typebotRestart: { label: 'Palabra para reiniciar', help: 'El contacto que envía esta palabra reinicia el bot (por defecto #sair).' },
       typebotOff: { label: 'Palabra para un agente', help: 'El contacto que envía esta palabra sale del bot y espera a un agente (por defecto #humano).' },
@@ -970,6 +973,7 @@ export const es: Messages = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Este tipo de contenido no se acepta aquí.',
     ERR_PAYLOAD_TOO_LARGE: 'Lo enviado es demasiado grande.',
     ERR_REQUEST_TIMEOUT: 'La solicitud tardó demasiado en llegar. Inténtalo de nuevo.',
+    ERR_URL_HAS_CREDENTIALS: 'Una dirección con usuario o contraseña se mostraría a todos los agentes: quita la parte "usuario:contraseña@".',
     ERR_INTERNAL: '¡Ocurrió un error!',
   },
 };

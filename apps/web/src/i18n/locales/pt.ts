@@ -409,7 +409,10 @@ export const pt: Messages = {
       },
       callMessage: { label: 'Texto do aviso de chamada', help: 'O que recebe quem ligou quando o aviso de chamada recusa a chamada. Vazio: a chamada é recusada sem mensagem.' },
       typebot: { label: 'Chatbot Typebot', help: 'Passa novas conversas a um bot do Typebot antes de um atendente.' },
-      typebotUrl: { label: 'URL do Typebot', help: 'Endereço do servidor Typebot que roda o bot publicado, ex.: https://typebot.io.' },
+      typebotUrl: {
+        label: 'URL do Typebot',
+        help: 'Endereço do servidor Typebot que roda o bot publicado, ex.: https://typebot.io. Sem usuário nem senha no endereço: todos os atendentes o veem na página do ChatBOT.',
+      },
       typebotName: { label: 'Nome do Typebot', help: 'Id público do bot (Compartilhar → API no Typebot).' },
       typebotRestart: { label: 'Palavra para reiniciar', help: 'O contato que enviar esta palavra reinicia o bot (padrão #sair).' },
       typebotOff: { label: 'Palavra para atendente', help: 'O contato que enviar esta palavra sai do bot e aguarda um atendente (padrão #humano).' },
@@ -970,6 +973,7 @@ export const pt: Messages = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Este tipo de conteúdo não é aceito aqui.',
     ERR_PAYLOAD_TOO_LARGE: 'O que foi enviado é grande demais.',
     ERR_REQUEST_TIMEOUT: 'A requisição demorou demais para chegar. Tente novamente.',
+    ERR_URL_HAS_CREDENTIALS: 'Um endereço com usuário ou senha seria mostrado a todos os atendentes: remova a parte "usuário:senha@".',
     ERR_INTERNAL: 'Ocorreu um erro!',
   },
 };
