@@ -2,7 +2,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, isErrorCode } from '@zapdesk/shared/errors';
-import { createTestApp, type TestApp } from './test/harness.js';
+import { ADMIN, createTestApp, type TestApp } from './test/harness.js';
 
 let t: TestApp;
 let userToken: string;
@@ -78,6 +78,16 @@ describe('API documentation', () => {
       for (const [method, operation] of Object.entries(methods)) {
         expect(operation, `${method} ${path}`).toHaveProperty('responses');
       }
+    }
+  });
+
+  it('is public, as a decision: it lists routes and shapes, never a value of this install', async () => {
+    const apiToken = (await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken })).json<{ key: string; value: string }[]>().find((s) => s.key === 'userApiToken')?.value ?? '';
+    expect(apiToken.length).toBeGreaterThan(10);
+    for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      for (const secret of [apiToken, t.ctx.secrets.jwtSecret, t.ctx.secrets.jwtRefreshSecret, ADMIN.password, t.adminToken]) expect(res.body, url).not.toContain(secret);
     }
   });
 
