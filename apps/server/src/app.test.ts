@@ -2,7 +2,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, isErrorCode } from '@zapdesk/shared/errors';
-import { createTestApp, type TestApp } from './test/harness.js';
+import { ADMIN, createTestApp, type TestApp } from './test/harness.js';
 
 let t: TestApp;
 let userToken: string;
@@ -81,6 +81,16 @@ describe('API documentation', () => {
     }
   });
 
+  it('is public, as a decision: it lists routes and shapes, never a value of this install', async () => {
+    const apiToken = (await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken })).json<{ key: string; value: string }[]>().find((s) => s.key === 'userApiToken')?.value ?? '';
+    expect(apiToken.length).toBeGreaterThan(10);
+    for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      for (const secret of [apiToken, t.ctx.secrets.jwtSecret, t.ctx.secrets.jwtRefreshSecret, ADMIN.password, t.adminToken]) expect(res.body, url).not.toContain(secret);
+    }
+  });
+
   it('documents request schemas: the login body names email and password', async () => {
     const doc = (await t.request({ method: 'GET', url: '/api/docs/json' })).json();
     const schema = doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema;
@@ -111,18 +121,18 @@ describe('unknown routes', () => {
 });
 
 describe('malformed requests', () => {
-  it('answers a malformed JSON body with 400 ERR_VALIDATION, never 500', async () => {
+  it('answers a malformed JSON body with 400 ERR_INVALID_JSON, never 500', async () => {
     const res = await t.request({ method: 'POST', url: '/api/queue', token: t.adminToken, headers: { 'content-type': 'application/json' }, payload: '{"name": "Sales", ' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', message: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: 'ERR_INVALID_JSON', message: expect.any(String) });
     // Nothing was written.
     expect((await t.request({ method: 'GET', url: '/api/queue', token: t.adminToken })).json()).toEqual([]);
   });
 
-  it('answers an empty JSON body with 400 ERR_VALIDATION', async () => {
+  it('answers an empty JSON body with 400 ERR_INVALID_JSON', async () => {
     const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: userToken, headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    expect(res.json()).toMatchObject({ error: 'ERR_INVALID_JSON' });
   });
 
   it('answers a JSON array where an object is expected with 400 ERR_VALIDATION', async () => {
@@ -131,16 +141,16 @@ describe('malformed requests', () => {
     expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION' });
   });
 
-  it('answers an unsupported content type with 400 ERR_VALIDATION', async () => {
+  it('answers an unsupported content type with 415 ERR_UNSUPPORTED_MEDIA_TYPE', async () => {
     const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: userToken, headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ error: 'ERR_UNSUPPORTED_MEDIA_TYPE' });
   });
 
-  it('answers a body over the size limit with 413 ERR_VALIDATION', async () => {
+  it('answers a body over the size limit with 413 ERR_PAYLOAD_TOO_LARGE', async () => {
     const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: userToken, payload: { shortcut: 'big', message: 'x'.repeat(1_100_000) } });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    expect(res.json()).toMatchObject({ error: 'ERR_PAYLOAD_TOO_LARGE' });
   });
 
   it('checks the token before reading the body: a malformed body without a token is 401', async () => {

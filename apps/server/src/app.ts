@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { ErrorBody } from '@zapdesk/shared/errors';
@@ -20,7 +20,7 @@ import { openDatabase } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
 import { installAuditHook } from './core/http/audit-hook.js';
-import { installErrorHandling } from './core/http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './core/http/error-handler.js';
 import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
 import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
@@ -51,7 +51,7 @@ import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
 import { vonageRoutes } from './features/vonage/vonage.routes.js';
 import { instagramRoutes } from './features/instagram/instagram.routes.js';
 import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
-import { requestSerializer } from './core/http/log-redaction.js';
+import { LOG_REDACT_CENSOR, LOG_REDACT_PATHS, requestSerializer } from './core/http/log-redaction.js';
 import { connectRedis } from './core/redis.js';
 import { Leases } from './core/cluster/leases.js';
 import { NodeRpc } from './core/cluster/node-rpc.js';
@@ -92,6 +92,27 @@ const CSP_DIRECTIVES = {
   baseUri: ["'self'"],
   formAction: ["'self'"],
   upgradeInsecureRequests: null,
+};
+/**
+ * The browser features a page of ours may use: the microphone for the app itself (voice notes are
+ * recorded in the browser) and fullscreen (videos); everything else is off, for the app and any
+ * frame in it (the Typebot frame included). Only features Chromium knows: an unknown name is a
+ * console error on every page.
+ */
+export const PERMISSIONS_POLICY = [
+  'microphone=(self)',
+  'fullscreen=(self)',
+  ...['camera', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'display-capture', 'accelerometer', 'gyroscope', 'magnetometer', 'xr-spatial-tracking', 'browsing-topics'].map(
+    (feature) => `${feature}=()`,
+  ),
+].join(', ');
+/** The headers of an answer written straight on the socket, for a request Node could not parse. */
+const PARSER_ERROR_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Referrer-Policy': 'no-referrer',
+  'Permissions-Policy': PERMISSIONS_POLICY,
 };
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
@@ -141,29 +162,38 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   sessions.setInboundHandler(createInboundHandler(ctx, sessions));
   const admin = await ensureAdmin(ctx);
 
+  // /ZDGChatbot frames the Typebot server of the settings: frame-src allows that one origin.
+  const typebotFrame = await trackTypebotOrigin(ctx);
+  // Helmet's headers on every answer, from one middleware built here (the Fastify plugin built
+  // it again for every request, parsing the policy each time).
+  const helmetHeaders = helmet({
+    contentSecurityPolicy: { directives: { ...CSP_DIRECTIVES, frameSrc: ["'self'", () => typebotFrame.origin() || "'self'"] } },
+    hsts: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  const securityHeaders = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
+    helmetHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
+  };
+
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: requestSerializer } },
+    // Secrets never reach the log, whatever the level (see log-redaction.ts).
+    logger: { level: config.logLevel, serializers: { req: requestSerializer }, redact: { paths: LOG_REDACT_PATHS, censor: LOG_REDACT_CENSOR } },
     // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
+    // Errors met before routing, and requests Node's parser refuses, leave in our error shape too.
+    frameworkErrors: frameworkErrors((request, reply) => securityHeaders(request, reply, () => undefined)),
+    clientErrorHandler: clientErrorHandler(PARSER_ERROR_HEADERS),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   // Before the routes: each route that declares `config.audit` is recorded by this one hook.
   installAuditHook(app, () => ctx.audit);
+  app.addHook('onRequest', securityHeaders);
 
-  // /ZDGChatbot frames the Typebot server of the settings: frame-src allows that one origin.
-  const typebotFrame = await trackTypebotOrigin(ctx);
-  // Helmet's headers on every answer, from one middleware built here (the Fastify plugin built
-  // it again for every request, parsing the policy each time).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: { directives: { ...CSP_DIRECTIVES, frameSrc: ["'self'", () => typebotFrame.origin() || "'self'"] } },
-    hsts: false,
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-  });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined)));
   // Strict-Transport-Security only over HTTPS (as seen through TRUST_PROXY): on plain HTTP it
   // would mean nothing, and on a LAN install it would lock browsers out of the HTTP address.
   app.addHook('onSend', async (request, reply) => {

@@ -4,7 +4,9 @@
  * arrays and scalars instead of objects, and broken multipart, at an existing id and at a
  * garbage one: no answer is a 500, every error has an ERR_ code, and nothing is polluted.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_STATUS, type ErrorCode } from '@zapdesk/shared/errors';
 import { createTestApp, type TestApp } from './test/harness.js';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
@@ -103,4 +105,115 @@ describe('fuzzing every route that takes a body', () => {
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
     expect(typeof ({} as { toString: unknown }).toString).toBe('function');
   }, 120_000);
+});
+
+/** What the server writes on a raw connection, until it closes it. */
+function rawExchange(base: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => socket.end(request));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(answer) : reject(error)));
+    socket.on('close', () => resolve(answer));
+  });
+}
+
+function isKnownCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
+}
+
+describe('framework errors', () => {
+  type Probe = { name: string; method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; headers?: Record<string, string>; payload?: string | Buffer; expected: { status: number; code: ErrorCode } };
+  const LONG_ID = '9'.repeat(300);
+  const probes: Probe[] = [
+    { name: 'a bad percent-escape in the path', method: 'GET', url: '/api/tickets/%', expected: { status: 400, code: 'ERR_BAD_URL' } },
+    { name: 'a bad percent-escape in a nested path', method: 'GET', url: '/api/contacts/%zz', expected: { status: 400, code: 'ERR_BAD_URL' } },
+    {
+      name: 'a bad escape without a token',
+      method: 'PUT',
+      url: '/api/tickets/%E0%A4%A',
+      payload: '{}',
+      headers: { 'content-type': 'application/json' },
+      expected: { status: 400, code: 'ERR_BAD_URL' },
+    },
+    { name: 'a path parameter over the length limit', method: 'GET', url: `/api/tickets/${LONG_ID}`, expected: { status: 414, code: 'ERR_URL_TOO_LONG' } },
+    { name: 'a long parameter on a write', method: 'DELETE', url: `/api/contacts/${LONG_ID}`, expected: { status: 414, code: 'ERR_URL_TOO_LONG' } },
+    {
+      name: 'application/octet-stream',
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: 'email=a',
+      headers: { 'content-type': 'application/octet-stream' },
+      expected: { status: 415, code: 'ERR_UNSUPPORTED_MEDIA_TYPE' },
+    },
+    { name: 'application/xml', method: 'POST', url: '/api/queue', payload: '<a/>', headers: { 'content-type': 'application/xml' }, expected: { status: 415, code: 'ERR_UNSUPPORTED_MEDIA_TYPE' } },
+    { name: 'a garbage content type', method: 'POST', url: '/api/queue', payload: '{}', headers: { 'content-type': '/////' }, expected: { status: 415, code: 'ERR_UNSUPPORTED_MEDIA_TYPE' } },
+    { name: 'malformed JSON', method: 'POST', url: '/api/queue', payload: '{"name": ', headers: { 'content-type': 'application/json' }, expected: { status: 400, code: 'ERR_INVALID_JSON' } },
+    { name: 'an empty JSON body', method: 'POST', url: '/api/queue', payload: '', headers: { 'content-type': 'application/json' }, expected: { status: 400, code: 'ERR_INVALID_JSON' } },
+    {
+      name: 'JSON with __proto__',
+      method: 'POST',
+      url: '/api/queue',
+      payload: '{"__proto__":{"x":1}}',
+      headers: { 'content-type': 'application/json' },
+      expected: { status: 400, code: 'ERR_INVALID_JSON' },
+    },
+    {
+      name: 'a 2 MB JSON body',
+      method: 'POST',
+      url: '/api/queue',
+      payload: JSON.stringify({ name: 'x'.repeat(2_000_000) }),
+      headers: { 'content-type': 'application/json' },
+      expected: { status: 413, code: 'ERR_PAYLOAD_TOO_LARGE' },
+    },
+    {
+      name: 'a 2 MB body at the login',
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: JSON.stringify({ email: 'x'.repeat(2_000_000) }),
+      headers: { 'content-type': 'application/json' },
+      expected: { status: 413, code: 'ERR_PAYLOAD_TOO_LARGE' },
+    },
+  ];
+
+  it('answers each with its status and ERR_ code, with or without a token, and never a 500', async () => {
+    const failures: string[] = [];
+    for (const probe of probes) {
+      for (const token of [t.adminToken, undefined]) {
+        const res = await t.request({ method: probe.method, url: probe.url, token, headers: probe.headers, payload: probe.payload });
+        const body = res.body.startsWith('{') ? (JSON.parse(res.body) as { error?: unknown; message?: unknown }) : {};
+        const label = `${probe.name} (${token ? 'signed in' : 'no token'})`;
+        if (res.statusCode >= 500) failures.push(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        else if (!isKnownCode(body.error) || typeof body.message !== 'string') failures.push(`${label}: ${res.statusCode} without an ERR_ code: ${res.body.slice(0, 200)}`);
+        // Without a token, a protected route may refuse first (401); what it must never do is answer outside our shape.
+        else if (token && (res.statusCode !== probe.expected.status || body.error !== probe.expected.code))
+          failures.push(`${label}: ${res.statusCode} ${String(body.error)}, expected ${probe.expected.status} ${probe.expected.code}`);
+        else if (res.statusCode !== ERROR_STATUS[body.error]) failures.push(`${label}: ${body.error} with ${res.statusCode}, its status is ${ERROR_STATUS[body.error]}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers malformed HTTP on a real socket in the same shape', async () => {
+    const base = await t.listen();
+    const cases: { name: string; request: string; status: number; code: ErrorCode }[] = [
+      { name: 'a garbage request line', request: 'GARBAGE\r\n\r\n', status: 400, code: 'ERR_BAD_REQUEST' },
+      { name: 'an unknown method', request: 'FOO /api/health HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'ERR_BAD_REQUEST' },
+      { name: 'a bad Content-Length', request: 'POST /api/queue HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', status: 400, code: 'ERR_BAD_REQUEST' },
+      { name: 'headers over the size limit', request: `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'ERR_HEADERS_TOO_LARGE' },
+      { name: 'a URL over the size limit', request: `GET /api/tickets?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, status: 431, code: 'ERR_HEADERS_TOO_LARGE' },
+      { name: 'a bad escape', request: 'GET /api/tickets/% HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, code: 'ERR_BAD_URL' },
+    ];
+    const failures: string[] = [];
+    for (const c of cases) {
+      const answer = await rawExchange(base, c.request);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+      const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+      const parsed = body.startsWith('{') ? (JSON.parse(body) as { error?: unknown }) : {};
+      if (status !== c.status || parsed.error !== c.code) failures.push(`${c.name}: ${answer.slice(0, 300)}`);
+      if (!/\r\npermissions-policy: /i.test(answer) || !/\r\nx-content-type-options: nosniff/i.test(answer)) failures.push(`${c.name}: without the security headers: ${answer.slice(0, 300)}`);
+    }
+    expect(failures).toEqual([]);
+  });
 });

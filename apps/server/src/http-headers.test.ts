@@ -60,6 +60,28 @@ describe('security headers', () => {
     }
   });
 
+  it('sends a Permissions-Policy that allows the microphone (voice notes) to the app alone and turns off the rest', async () => {
+    for (const request of [
+      { method: 'GET' as const, url: '/api/health' },
+      { method: 'GET' as const, url: '/' },
+      { method: 'GET' as const, url: '/assets/index-abc123.js' },
+      { method: 'GET' as const, url: '/api/nowhere' },
+      { method: 'GET' as const, url: '/api/docs' },
+      { method: 'POST' as const, url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{bad json' },
+    ]) {
+      const res = await t.request(request);
+      const policy = new Map(
+        (res.headers['permissions-policy']?.toString() ?? '')
+          .split(',')
+          .map((d) => d.trim())
+          .filter(Boolean)
+          .map((d) => [d.slice(0, d.indexOf('=')), d.slice(d.indexOf('=') + 1)]),
+      );
+      expect(policy.get('microphone'), request.url).toBe('(self)');
+      for (const feature of ['camera', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'display-capture']) expect(policy.get(feature), `${request.url} ${feature}`).toBe('()');
+    }
+  });
+
   it('adds HSTS when the request came over HTTPS through the trusted proxy', async () => {
     const viaProxy = await t.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.5' } });
     expect(viaProxy.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);

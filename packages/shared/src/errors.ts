@@ -99,6 +99,15 @@ export const ERROR_STATUS = {
   ERR_PASSWORD_TOO_COMMON: 400,
   ERR_TOO_MANY_REQUESTS: 429,
   ERR_NOT_FOUND: 404,
+  ERR_BAD_REQUEST: 400,
+  ERR_BAD_URL: 400,
+  ERR_URL_TOO_LONG: 414,
+  ERR_HEADERS_TOO_LARGE: 431,
+  ERR_INVALID_JSON: 400,
+  ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_REQUEST_TIMEOUT: 408,
+  ERR_URL_HAS_CREDENTIALS: 400,
   ERR_INTERNAL: 500,
 } as const satisfies Record<string, number>;
 
@@ -204,6 +213,15 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_PASSWORD_TOO_COMMON: 'This password is one of the most used, and the first ones an attacker tries. Choose another.',
   ERR_TOO_MANY_REQUESTS: 'Too many attempts. Please wait a minute and try again.',
   ERR_NOT_FOUND: 'Not found.',
+  ERR_BAD_REQUEST: 'The request could not be read.',
+  ERR_BAD_URL: 'The address of this request is not valid.',
+  ERR_URL_TOO_LONG: 'The address of this request is too long.',
+  ERR_HEADERS_TOO_LARGE: 'The headers of this request are too large.',
+  ERR_INVALID_JSON: 'The data sent is not valid JSON.',
+  ERR_UNSUPPORTED_MEDIA_TYPE: 'This kind of content is not accepted here.',
+  ERR_PAYLOAD_TOO_LARGE: 'What was sent is too large.',
+  ERR_REQUEST_TIMEOUT: 'The request took too long to arrive. Try again.',
+  ERR_URL_HAS_CREDENTIALS: 'An address with a user name or password would be shown to every agent: remove the "user:password@" part.',
   ERR_INTERNAL: 'An error occurred!',
 };
 

@@ -59,7 +59,8 @@ export function loadSecrets(config: Config): Secrets {
     // Files written by earlier versions may be readable by others.
     fs.chmodSync(file, 0o600);
   } else {
-    stored = { jwtSecret: randomToken(48), jwtRefreshSecret: randomToken(48), initialAdminPassword: randomToken(9) };
+    // A password is generated only when none is given: one from ADMIN_PASSWORD needs no copy on disk.
+    stored = { jwtSecret: randomToken(48), jwtRefreshSecret: randomToken(48), ...(config.adminPassword === undefined ? { initialAdminPassword: randomToken(9) } : {}) };
   }
   if (!config.secretsKey && !stored.settingsKey) stored = { ...stored, settingsKey: randomToken(32) };
   writeSecretsFile(config, stored);
@@ -70,6 +71,13 @@ export function loadSecrets(config: Config): Secrets {
     adminPasswordGenerated: config.adminPassword === undefined,
     settingsKey: keyFromPassphrase(config.secretsKey ?? stored.settingsKey ?? ''),
   };
+}
+
+/** The generated first password kept in secrets.json now, if any. */
+export function storedInitialAdminPassword(config: Config): string | undefined {
+  const file = secretsFile(config);
+  if (!fs.existsSync(file)) return undefined;
+  return ZSecretsFileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))).initialAdminPassword;
 }
 
 /** The generated first password was changed: it leaves secrets.json. */

@@ -9,7 +9,8 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 
-export type Server = { url: string; child: ChildProcess; exited: Promise<void> };
+/** `output()`: everything it wrote to stdout and stderr so far. */
+export type Server = { url: string; child: ChildProcess; exited: Promise<void>; output: () => string };
 
 /**
  * Starts the server with `env` (on top of PATH, PORT=0 and HOST=127.0.0.1) and resolves with
@@ -41,7 +42,7 @@ export async function startServer(env: Record<string, string>, cleanups: (() => 
     child.stderr?.on('data', onData);
     void exited.then(() => reject(new Error(`server exited:\n${output}`)));
   });
-  return { url, child, exited };
+  return { url, child, exited, output: () => output };
 }
 
 /** kill -9: no shutdown of any kind. */

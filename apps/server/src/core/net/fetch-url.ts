@@ -1,25 +1,19 @@
 /**
  * Fetches a file from an address a user typed, for the server to send on. Guarded against
- * server-side request forgery: every connection (the first and each redirect's) goes through an
- * agent that checks the address DNS gave, after resolution, and refuses loopback, private,
- * link-local and unspecified addresses; `allowPrivate` lets loopback and private ones through,
- * never IPv4 link-local or a metadata address. A size limit,
- * an overall time limit and at most MAX_REDIRECTS redirects.
+ * server-side request forgery: every connection (the first and each redirect's) is checked by
+ * address-policy.ts, the host written as an address before connecting and a name on every
+ * address DNS gives for it, and loopback, private, link-local and unspecified addresses are
+ * refused (in any IPv6 form that carries them); `allowPrivate` lets loopback and private ones
+ * through, never IPv4 link-local or a metadata address. A size limit, an overall time limit and
+ * at most MAX_REDIRECTS redirects.
  */
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { AppError } from '../errors.js';
+import { addressRefusal, guardedLookup, literalAddress, refusedAddressError } from './address-policy.js';
 
 export const MAX_REDIRECTS = 5;
-/**
- * IPv4 link-local, where cloud metadata services answer: refused even when private addresses are
- * allowed. The agent matches every entry against every address and logs an error for an entry of
- * the other family, so the list holds IPv4 only; IPv6 link-local is refused unless private
- * addresses are allowed.
- */
-const ALWAYS_DENIED = ['169.254.0.0/16'];
 
 export type FetchedFile = { data: Buffer; contentType: string | undefined; filename: string };
 
@@ -42,19 +36,16 @@ function filenameOf(url: URL): string {
   return base && base !== '/' ? base.slice(0, 200) : 'file';
 }
 
-/** The agent's refusal names the address it would not reach. */
-function isRefusedAddress(error: unknown): boolean {
-  return error instanceof Error && /is not allowed/.test(error.message);
-}
-
 type Hop = { status: number; location: string | undefined; contentType: string | undefined; data: Buffer | undefined };
 
 function requestOnce(url: URL, options: FetchUrlOptions, signal: AbortSignal): Promise<Hop> {
-  const agentOptions = { allowPrivateIPAddress: options.allowPrivate, allowMetaIPAddress: false, denyIPAddressList: ALWAYS_DENIED };
-  const agent = url.protocol === 'https:' ? new RequestFilteringHttpsAgent(agentOptions) : new RequestFilteringHttpAgent(agentOptions);
+  // A host written as an address is connected to without a lookup: judged here. A name is
+  // judged on what DNS answers, at connection time, so no second lookup can answer otherwise.
+  const literal = literalAddress(url);
+  if (literal !== undefined && addressRefusal(literal, options.allowPrivate)) return Promise.reject(refusedAddressError());
   const get = url.protocol === 'https:' ? https.get : http.get;
   return new Promise<Hop>((resolve, reject) => {
-    const request = get(url, { agent, signal, headers: { 'user-agent': 'ZapDesk media fetch', accept: '*/*' } }, (response) => {
+    const request = get(url, { agent: false, lookup: guardedLookup(options.allowPrivate), signal, headers: { 'user-agent': 'ZapDesk media fetch', accept: '*/*' } }, (response) => {
       const status = response.statusCode ?? 0;
       const contentType = response.headers['content-type'];
       if (status >= 300 && status < 400) {
@@ -100,7 +91,6 @@ export async function fetchUrl(text: string, options: FetchUrlOptions): Promise<
       answer = await requestOnce(url, options, signal);
     } catch (error) {
       if (error instanceof AppError) throw error;
-      if (isRefusedAddress(error)) throw new AppError('ERR_MEDIA_URL_FORBIDDEN');
       if (signal.aborted) throw new AppError('ERR_MEDIA_URL_TIMEOUT');
       throw new AppError('ERR_MEDIA_URL_FAILED');
     }

@@ -253,10 +253,24 @@ export function originOf(url: string): string {
   }
 }
 
+/**
+ * The address without a user name or password. Settings refuse them in typebotUrl; a value an
+ * earlier version stored with them is still never shown to agents (nor would the bot's requests
+ * carry them: fetch refuses such an address).
+ */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  // Shown as typed otherwise (URL would add a trailing slash).
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
 /** The page that frames Typebot: its address for signed-in users (not only admins), or null. */
 export async function chatbotFrame(ctx: AppContext): Promise<{ url: string | null; enabled: boolean }> {
   const url = (await getSettingValue(ctx.db, 'typebotUrl')).trim();
-  return { url: originOf(url) ? url : null, enabled: (await getSettingValue(ctx.db, 'typebot')) === 'enabled' };
+  return { url: originOf(url) ? withoutCredentials(url) : null, enabled: (await getSettingValue(ctx.db, 'typebot')) === 'enabled' };
 }
 
 /**

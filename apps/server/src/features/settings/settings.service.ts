@@ -64,6 +64,19 @@ function checkValue(key: SettingKey, value: string): void {
   }
   const rule = VALUE_RULES[key];
   if (rule && value !== '' && !rule.test(value)) throw new AppError('ERR_VALIDATION', { message: `${key}: ${rule.message}`, fields: { value: 'INVALID' } });
+  if (SHOWN_TO_AGENTS.includes(key) && hasCredentials(value)) throw new AppError('ERR_URL_HAS_CREDENTIALS', { fields: { value: 'INVALID' } });
+}
+
+/** Addresses every signed-in user reads (the ChatBOT page frames the Typebot server). */
+const SHOWN_TO_AGENTS: readonly SettingKey[] = ['typebotUrl'];
+
+function hasCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** Text settings with a shape: checked here, so a typo is refused instead of failing later. */

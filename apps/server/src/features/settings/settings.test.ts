@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASKED_VALUE, SETTING_KEYS, SETTINGS, TIME_CREATE_NEW_TICKET_OPTIONS, type SettingKey } from '@zapdesk/shared/domain';
 import type { TSetting } from '@zapdesk/shared/schemas';
+import { nowIso } from '../../core/time.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
+import { upsertSetting } from './settings.repository.js';
 
 let t: TestApp;
 let userToken: string;
@@ -135,6 +137,26 @@ describe('PUT /api/settings/:key', () => {
       expect(res.statusCode, value).toBe(400);
       expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { value: 'INVALID' } });
     }
+  });
+
+  it('refuses a Typebot address with a user name or password (every agent sees it) with 400 ERR_URL_HAS_CREDENTIALS, and keeps the stored one', async () => {
+    expect((await putSetting('typebotUrl', 'https://typebot.example')).statusCode).toBe(200);
+    for (const value of ['https://user:pw@typebot.example', 'https://user@typebot.example/bot', 'http://:pw@127.0.0.1:3000']) {
+      const res = await putSetting('typebotUrl', value);
+      expect(res.statusCode, value).toBe(400);
+      expect(res.json(), value).toMatchObject({ error: 'ERR_URL_HAS_CREDENTIALS' });
+    }
+    expect(await settingOf('typebotUrl')).toMatchObject({ value: 'https://typebot.example' });
+  });
+
+  it('never shows agents the user name or password of a Typebot address stored by an earlier version', async () => {
+    await upsertSetting(t.ctx.db, 'typebotUrl', 'https://olduser:oldpass@typebot.example/flows', nowIso());
+    const frame = await t.request({ method: 'GET', url: '/api/chatbot/frame', token: userToken });
+    expect(frame.statusCode).toBe(200);
+    expect(frame.json()).toMatchObject({ url: 'https://typebot.example/flows' });
+    expect(frame.body).not.toContain('olduser');
+    expect(frame.body).not.toContain('oldpass');
+    await putSetting('typebotUrl', '');
   });
 
   it.each(['noSuchSetting', 'constructor', '__proto__', 'USERCREATION'])('answers 404 ERR_NO_SETTING_FOUND to the unknown key %s', async (key) => {

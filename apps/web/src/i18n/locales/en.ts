@@ -480,7 +480,10 @@ export const en = {
       },
       callMessage: { label: 'Call notice text', help: 'What a caller gets when the call notice rejects their call. Empty: the call is rejected without a message.' },
       typebot: { label: 'Typebot chatbot', help: 'Hand new conversations to a Typebot bot before an agent.' },
-      typebotUrl: { label: 'Typebot URL', help: 'Address of the Typebot server that runs the published bot, e.g. https://typebot.io.' },
+      typebotUrl: {
+        label: 'Typebot URL',
+        help: 'Address of the Typebot server that runs the published bot, e.g. https://typebot.io. No user name or password in it: every agent sees it on the ChatBOT page.',
+      },
       typebotName: { label: 'Typebot name', help: 'Public id of the bot (Share → API in Typebot).' },
       typebotRestart: { label: 'Restart keyword', help: 'A contact who sends this word starts the bot over (default #sair).' },
       typebotOff: { label: 'Hand-off keyword', help: 'A contact who sends this word leaves the bot for an agent (default #humano).' },
