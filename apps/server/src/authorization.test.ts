@@ -527,6 +527,7 @@ describe('authorization table: the tool API with named tokens', () => {
     expect(tools.sort()).toEqual(Object.keys(toolPermissions).sort());
   });
 
+  let wrongFrom = 0;
   for (const [route, permission] of Object.entries(toolPermissions)) {
     it(`${route}: a token with '${permission}' answers as an admin, a token without it 403, a wrong token 401`, async () => {
       const [method, path] = route.split(' ') as [string, string];
@@ -542,7 +543,16 @@ describe('authorization table: the tool API with named tokens', () => {
         ['wrong', wrong],
       ] as const) {
         const call: Call = { url: path, ...(await row.call?.('admin')) };
-        const res = await t.request({ method, url: call.url, token, ...(call.headers ? { headers: call.headers } : {}), ...(call.payload !== undefined ? { payload: call.payload as string } : {}) });
+        // Each route's wrong token comes from an address of its own: wrong tokens are throttled per address.
+        const remoteAddress = who === 'wrong' ? `10.77.0.${(wrongFrom += 1)}` : undefined;
+        const res = await t.request({
+          method,
+          url: call.url,
+          token,
+          ...(remoteAddress ? { remoteAddress } : {}),
+          ...(call.headers ? { headers: call.headers } : {}),
+          ...(call.payload !== undefined ? { payload: call.payload as string } : {}),
+        });
         seen[who] = { status: res.statusCode, ...(res.statusCode >= 400 && who !== 'scoped' ? { error: res.json<{ error: string }>().error } : {}) };
       }
       expect(seen).toEqual({ scoped: { status: row.admin }, lacking: { status: 403, error: 'ERR_NO_PERMISSION' }, wrong: { status: 401, error: 'ERR_API_TOKEN_INVALID' } });
