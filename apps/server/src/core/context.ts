@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db, DbKind } from './db/database.js';
 import type { DomainEventBus } from './events.js';
 import type { Presence } from './presence.js';
+import type { RateCounter } from './rate-counter.js';
 import type { Secrets } from './secrets.js';
 import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
@@ -21,4 +22,6 @@ export type AppContext = {
   leases: Leases;
   /** Which users are online (a realtime socket open); answered by the realtime gateway. */
   presence: Presence;
+  /** Counts per key and window (upload budgets): in Redis in the cluster mode, so every node counts the same. */
+  counters: RateCounter;
 };
