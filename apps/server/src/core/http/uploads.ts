@@ -79,7 +79,7 @@ function limitError(error: unknown): string | undefined {
  * ERR_TOO_MANY_REQUESTS, with Retry-After). While reading: the same cap on what arrives.
  */
 export async function withUpload<T>(req: FastifyRequest, reply: FastifyReply, options: UploadOptions, use: (upload: Upload) => Promise<T>): Promise<T> {
-  if (!req.isMultipart()) throw options.invalid('Send it as multipart/form-data.');
+  if (!req.isMultipart()) throw options.invalid('The body is not multipart/form-data.');
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > options.maxRequestBytes) throw tooLarge(options.maxRequestBytes);
   // The declared length is counted at once (a request without one counts as it arrives).

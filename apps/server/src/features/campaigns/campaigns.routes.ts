@@ -78,7 +78,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.post('/local-media/recordings', { schema: { tags, consumes: ['multipart/form-data'], response: { 201: ZRecordingSchema } }, onRequest }, async (req, reply) => {
     const saved = await withUpload(req, reply, uploadOptions(ctx, currentUser(req).id, RECORDING_UPLOAD), async ({ files }) => {
-      const file = files.find((f) => f.fieldname === 'file');
+      const file = files[0];
       if (!file) throw new AppError('ERR_INVALID_UPLOAD', { fields: { file: 'REQUIRED' } });
       // A voice note is checked (and rewrapped) whole; its size is bounded by the upload limits.
       return saveRecording(ctx, { data: await fs.readFile(file.path), mimetype: file.mimetype });

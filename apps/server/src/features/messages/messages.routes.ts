@@ -45,7 +45,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     if (req.isMultipart()) {
       // The files are streamed to temporary files, removed once this answers (sent ones are moved into the store).
       const sent = await withUpload(req, reply, uploadOptions(ctx, actor.id, MESSAGE_UPLOAD), async ({ files, fields }) => {
-        const medias = files.filter((f) => f.fieldname === 'medias').map((f) => ({ path: f.path, size: f.size, mimetype: f.mimetype, filename: f.filename || 'file' }));
+        const medias = files.map((f) => ({ path: f.path, size: f.size, mimetype: f.mimetype, filename: f.filename || 'file' }));
         if (medias.length === 0) throw new AppError('ERR_VALIDATION', { message: 'Send at least one file in `medias`.', fields: { medias: 'REQUIRED' } });
         const parsed = ZSendMediaFieldsSchema.safeParse({ body: fields.get('body') ?? '', quotedMsgId: fields.get('quotedMsgId') });
         if (!parsed.success) {
