@@ -24,6 +24,8 @@ import { clientErrorHandler, frameworkErrors, installErrorHandling } from './cor
 import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
 import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
+import { memoryRateCounter, redisRateCounter } from './core/rate-counter.js';
+import { sweepStaleUploads } from './core/http/uploads.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { twoFactorRoutes } from './features/auth/two-factor.routes.js';
 import { contactsRoutes } from './features/contacts/contacts.routes.js';
@@ -114,7 +116,9 @@ const PARSER_ERROR_HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'Permissions-Policy': PERMISSIONS_POLICY,
 };
-const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** Text fields of a multipart body (a message's caption, at most 30,000 characters): few, and small. */
+const MULTIPART_FIELDS = 20;
+const MULTIPART_FIELD_BYTES = 256 * 1024;
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
@@ -148,6 +152,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     audit: createAuditLog(handle.db),
     presence: new Presence(),
     failures: redis ? redisFailureStore(redis.limits, redis.prefix) : memoryFailureStore(),
+    counters: redis ? redisRateCounter(redis.limits, redis.prefix) : memoryRateCounter(),
     tokens: new TokenService({
       accessSecret: secrets.jwtSecret,
       refreshSecret: secrets.jwtRefreshSecret,
@@ -200,7 +205,11 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   await app.register(cookie);
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: LIMITS.filesPerMessage } });
+  // Files are streamed to disk by core/http/uploads.ts; these limits bound what the parser itself holds.
+  await app.register(multipart, {
+    limits: { fileSize: config.uploadMaxFileBytes, files: LIMITS.filesPerMessage, fields: MULTIPART_FIELDS, fieldSize: MULTIPART_FIELD_BYTES, parts: LIMITS.filesPerMessage + MULTIPART_FIELDS },
+  });
+  await sweepStaleUploads(config.mediaDir);
   // Counted in Redis in the cluster mode, so that every node counts the same attempts.
   await app.register(rateLimit, { global: false, ...(redis ? { redis: redis.limits, nameSpace: `${redis.prefix}:rate-limit:` } : {}) });
   await app.register(swagger, {

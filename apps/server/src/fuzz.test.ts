@@ -3,10 +3,14 @@
  * with malformed JSON, wrong types field by field, 1 MB strings, prototype-pollution keys,
  * arrays and scalars instead of objects, and broken multipart, at an existing id and at a
  * garbage one: no answer is a 500, every error has an ERR_ code, and nothing is polluted.
+ * The webhooks (Instagram's and Vonage's, hidden from the document) get the same junk unsigned,
+ * wrongly signed, and signed with the right secret but stale or malformed.
  */
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '@zapdesk/shared/errors';
+import { smsSignature } from './features/vonage/vonage-webhooks.js';
 import { createTestApp, type TestApp } from './test/harness.js';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
@@ -63,14 +67,27 @@ function cases(schema: Schema | undefined): Case[] {
   return list;
 }
 
+const IG_ACCOUNT = '17841400000000009';
+const IG_APP_SECRET = 'fuzz-app-secret-0123456789';
+const VONAGE_SECRET = 'fuzz-signature-secret-0123456789';
+
 beforeAll(async () => {
-  t = await createTestApp({ SIMULATOR: 'on' });
+  // Instagram's Graph API is out of reach here: the connection is kept, disconnected.
+  t = await createTestApp({ SIMULATOR: 'on', INSTAGRAM_GRAPH_URL: 'http://127.0.0.1:9' });
   // Something to point existing ids at: a connection, a queue, a contact, a ticket.
   const created = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Fuzz', channel: 'simulator', isDefault: true } });
   const id = created.json<{ id: number }>().id;
   await t.request({ method: 'POST', url: `/api/simulator/${id}/scan`, token: t.adminToken });
   await t.createQueue();
   await t.inboundTicket(id);
+  const instagram = await t.request({
+    method: 'POST',
+    url: '/api/whatsapp',
+    token: t.adminToken,
+    payload: { name: 'Fuzz IG', channel: 'instagram', instagram: { accountId: IG_ACCOUNT, accessToken: 'fuzz-token', appSecret: IG_APP_SECRET, verifyToken: 'fuzz-verify' } },
+  });
+  expect(instagram.statusCode).toBe(201);
+  expect((await t.request({ method: 'PUT', url: '/api/settings/vonageSignatureSecret', token: t.adminToken, payload: { value: VONAGE_SECRET } })).statusCode).toBe(200);
 });
 afterAll(async () => {
   await t.close();
@@ -216,4 +233,114 @@ describe('framework errors', () => {
     }
     expect(failures).toEqual([]);
   });
+});
+
+/** Checks one answer: never a 5xx, and a 4xx names an ERR_ code. */
+function judge(failures: string[], label: string, res: { statusCode: number; body: string }): void {
+  const body = res.body.startsWith('{') ? (JSON.parse(res.body) as { error?: unknown }) : {};
+  if (res.statusCode >= 500) failures.push(`${label}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+  else if (res.statusCode >= 400 && !(typeof body.error === 'string' && body.error.startsWith('ERR_'))) failures.push(`${label}: ${res.statusCode} without an ERR_ code: ${res.body.slice(0, 200)}`);
+}
+
+function callToken(body: string | Buffer, claims: Record<string, unknown>): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ payload_hash: createHash('sha256').update(body).digest('hex'), ...claims })}`;
+  return `${unsigned}.${createHmac('sha256', VONAGE_SECRET).update(unsigned).digest('base64url')}`;
+}
+
+describe('fuzzing the webhooks', () => {
+  const junk = [
+    ...cases(undefined),
+    { name: 'entry not a list', payload: '{"entry":1}', contentType: 'application/json' },
+    { name: 'null entry', payload: '{"object":"instagram","entry":[null]}', contentType: 'application/json' },
+    { name: 'attachments not a list', payload: `{"object":"instagram","entry":[{"id":"${IG_ACCOUNT}","messaging":[{"message":{"mid":"m","attachments":5}}]}]}`, contentType: 'application/json' },
+    { name: 'a valid delivery', payload: `{"object":"instagram","entry":[{"id":"${IG_ACCOUNT}","time":1,"messaging":[]}]}`, contentType: 'application/json' },
+    { name: 'empty body', payload: '', contentType: 'application/json' },
+    { name: 'nested parameters', payload: '{"messageId":{"a":1},"status":["delivered"],"timestamp":{"$gt":0}}', contentType: 'application/json' },
+    { name: 'repeated form parameters', payload: 'status=delivered&status=failed&sig=zz&timestamp=1', contentType: 'application/x-www-form-urlencoded' },
+    { name: 'text/plain', payload: 'hello', contentType: 'text/plain' },
+  ];
+
+  it("never answers Meta's deliveries with a 500 or without an ERR_ code, signed or not", async () => {
+    const failures: string[] = [];
+    for (const c of junk) {
+      const sign = (secret: string) => `sha256=${createHmac('sha256', secret).update(c.payload).digest('hex')}`;
+      for (const [how, header] of [
+        ['unsigned', undefined],
+        ['garbage signature', 'sha256=zz'],
+        ['other secret', sign('another-secret')],
+        ['signed', sign(IG_APP_SECRET)],
+      ] as const) {
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/webhooks/instagram',
+          payload: c.payload,
+          headers: { 'content-type': c.contentType, ...(header ? { 'x-hub-signature-256': header } : {}) },
+        });
+        judge(failures, `instagram ${c.name} (${how})`, res);
+        if (how !== 'signed') expect(res.statusCode, `instagram ${c.name} (${how})`).toBeGreaterThanOrEqual(400);
+      }
+    }
+    for (const query of [
+      '',
+      '?hub.mode=subscribe',
+      '?hub.mode=subscribe&hub.mode=x&hub.verify_token=a&hub.challenge=1',
+      '?hub.challenge[a]=1',
+      `?hub.mode=subscribe&hub.verify_token=${'x'.repeat(5000)}&hub.challenge=1`,
+    ]) {
+      judge(failures, `instagram check ${query.slice(0, 60)}`, await t.request({ method: 'GET', url: `/api/webhooks/instagram${query}` }));
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it("never answers Vonage's receipts and call events with a 500 or without an ERR_ code, fresh, stale or replayed", async () => {
+    const failures: string[] = [];
+    const now = Math.floor(Date.now() / 1000);
+    for (const c of junk) {
+      judge(failures, `sms POST ${c.name}`, await t.request({ method: 'POST', url: '/api/webhooks/vonage/sms', payload: c.payload, headers: { 'content-type': c.contentType } }));
+      for (const [how, claims] of [
+        ['fresh', { iat: now, jti: randomUUID() }],
+        ['stale', { iat: now - 3600, jti: randomUUID() }],
+        ['undated', { jti: randomUUID() }],
+        ['odd claims', { iat: 'now', jti: { a: 1 } }],
+      ] as const) {
+        const token = callToken(c.payload, claims);
+        for (const attempt of ['first', 'replayed']) {
+          const res = await t.request({ method: 'POST', url: '/api/webhooks/vonage/call', payload: c.payload, headers: { 'content-type': c.contentType, authorization: `Bearer ${token}` } });
+          judge(failures, `call ${c.name} (${how}, ${attempt})`, res);
+        }
+      }
+      judge(failures, `call ${c.name} (no token)`, await t.request({ method: 'POST', url: '/api/webhooks/vonage/call', payload: c.payload, headers: { 'content-type': c.contentType } }));
+      judge(
+        failures,
+        `call ${c.name} (garbage token)`,
+        await t.request({ method: 'POST', url: '/api/webhooks/vonage/call', payload: c.payload, headers: { 'content-type': c.contentType, authorization: 'Bearer a.b.c' } }),
+      );
+    }
+    for (const params of [
+      {},
+      { status: 'delivered' },
+      { messageId: 'x', status: 'delivered', timestamp: String(now) },
+      { messageId: 'x', status: 'delivered', timestamp: String(now - 86_400) },
+      { messageId: 'x', status: 'delivered' },
+      { messageId: 'x'.repeat(5000), status: 'DELIVERED', timestamp: String(now), nonce: randomUUID() },
+      { timestamp: '99999999999999999999' },
+    ] as Record<string, string>[]) {
+      const signed = { ...params, sig: smsSignature(params, VONAGE_SECRET) };
+      for (const [how, query] of [
+        ['unsigned', params],
+        ['signed', signed],
+        ['signed again', signed],
+      ] as const) {
+        judge(failures, `sms GET ${JSON.stringify(params).slice(0, 60)} (${how})`, await t.request({ method: 'GET', url: `/api/webhooks/vonage/sms?${new URLSearchParams(query).toString()}` }));
+      }
+      judge(
+        failures,
+        `sms POST form ${JSON.stringify(params).slice(0, 60)}`,
+        await t.request({ method: 'POST', url: '/api/webhooks/vonage/sms', payload: new URLSearchParams(signed).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      );
+    }
+    judge(failures, 'sms GET nested query', await t.request({ method: 'GET', url: '/api/webhooks/vonage/sms?status[a]=1&sig[]=2&timestamp=1&timestamp=2' }));
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

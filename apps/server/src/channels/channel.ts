@@ -40,10 +40,13 @@ export type InboundMessage = {
  * What to send. A file's `url`, when the server has one, is a public address of the same bytes,
  * for providers that fetch files themselves (Instagram).
  */
+/** A file to send: its bytes, or where it is on disk (read as a stream by the driver, never whole; MEDIA_DIR is shared by every node). */
+export type MediaData = Buffer | { path: string };
+
 export type OutboundContent =
   | { kind: 'text'; body: string }
-  | { kind: 'media'; mediaType: MediaType; data: Buffer; mimetype: string; filename: string; caption?: string; url?: string }
-  | { kind: 'voice'; data: Buffer; mimetype: string; url?: string };
+  | { kind: 'media'; mediaType: MediaType; data: MediaData; mimetype: string; filename: string; caption?: string; url?: string }
+  | { kind: 'voice'; data: MediaData; mimetype: string; url?: string };
 
 export type SendResult = { providerId: string; timestamp: Date };
 

@@ -86,6 +86,9 @@ const ZEnvSchema = z.object({
   LOCAL_MEDIA_DIR: z.string().optional(),
   MEDIA_DIR: z.string().optional(),
   ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
+  UPLOAD_MAX_FILE_MB: z.coerce.number().int().min(1).max(2048).default(20),
+  UPLOAD_MAX_REQUEST_MB: z.coerce.number().int().min(1).max(10240).default(200),
+  UPLOAD_MB_PER_MINUTE: z.coerce.number().int().min(1).max(102400).default(300),
   GROUP_PACE_SECONDS: paceSeconds('5-15'),
   PHONE_PACE_SECONDS: paceSeconds('4-6'),
   INSTAGRAM_PACE_SECONDS: paceSeconds('5-15'),
@@ -135,6 +138,10 @@ export type Config = {
   localMediaDir: string;
   /** Lets 'media by URL' reach loopback and private addresses (tests, intranets). */
   allowPrivateMediaUrls: boolean;
+  /** Uploads: the largest file, the most bytes in one request, and the most bytes one user may upload in a minute. */
+  uploadMaxFileBytes: number;
+  uploadMaxRequestBytes: number;
+  uploadBytesPerMinute: number;
   /** Seconds between two groups of a group action (spec 9: 5 s plus up to 10 s). */
   groupPace: { minDelay: number; maxDelay: number };
   /** Seconds between two SMS or calls (spec 9: about 5 s). */
@@ -204,6 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'media')),
     localMediaDir: path.resolve(e.LOCAL_MEDIA_DIR ?? path.join(e.DATA_DIR, 'local-media')),
     allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
+    uploadMaxFileBytes: e.UPLOAD_MAX_FILE_MB * 1024 * 1024,
+    uploadMaxRequestBytes: e.UPLOAD_MAX_REQUEST_MB * 1024 * 1024,
+    uploadBytesPerMinute: e.UPLOAD_MB_PER_MINUTE * 1024 * 1024,
     groupPace: toPace(e.GROUP_PACE_SECONDS),
     phonePace: toPace(e.PHONE_PACE_SECONDS),
     instagramPace: toPace(e.INSTAGRAM_PACE_SECONDS),

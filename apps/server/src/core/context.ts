@@ -4,6 +4,7 @@ import type { Db, DbKind } from './db/database.js';
 import type { DomainEventBus } from './events.js';
 import type { FailureStore } from './http/failure-throttle.js';
 import type { Presence } from './presence.js';
+import type { RateCounter } from './rate-counter.js';
 import type { Secrets } from './secrets.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { Identity } from './auth/identity.js';
@@ -27,4 +28,6 @@ export type AppContext = {
   presence: Presence;
   /** Failed credential checks (sign-ins, API tokens), counted in Redis in the cluster mode. */
   failures: FailureStore;
+  /** Counts per key and window (upload budgets): in Redis in the cluster mode, so every node counts the same. */
+  counters: RateCounter;
 };

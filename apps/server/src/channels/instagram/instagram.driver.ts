@@ -16,6 +16,7 @@ import type { ChannelDriver, ChannelEvents, ChatAddress, GroupCreated, GroupInfo
 import { ChannelEmitter } from '../channel-events.js';
 import type { ChannelAuthStore } from '../connection-store.js';
 import { GraphClient, type GraphProfile } from './graph.client.js';
+import type { IgMessagingEvent } from './webhook-body.js';
 
 /** Where a connection keeps its Instagram configuration: the secrets sealed, the state in clear. */
 export const IG_AUTH_TYPE = 'instagram';
@@ -30,24 +31,6 @@ const START_RETRY_MS = 30_000;
 
 /** A file a person sent is read from Meta's CDN at most this big. */
 const MAX_INBOUND_MEDIA_BYTES = 25 * 1024 * 1024;
-
-/** One messaging event of Meta's webhook (the fields the product reads). */
-export type IgMessagingEvent = {
-  sender?: { id?: string };
-  recipient?: { id?: string };
-  timestamp?: number;
-  message?: {
-    mid?: string;
-    text?: string;
-    is_echo?: boolean;
-    is_deleted?: boolean;
-    is_unsupported?: boolean;
-    attachments?: { type?: string; payload?: { url?: string; title?: string } }[];
-    reply_to?: { mid?: string; story?: { url?: string; id?: string } };
-  };
-  reaction?: unknown;
-  read?: unknown;
-};
 
 const ATTACHMENT_TYPES: Record<string, { mediaType: MediaType; mimetype: string; extension: string }> = {
   image: { mediaType: 'image', mimetype: 'image/jpeg', extension: 'jpg' },
@@ -287,7 +270,7 @@ export class InstagramDriver implements ChannelDriver {
     }
   }
 
-  #toInbound(message: NonNullable<IgMessagingEvent['message']>, person: string, fromMe: boolean, profile: GraphProfile | undefined, timestamp: number | undefined): InboundMessage {
+  #toInbound(message: NonNullable<IgMessagingEvent['message']>, person: string, fromMe: boolean, profile: GraphProfile | undefined, timestamp: number | null | undefined): InboundMessage {
     const lines: string[] = [];
     if (message.reply_to?.story?.url) lines.push(`↩️ Story: ${message.reply_to.story.url}`);
     let media: InboundMessage['media'];

@@ -4,7 +4,7 @@
  */
 import type { MediaType } from '@zapdesk/shared/domain';
 import { proto, toNumber, WAMessageStatus, type AnyMessageContent, type WAMessage } from '@whiskeysockets/baileys';
-import type { InboundMedia, InboundMessage, OutboundContent } from '../channel.js';
+import type { InboundMedia, InboundMessage, MediaData, OutboundContent } from '../channel.js';
 
 export type MessageContent = Pick<InboundMessage, 'body' | 'media' | 'location' | 'vcard' | 'quotedProviderId'>;
 
@@ -166,6 +166,11 @@ export function timestampOf(message: Pick<WAMessage, 'messageTimestamp'>, fallba
   return seconds > 0 ? new Date(seconds * 1000) : fallback;
 }
 
+/** A file as Baileys takes it: bytes, or a local path it streams from. */
+function mediaUpload(data: MediaData): Buffer | { url: string } {
+  return Buffer.isBuffer(data) ? data : { url: data.path };
+}
+
 /** The contract's outbound content as Baileys message content. */
 export function outboundMessage(content: OutboundContent): AnyMessageContent {
   switch (content.kind) {
@@ -173,13 +178,14 @@ export function outboundMessage(content: OutboundContent): AnyMessageContent {
       // linkPreview: null stops Baileys fetching the first URL of the text for a preview.
       return { text: content.body, linkPreview: null };
     case 'voice':
-      return { audio: content.data, ptt: true, mimetype: 'audio/ogg; codecs=opus' };
+      return { audio: mediaUpload(content.data), ptt: true, mimetype: 'audio/ogg; codecs=opus' };
     case 'media': {
       const caption = content.caption ? { caption: content.caption } : {};
-      if (content.mediaType === 'image') return { image: content.data, mimetype: content.mimetype, ...caption };
-      if (content.mediaType === 'video') return { video: content.data, mimetype: content.mimetype, ...caption };
-      if (content.mediaType === 'audio') return { audio: content.data, mimetype: content.mimetype, ptt: false };
-      return { document: content.data, mimetype: content.mimetype, fileName: content.filename, ...caption };
+      const data = mediaUpload(content.data);
+      if (content.mediaType === 'image') return { image: data, mimetype: content.mimetype, ...caption };
+      if (content.mediaType === 'video') return { video: data, mimetype: content.mimetype, ...caption };
+      if (content.mediaType === 'audio') return { audio: data, mimetype: content.mimetype, ptt: false };
+      return { document: data, mimetype: content.mimetype, fileName: content.filename, ...caption };
     }
   }
 }

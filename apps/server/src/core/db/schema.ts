@@ -224,6 +224,12 @@ export type LeasesTable = {
   expiresAt: Timestamp;
 };
 
+/** A webhook delivery already taken, remembered until it could no longer be fresh (see features/vonage). */
+export type WebhookReplaysTable = {
+  key: string;
+  expiresAt: Timestamp;
+};
+
 /** A simulated phone's state log in the cluster mode (see channels/simulator/simulator-phone.ts). */
 export type SimulatorPhoneLogTable = {
   id: Generated<number>;
@@ -376,6 +382,7 @@ export type Database = {
   messages: MessagesTable;
   outbox: OutboxTable;
   leases: LeasesTable;
+  webhookReplays: WebhookReplaysTable;
   simulatorPhoneLog: SimulatorPhoneLogTable;
   refreshFamilies: RefreshFamiliesTable;
   recoveryCodes: RecoveryCodesTable;

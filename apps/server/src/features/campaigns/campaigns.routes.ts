@@ -1,4 +1,5 @@
 /** Campaign routes for signed-in users: create, follow, control, the history and its export. */
+import fs from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -19,6 +20,7 @@ import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { uploadOptions, withUpload } from '../../core/http/uploads.js';
 import { listLocalMedia, saveRecording } from './campaign-media.js';
 import * as service from './campaigns.service.js';
 import { sendAudit } from './campaign-audit.js';
@@ -29,19 +31,12 @@ export function sessionActor(req: FastifyRequest): service.CampaignActor {
   return { userId: user.id, admin: isAdminProfile(user.profile), source: 'page' };
 }
 
-/** The one file of a multipart upload; a malformed body is a 400, an oversized file keeps its 413. */
-async function readOneFile(req: FastifyRequest): Promise<{ data: Buffer; mimetype: string }> {
-  if (!req.isMultipart()) throw new AppError('ERR_INVALID_UPLOAD', { message: 'Send the recording as multipart/form-data in a field named file.', fields: { file: 'REQUIRED' } });
-  try {
-    const file = await req.file();
-    if (!file) throw new AppError('ERR_INVALID_UPLOAD', { fields: { file: 'REQUIRED' } });
-    return { data: await file.toBuffer(), mimetype: file.mimetype };
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 413) throw error;
-    throw new AppError('ERR_INVALID_UPLOAD', { fields: { file: 'INVALID' } });
-  }
-}
+/** The route's own errors of a recording's upload (one file, `file`). */
+const RECORDING_UPLOAD = {
+  maxFiles: 1,
+  invalid: (message: string) => new AppError('ERR_INVALID_UPLOAD', { message: `${message} Send the recording as multipart/form-data in a field named file.`, fields: { file: 'INVALID' } }),
+  tooManyFiles: () => new AppError('ERR_INVALID_UPLOAD', { message: 'One recording at a time.', fields: { file: 'INVALID' } }),
+};
 
 export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['campaigns'];
@@ -108,7 +103,12 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.get('/local-media', { schema: { tags, response: { 200: ZLocalMediaListSchema } }, onRequest }, async () => ({ files: await listLocalMedia(ctx) }));
 
   app.post('/local-media/recordings', { schema: { tags, consumes: ['multipart/form-data'], response: { 201: ZRecordingSchema } }, onRequest }, async (req, reply) => {
-    const file = await readOneFile(req);
-    return reply.code(201).send({ path: await saveRecording(ctx, file) });
+    const saved = await withUpload(req, reply, uploadOptions(ctx, currentUser(req).id, RECORDING_UPLOAD), async ({ files }) => {
+      const file = files[0];
+      if (!file) throw new AppError('ERR_INVALID_UPLOAD', { fields: { file: 'REQUIRED' } });
+      // A voice note is checked (and rewrapped) whole; its size is bounded by the upload limits.
+      return saveRecording(ctx, { data: await fs.readFile(file.path), mimetype: file.mimetype });
+    });
+    return reply.code(201).send({ path: saved });
   });
 };

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import fs from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
@@ -6,6 +7,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { compact, numberField } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
+import { uploadOptions, withUpload } from '../../core/http/uploads.js';
 import { parseContactsCsv } from './contacts.csv.js';
 import * as service from './contacts.service.js';
 
@@ -48,8 +50,8 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       onRequest,
       config: { audit: { action: 'contacts.import', pick: ({ reply }) => ({ detail: compact({ created: numberField(reply, 'created') }) }) } },
     },
-    async (req) => {
-      const { rows, invalid } = parseContactsCsv(await readUploadedFile(req));
+    async (req, reply) => {
+      const { rows, invalid } = parseContactsCsv(await readUploadedFile(ctx, req, reply));
       return service.importContacts(ctx, rows, invalid);
     },
   );
@@ -57,18 +59,18 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
 const SEND_AS_MULTIPART = 'Send the CSV as multipart/form-data in a field named file.';
 
-/** The uploaded file as text. A malformed multipart body is the client's error (400), not a 500. */
-async function readUploadedFile(req: FastifyRequest): Promise<string> {
-  if (!req.isMultipart()) throw new AppError('ERR_INVALID_CSV', { message: SEND_AS_MULTIPART });
-  let buffer: Buffer | undefined;
-  try {
-    const file = await req.file();
-    buffer = file ? await file.toBuffer() : undefined;
-  } catch (error) {
-    // An oversized file keeps its 413; anything else here is an unreadable body.
-    if (typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 413) throw error;
-    throw new AppError('ERR_INVALID_CSV', { message: `The upload could not be read: ${error instanceof Error ? error.message : String(error)}` });
-  }
-  if (!buffer) throw new AppError('ERR_INVALID_CSV', { message: SEND_AS_MULTIPART });
-  return buffer.toString('utf8');
+/** The route's own errors of a CSV's upload (one file). */
+const CSV_UPLOAD = {
+  maxFiles: 1,
+  invalid: (message: string) => new AppError('ERR_INVALID_CSV', { message: `${message} ${SEND_AS_MULTIPART}` }),
+  tooManyFiles: () => new AppError('ERR_INVALID_CSV', { message: `One file only. ${SEND_AS_MULTIPART}` }),
+};
+
+/** The uploaded file as text (streamed to a temporary file first, within the upload limits). */
+async function readUploadedFile(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<string> {
+  return withUpload(req, reply, uploadOptions(ctx, currentUser(req).id, CSV_UPLOAD), async ({ files }) => {
+    const file = files[0];
+    if (!file) throw new AppError('ERR_INVALID_CSV', { message: SEND_AS_MULTIPART });
+    return fs.readFile(file.path, 'utf8');
+  });
 }

@@ -4,6 +4,7 @@
  * deliveries (POST), answered only once every message is stored.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ZCampaignCreatedSchema, ZToolAcceptedSchema } from '@zapdesk/shared/campaigns';
 import { ZDirectCreateSchema, ZSendDirectApiSchema } from '@zapdesk/shared/instagram';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -14,6 +15,13 @@ import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
 import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './instagram.service.js';
+
+/** Meta's subscription check: each parameter once, as text. */
+const ZSubscriptionCheckSchema = z.object({
+  'hub.mode': z.string('INVALID').max(50, 'TOO_LONG').optional(),
+  'hub.verify_token': z.string('INVALID').max(500, 'TOO_LONG').optional(),
+  'hub.challenge': z.string('INVALID').max(500, 'TOO_LONG').optional(),
+});
 
 export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['Instagram'];
@@ -49,10 +57,13 @@ export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
     // Deliveries are signed over their exact bytes: the body is kept as received.
     hooks.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
     hooks.get('/webhooks/instagram', { schema: { hide: true } }, async (req, reply) => {
-      const query = req.query as Record<string, string | undefined>;
+      const parsed = ZSubscriptionCheckSchema.safeParse(req.query);
+      if (!parsed.success) throw new AppError('ERR_VALIDATION', { message: 'Each of hub.mode, hub.verify_token and hub.challenge once, as text.' });
+      const query = parsed.data;
       const challenge = await service.verifySubscription(ctx, { mode: query['hub.mode'], verifyToken: query['hub.verify_token'], challenge: query['hub.challenge'] });
       return reply.type('text/plain').send(challenge);
     });
+    // The signature is checked over these bytes before anything reads them (see receiveWebhook).
     hooks.post('/webhooks/instagram', { schema: { hide: true } }, async (req, reply) => {
       const raw = typeof req.body === 'string' ? req.body : '';
       const signature = req.headers['x-hub-signature-256'];

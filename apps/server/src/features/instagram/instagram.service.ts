@@ -6,7 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { normalizeUsername, type TDirectCreate, type TInstagramConfigInput } from '@zapdesk/shared/instagram';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
-import { InstagramDriver, IG_AUTH_TYPE, IG_CONFIG_KEY, readInstagramConfig, writeInstagramState, type IgMessagingEvent, type InstagramConfig } from '../../channels/instagram/instagram.driver.js';
+import { InstagramDriver, IG_AUTH_TYPE, IG_CONFIG_KEY, readInstagramConfig, writeInstagramState, type InstagramConfig } from '../../channels/instagram/instagram.driver.js';
+import { parseIgWebhookBody } from '../../channels/instagram/webhook-body.js';
 import { RemoteDriver } from '../../channels/remote-driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -85,35 +86,32 @@ export function validSignature(rawBody: string, header: string | undefined, appS
   return sameText(given.toLowerCase(), expected);
 }
 
-type WebhookBody = { object?: string; entry?: { id?: string; time?: number; messaging?: IgMessagingEvent[] }[] };
-
 /**
- * A delivery of Meta's webhook: refused (401) unless signed with the app secret of the account
- * each entry is for; then every message is stored before this resolves (Meta delivers again
- * what is not acknowledged). Entries for an account no connection holds are ignored.
+ * A delivery of Meta's webhook. The signature comes first, over the bytes as received: a body
+ * no connection's app secret signed is refused (401) before it is read at all. A signed body
+ * that is not a delivery's shape is refused (400). It must also be signed with the app secret of
+ * every account it speaks for; then every message is stored before this resolves (Meta delivers
+ * again what is not acknowledged). Entries for an account no connection holds are ignored.
  */
 export async function receiveWebhook(ctx: AppContext, sessions: SessionManager, rawBody: string, signature: string | undefined): Promise<void> {
-  let body: WebhookBody;
-  try {
-    body = JSON.parse(rawBody) as WebhookBody;
-  } catch {
-    throw new AppError('ERR_VALIDATION', { message: 'The body is not JSON.' });
-  }
   const connections = await instagramConnections(ctx);
-  const entries = (body.entry ?? []).map((entry) => ({ entry, connection: connections.find((c) => c.config.accountId === entry.id) }));
   const signedBy = connections.filter((c) => validSignature(rawBody, signature, c.config.appSecret));
-  // The delivery must be signed with the app secret of every account it speaks for (or, when it
-  // speaks for none of ours, with some connection's secret, else anyone could probe it).
-  const known = entries.filter((e) => e.connection !== undefined);
-  const trusted = known.length > 0 ? known.every((e) => e.connection && validSignature(rawBody, signature, e.connection.config.appSecret)) : signedBy.length > 0;
-  if (!trusted) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+  if (signedBy.length === 0) throw new AppError('ERR_WEBHOOK_SIGNATURE');
+  const body = parseIgWebhookBody(rawBody);
+  if (!body) throw new AppError('ERR_VALIDATION', { message: 'The body is not a delivery of the Instagram webhook.' });
+  const known = body.entry.flatMap((entry) => {
+    const connection = connections.find((c) => c.config.accountId === entry.id);
+    return connection ? [{ entry, connection }] : [];
+  });
+  // Signed by one account's secret, a delivery cannot speak for another account.
+  if (!known.every((e) => signedBy.includes(e.connection))) throw new AppError('ERR_WEBHOOK_SIGNATURE');
   if (body.object !== 'instagram') return;
   for (const { entry, connection } of known) {
-    if (!connection) continue;
+    const messaging = entry.messaging ?? [];
     // Handed to the node that runs the connection's session (this one, or another in the cluster mode).
     const driver = await sessions.use(connection.whatsappId);
-    if (driver instanceof RemoteDriver && driver.connected) await driver.call('deliver', entry.messaging ?? []);
-    else if (driver instanceof InstagramDriver && driver.connected) await driver.deliver(entry.messaging ?? []);
+    if (driver instanceof RemoteDriver && driver.connected) await driver.call('deliver', messaging);
+    else if (driver instanceof InstagramDriver && driver.connected) await driver.deliver(messaging);
     else throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   }
 }

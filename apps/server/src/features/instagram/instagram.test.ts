@@ -160,6 +160,34 @@ describe('inbound', () => {
     expect(await ticketOf(ANA.id)).toBeUndefined();
   });
 
+  it('checks the signature before reading the body: unsigned junk is 401, signed junk is 400 with its code, never a 500', async () => {
+    const post = (body: string, header: Record<string, string>) => call({ method: 'POST', url: '/api/webhooks/instagram', headers: { 'content-type': 'application/json', ...header }, payload: body });
+    const junk = [
+      'null',
+      '{"entry":1}',
+      '[]',
+      '"text"',
+      '{"a": ',
+      '{"object":"instagram","entry":[null]}',
+      '{"object":"instagram","entry":[{"id":1,"messaging":{}}]}',
+      `{"object":"instagram","entry":[{"id":"${ACCOUNT.id}","messaging":"x"}]}`,
+      `{"object":"instagram","entry":[{"id":"${ACCOUNT.id}","messaging":[null]}]}`,
+      `{"object":"instagram","entry":[{"id":"${ACCOUNT.id}","messaging":[{"sender":{"id":"${ANA.id}"},"message":{"mid":"m-junk","attachments":5}}]}]}`,
+      `{"object":"instagram","entry":[{"id":"${ACCOUNT.id}","messaging":[{"sender":{"id":"${ANA.id}"},"message":{"mid":"m-junk2","text":7}}]}]}`,
+    ];
+    for (const body of junk) {
+      const unsigned = await post(body, {});
+      expect(unsigned.statusCode, `unsigned ${body}`).toBe(401);
+      expect(unsigned.json(), `unsigned ${body}`).toMatchObject({ error: 'ERR_WEBHOOK_SIGNATURE' });
+      const wrong = await post(body, { 'x-hub-signature-256': signature(body, 'another-app-secret') });
+      expect(wrong.statusCode, `wrongly signed ${body}`).toBe(401);
+      const signed = await post(body, { 'x-hub-signature-256': signature(body) });
+      expect(signed.statusCode, `signed ${body}`).toBe(400);
+      expect(signed.json(), `signed ${body}`).toMatchObject({ error: 'ERR_VALIDATION' });
+    }
+    expect(await ticketOf(ANA.id)).toBeUndefined();
+  });
+
   it('turns text, an image, a story reply and a share into one ticket with its messages, named from the Graph API, each stored once', async () => {
     const text = textEvent(ANA, 'Oi! Vocês entregam em Campinas?');
     const image = { ...textEvent(ANA, ''), message: { mid: 'aWdfZAG1faXRlbTpimage', attachments: [{ type: 'image', payload: { url: `${graph.url}/cdn/photo.png` } }] } };

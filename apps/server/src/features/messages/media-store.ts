@@ -41,14 +41,37 @@ export function mediaRoot(ctx: AppContext): string {
   return ctx.config.mediaDir;
 }
 
-/** Stores the bytes and returns the path relative to the media root. */
-export async function saveMedia(ctx: AppContext, data: Buffer, options: { mimetype: string; filename: string }): Promise<string> {
+/** A new file's place in the store: a folder per month, a random name with the file's extension. */
+async function newMediaPath(ctx: AppContext, options: { mimetype: string; filename: string }): Promise<{ relative: string; absolute: string }> {
   const month = new Date().toISOString().slice(0, 7);
   const relative = path.posix.join(month, `${randomBytes(12).toString('hex')}.${extensionFor(options.mimetype, options.filename)}`);
   const absolute = path.join(mediaRoot(ctx), relative);
   // Customers' files: readable by the server's user only.
   await fs.mkdir(path.dirname(absolute), { recursive: true, mode: 0o700 });
+  return { relative, absolute };
+}
+
+/** Stores the bytes and returns the path relative to the media root. */
+export async function saveMedia(ctx: AppContext, data: Buffer, options: { mimetype: string; filename: string }): Promise<string> {
+  const { relative, absolute } = await newMediaPath(ctx, options);
   await fs.writeFile(absolute, data, { mode: 0o600 });
+  return relative;
+}
+
+/**
+ * Moves an uploaded file (a temporary file under the media folder, so on the same disk) into the
+ * store without reading it, and returns the path relative to the media root.
+ */
+export async function adoptMedia(ctx: AppContext, file: string, options: { mimetype: string; filename: string }): Promise<string> {
+  const { relative, absolute } = await newMediaPath(ctx, options);
+  try {
+    await fs.rename(file, absolute);
+  } catch (error) {
+    // MEDIA_DIR's `.uploads` on another mount than the month's folder: copied instead.
+    if (!(typeof error === 'object' && error !== null && 'code' in error && error.code === 'EXDEV')) throw error;
+    await fs.copyFile(file, absolute);
+  }
+  await fs.chmod(absolute, 0o600);
   return relative;
 }
 

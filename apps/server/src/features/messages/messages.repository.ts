@@ -75,9 +75,10 @@ export async function findMessageById(db: Db, id: number): Promise<MessageRow | 
   return r && toRow(r);
 }
 
+/** In the order they were stored (PostgreSQL returns updated rows in no fixed order). */
 export async function findMessagesByIds(db: Db, ids: number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('messages').select(columns).where('id', 'in', ids).execute();
+  const rows = await db.selectFrom('messages').select(columns).where('id', 'in', ids).orderBy('id').execute();
   return rows.map(toRow);
 }
 

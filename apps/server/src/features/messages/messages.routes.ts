@@ -1,38 +1,22 @@
 import fs from 'node:fs';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_ID } from '@zapdesk/shared/domain';
+import { LIMITS, MAX_ID } from '@zapdesk/shared/domain';
 import { ZMessageListSchema, ZMessagePageQuerySchema, ZMessageSchema, ZSendMediaFieldsSchema, ZSendTextSchema } from '@zapdesk/shared/messaging';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { uploadOptions, withUpload } from '../../core/http/uploads.js';
 import * as service from './messages.service.js';
 
-/**
- * The files and text fields of a multipart message. A body cut short, never terminated or not
- * multipart at all is the client's error (400), not a 500; an oversized file keeps its 413.
- */
-async function readMultipart(req: FastifyRequest): Promise<{ medias: service.UploadedMedia[]; fields: { body: string; quotedMsgId?: string } }> {
-  const medias: service.UploadedMedia[] = [];
-  const fields: { body: string; quotedMsgId?: string } = { body: '' };
-  try {
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        if (medias.length >= MAX_MEDIAS) throw new AppError('ERR_TOO_MANY_FILES', { message: `At most ${MAX_MEDIAS} files per message.`, fields: { medias: 'TOO_LONG' } });
-        medias.push({ data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename || 'file' });
-      } else if (part.fieldname === 'body') fields.body = String(part.value);
-      else if (part.fieldname === 'quotedMsgId') fields.quotedMsgId = String(part.value);
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (typeof error === 'object' && error !== null && 'statusCode' in error && error.statusCode === 413) throw error;
-    throw new AppError('ERR_INVALID_UPLOAD', { message: `The upload could not be read: ${error instanceof Error ? error.message : String(error)}`, fields: { medias: 'INVALID' } });
-  }
-  return { medias, fields };
-}
+/** The route's own errors of a multipart message. */
+const MESSAGE_UPLOAD = {
+  maxFiles: LIMITS.filesPerMessage,
+  invalid: (message: string) => new AppError('ERR_INVALID_UPLOAD', { message, fields: { medias: 'INVALID' } }),
+  tooManyFiles: () => new AppError('ERR_TOO_MANY_FILES', { message: `At most ${LIMITS.filesPerMessage} files per message.`, fields: { medias: 'TOO_LONG' } }),
+};
 
 /**
  * The file's name for the browser. A name beyond plain ASCII (accents, any script) also goes
@@ -46,7 +30,6 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string): string
 }
 
 const ZTicketParams = z.object({ ticketId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') });
-const MAX_MEDIAS = 10;
 
 export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['messages'];
@@ -60,14 +43,18 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
   app.post('/messages/:ticketId', { schema: { tags, params: ZTicketParams, response: { 201: z.array(ZMessageSchema) } }, onRequest }, async (req, reply) => {
     const actor = currentUser(req);
     if (req.isMultipart()) {
-      const { medias, fields } = await readMultipart(req);
-      if (medias.length === 0) throw new AppError('ERR_VALIDATION', { message: 'Send at least one file in `medias`.', fields: { medias: 'REQUIRED' } });
-      const parsed = ZSendMediaFieldsSchema.safeParse(fields);
-      if (!parsed.success) {
-        const issues = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', i.message]));
-        throw new AppError('ERR_VALIDATION', { message: 'The caption is too long or invalid.', fields: issues });
-      }
-      return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsgId, medias }));
+      // The files are streamed to temporary files, removed once this answers (sent ones are moved into the store).
+      const sent = await withUpload(req, reply, uploadOptions(ctx, actor.id, MESSAGE_UPLOAD), async ({ files, fields }) => {
+        const medias = files.map((f) => ({ path: f.path, size: f.size, mimetype: f.mimetype, filename: f.filename || 'file' }));
+        if (medias.length === 0) throw new AppError('ERR_VALIDATION', { message: 'Send at least one file in `medias`.', fields: { medias: 'REQUIRED' } });
+        const parsed = ZSendMediaFieldsSchema.safeParse({ body: fields.get('body') ?? '', quotedMsgId: fields.get('quotedMsgId') });
+        if (!parsed.success) {
+          const issues = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', i.message]));
+          throw new AppError('ERR_VALIDATION', { message: 'The caption is too long or invalid.', fields: issues });
+        }
+        return service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsgId, medias });
+      });
+      return reply.code(201).send(sent);
     }
     const parsed = ZSendTextSchema.safeParse(req.body);
     if (!parsed.success) {

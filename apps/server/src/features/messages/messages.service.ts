@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LIMITS, type MediaType } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
-import type { OutboundContent } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -13,6 +12,7 @@ import { findTicketById } from '../tickets/tickets.repository.js';
 import { canSeeTicket, getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
+import type { ReplyContent } from './message-file.js';
 import { loadMessageRefs, presentMessages, presentWithRefs, publishMessageUpdate } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, retryMessage, sendOnTicket } from './outbound.service.js';
@@ -52,7 +52,8 @@ export async function listMessages(
   return { messages, count: view.count, hasMore: view.count > offset + view.rows.length, ticket };
 }
 
-export type UploadedMedia = { data: Buffer; mimetype: string; filename: string };
+/** A file of a chat message, as uploaded: a temporary file on disk. */
+export type UploadedMedia = { path: string; size: number; mimetype: string; filename: string };
 
 function mediaTypeOf(mimetype: string): MediaType {
   if (mimetype.startsWith('image/')) return 'image';
@@ -66,9 +67,10 @@ function mediaTypeOf(mimetype: string): MediaType {
  * WebM recording with Opus inside is moved into Ogg (same packets, no decoding). Anything else
  * is sent as recorded.
  */
-function voiceNote(media: UploadedMedia): OutboundContent {
-  const ogg = media.mimetype.startsWith('audio/webm') ? webmOpusToOgg(media.data) : null;
-  return ogg ? { kind: 'voice', data: ogg, mimetype: 'audio/ogg; codecs=opus' } : { kind: 'voice', data: media.data, mimetype: media.mimetype };
+async function voiceNote(media: UploadedMedia): Promise<ReplyContent> {
+  // A recording is small: read whole to be rewrapped; anything else stays on disk.
+  const ogg = media.mimetype.startsWith('audio/webm') ? webmOpusToOgg(await fs.promises.readFile(media.path)) : null;
+  return ogg ? { kind: 'voice', data: ogg, mimetype: 'audio/ogg; codecs=opus' } : { kind: 'voice', staged: media, mimetype: media.mimetype };
 }
 
 export async function sendMessage(
@@ -80,15 +82,23 @@ export async function sendMessage(
 ): Promise<TMessage[]> {
   const ticket = await getVisibleTicket(ctx, actor, ticketId);
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
-  const contents: OutboundContent[] = input.medias?.length
+  const contents: (() => Promise<ReplyContent>)[] = input.medias?.length
     ? input.medias.map((m, i) =>
         m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
-          ? voiceNote(m)
-          : { kind: 'media', mediaType: mediaTypeOf(m.mimetype), data: m.data, mimetype: m.mimetype, filename: m.filename, ...(i === 0 && input.body.trim() ? { caption: input.body } : {}) },
+          ? () => voiceNote(m)
+          : async () => ({
+              kind: 'media',
+              mediaType: mediaTypeOf(m.mimetype),
+              staged: m,
+              mimetype: m.mimetype,
+              filename: m.filename,
+              ...(i === 0 && input.body.trim() ? { caption: input.body } : {}),
+            }),
       )
-    : [{ kind: 'text', body: input.body }];
+    : [async () => ({ kind: 'text', body: input.body })];
   const ids: number[] = [];
-  for (const content of contents) ids.push(await sendOnTicket(ctx, sessions, { ticket, content, quotedMsgId: input.quotedMsgId ?? null, userId: actor.id }));
+  // One file at a time: a voice note is read only when its turn comes.
+  for (const next of contents) ids.push(await sendOnTicket(ctx, sessions, { ticket, content: await next(), quotedMsgId: input.quotedMsgId ?? null, userId: actor.id }));
   return presentMessages(ctx, await repo.findMessagesByIds(ctx.db, ids));
 }
 

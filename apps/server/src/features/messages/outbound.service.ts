@@ -16,8 +16,8 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { findTicketById, touchTicket } from '../tickets/tickets.repository.js';
-import { mediaFile, saveMedia, signedMediaUrl } from './media-store.js';
-import { documentLine, sentFile } from './message-file.js';
+import { adoptMedia, mediaFile, saveMedia, signedMediaUrl } from './media-store.js';
+import { documentLine, sentFile, type ReplyContent } from './message-file.js';
 import { presentMessage, publishMessageUpdate } from './messages.presenter.js';
 import { findMessageById, insertMessageRowOnce, setSendStatus } from './messages.repository.js';
 import * as outbox from './outbox.repository.js';
@@ -35,7 +35,7 @@ export function chatOf(ticket: TTicket): ChatAddress {
 
 export type OutboundRequest = {
   ticket: TTicket;
-  content: OutboundContent;
+  content: ReplyContent;
   quotedMsgId?: number | null;
   /** Sent by the chatbot: shown as the bot's in the chat. */
   fromBot?: boolean;
@@ -45,14 +45,14 @@ export type OutboundRequest = {
 
 export type SendOutcome = { status: 'sent' } | { status: 'queued' } | { status: 'failed'; error: ErrorCode };
 
-function lastMessageText(content: OutboundContent): string {
+function lastMessageText(content: ReplyContent): string {
   if (content.kind === 'text') return content.body;
   if (content.kind === 'voice') return '🎤 Audio';
   if (content.mediaType === 'other') return documentLine(content.filename);
   return content.caption || content.filename;
 }
 
-function mediaTypeOf(content: OutboundContent): MediaType | null {
+function mediaTypeOf(content: ReplyContent): MediaType | null {
   if (content.kind === 'text') return null;
   if (content.kind === 'voice') return 'audio';
   return content.mediaType;
@@ -74,7 +74,14 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
 
   // A voice note keeps the container it was recorded in (Ogg from Firefox, WebM from Chromium):
   // no extension in the name, so the stored file's extension, and the type it is served with, follow its mimetype.
-  const mediaPath = content.kind === 'text' ? null : await saveMedia(ctx, content.data, { mimetype: content.mimetype, filename: content.kind === 'media' ? content.filename : 'voice' });
+  const fileName = { mimetype: content.kind === 'text' ? '' : content.mimetype, filename: content.kind === 'media' ? content.filename : 'voice' };
+  // An upload is moved into the store as it is on disk; bytes in memory are written.
+  const mediaPath =
+    content.kind === 'text'
+      ? null
+      : 'staged' in content
+        ? await adoptMedia(ctx, content.staged.path, fileName)
+        : await saveMedia(ctx, Buffer.isBuffer(content.data) ? content.data : await fs.readFile(content.data.path), fileName);
   const stored: outbox.OutboxContent =
     content.kind === 'text'
       ? content
@@ -140,14 +147,22 @@ export function serveDeliveries(ctx: AppContext, sessions: SessionManager): void
 }
 
 /**
- * The job's content with its file read. With PUBLIC_URL set, a chat message's file also gets
+ * The job's content with its stored file, which the driver reads as a stream (a reply's file is
+ * never held whole in memory to be sent). With PUBLIC_URL set, a chat message's file also gets
  * its signed public address, for providers that fetch files themselves (Instagram).
  */
 async function contentOf(ctx: AppContext, content: outbox.OutboxContent, messageId: number | null): Promise<OutboundContent> {
   if (content.kind === 'text') return content;
   const file = mediaFile(ctx, content.mediaPath);
   if (!file) throw new AppError('ERR_SENDING_WAPP_MSG', { message: 'The file of this message is gone.' });
-  const data = await fs.readFile(file);
+  if (
+    !(await fs.access(file).then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw new AppError('ERR_SENDING_WAPP_MSG', { message: 'The file of this message is gone.' });
+  const data = { path: file };
   const url = ctx.config.publicUrl && messageId !== null ? { url: new URL(signedMediaUrl(ctx, messageId), ctx.config.publicUrl).toString() } : {};
   if (content.kind === 'voice') return { kind: 'voice', data, mimetype: content.mimetype, ...url };
   return { kind: 'media', mediaType: content.mediaType, data, mimetype: content.mimetype, filename: content.filename, ...(content.caption ? { caption: content.caption } : {}), ...url };

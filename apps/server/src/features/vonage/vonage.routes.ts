@@ -16,10 +16,10 @@ import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
 import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
 import { getVisibleContact } from '../contacts/contacts.service.js';
-import { readSecretSetting } from '../settings/settings.service.js';
 import { CALL_WEBHOOK_PATH, SMS_WEBHOOK_PATH } from './phone-send.js';
 import { getBalance } from './vonage.client.js';
-import { verifyCallSignature, verifySmsSignature } from './vonage-webhooks.js';
+import { receiveCallEvent, receiveSmsReceipt } from './vonage-webhook.service.js';
+import { flatParams, parseWebhookBody } from './vonage-webhooks.js';
 import * as service from './vonage.service.js';
 
 const phoneAudit = (kind: 'sms' | 'call') => ({ action: kind === 'sms' ? 'sms.send' : 'calls.place', target: 'campaign', pick: sendAudit }) as const;
@@ -78,49 +78,19 @@ export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     const hidden = { hide: true };
 
     /** Delivery receipts: GET with the query, or POST as JSON or a form, as the account is set. */
-    const smsReceipt = async (params: Record<string, string>) => {
-      const secret = await readSecretSetting(ctx, 'vonageSignatureSecret');
-      if (!verifySmsSignature(params, secret)) throw new AppError('ERR_WEBHOOK_SIGNATURE');
-      const id = params.messageId ?? params['message-id'] ?? params.message_uuid;
-      if (id && params.status) await service.applyReport(ctx, 'sms', id, params.status);
-    };
     hooks.get(SMS_WEBHOOK_PATH.replace('/api', ''), { schema: hidden }, async (req, reply) => {
-      await smsReceipt(flatParams(req.query));
+      await receiveSmsReceipt(ctx, flatParams(req.query));
       return reply.code(204).send();
     });
     hooks.post(SMS_WEBHOOK_PATH.replace('/api', ''), { schema: hidden }, async (req, reply) => {
-      await smsReceipt(parseBody(req.headers['content-type'], req.body));
+      await receiveSmsReceipt(ctx, parseWebhookBody(req.headers['content-type'], req.body));
       return reply.code(204).send();
     });
 
     hooks.post(CALL_WEBHOOK_PATH.replace('/api', ''), { schema: hidden }, async (req, reply) => {
-      const raw = typeof req.body === 'string' ? req.body : '';
-      const secret = await readSecretSetting(ctx, 'vonageSignatureSecret');
-      if (!verifyCallSignature(req.headers.authorization, raw, secret)) throw new AppError('ERR_WEBHOOK_SIGNATURE');
-      const event = parseBody(req.headers['content-type'], raw);
-      if (event.uuid && event.status) await service.applyReport(ctx, 'call', event.uuid, event.status);
+      const rawBody = typeof req.body === 'string' ? req.body : '';
+      await receiveCallEvent(ctx, { authorization: req.headers.authorization, contentType: req.headers['content-type'], rawBody });
       return reply.code(204).send();
     });
   });
 };
-
-/** String parameters only (a repeated or nested one is dropped): what Vonage signs. */
-function flatParams(value: unknown): Record<string, string> {
-  const params: Record<string, string> = {};
-  if (typeof value !== 'object' || value === null) return params;
-  for (const [key, item] of Object.entries(value)) {
-    if (typeof item === 'string') params[key] = item;
-    else if (typeof item === 'number' || typeof item === 'boolean') params[key] = String(item);
-  }
-  return params;
-}
-
-function parseBody(contentType: string | undefined, body: unknown): Record<string, string> {
-  if (typeof body !== 'string' || body === '') return {};
-  if ((contentType ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(body));
-  try {
-    return flatParams(JSON.parse(body));
-  } catch {
-    throw new AppError('ERR_VALIDATION', { message: 'The body is not JSON.' });
-  }
-}

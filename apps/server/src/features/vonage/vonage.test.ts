@@ -44,14 +44,19 @@ function smsBody(request: Received | undefined): Record<string, string> {
 const finished = (c: TCampaign) => c.status === 'completed' || c.status === 'paused';
 
 /** A JWT as Vonage signs call events: HS256 with the signature secret, over this body. */
-function callEventToken(body: string, secret = SIGNATURE_SECRET): string {
+function callEventToken(body: string, secret = SIGNATURE_SECRET, claims: Record<string, unknown> = {}): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iat: Math.floor(Date.now() / 1000), jti: randomUUID(), api_key: API_KEY, application_id: APP_ID, payload_hash: createHash('sha256').update(body).digest('hex') })}`;
+  const payload = { iat: Math.floor(Date.now() / 1000), jti: randomUUID(), api_key: API_KEY, application_id: APP_ID, payload_hash: createHash('sha256').update(body).digest('hex'), ...claims };
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== undefined)))}`;
   return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 
-async function callEvent(event: Record<string, string>, options: { token?: string } = {}) {
-  const body = JSON.stringify({ direction: 'outbound', timestamp: new Date().toISOString(), ...event });
+function callEventBody(event: Record<string, string>): string {
+  return JSON.stringify({ direction: 'outbound', timestamp: new Date().toISOString(), ...event });
+}
+
+async function callEvent(event: Record<string, string>, options: { token?: string; body?: string } = {}) {
+  const body = options.body ?? callEventBody(event);
   return t.request({
     method: 'POST',
     url: '/api/webhooks/vonage/call',
@@ -60,9 +65,9 @@ async function callEvent(event: Record<string, string>, options: { token?: strin
   });
 }
 
-/** A delivery receipt as Vonage posts it (JSON), signed with SHA-256 HMAC. */
-async function smsReceipt(params: Record<string, string>, options: { secret?: string; tamper?: boolean } = {}) {
-  const full: Record<string, string> = {
+/** A delivery receipt as Vonage posts it (JSON), signed with SHA-256 HMAC; a parameter given as undefined is left out. */
+async function smsReceipt(params: Record<string, string | undefined>, options: { secret?: string; tamper?: boolean } = {}) {
+  const all: Record<string, string | undefined> = {
     msisdn: '5511988887777',
     to: 'Loja',
     'network-code': '72405',
@@ -73,6 +78,7 @@ async function smsReceipt(params: Record<string, string>, options: { secret?: st
     nonce: randomUUID(),
     ...params,
   };
+  const full = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
   full.sig = smsSignature(full, options.secret ?? SIGNATURE_SECRET);
   if (options.tamper) full.status = 'delivered';
   return t.request({ method: 'POST', url: '/api/webhooks/vonage/sms', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(full) });
@@ -241,12 +247,12 @@ describe('SMS', () => {
     const unsigned = await t.request({ method: 'GET', url: `/api/webhooks/vonage/sms?messageId=${two?.providerId ?? ''}&status=delivered` });
     expect(unsigned.statusCode).toBe(401);
     // A receipt sent as a GET query, as Vonage does when the account's method is GET.
-    const params: Record<string, string> = { messageId: two?.providerId ?? '', status: 'rejected', 'err-code': '6', msisdn: '5511970000008', timestamp: '1764064800' };
+    const params: Record<string, string> = { messageId: two?.providerId ?? '', status: 'rejected', 'err-code': '6', msisdn: '5511970000008', timestamp: String(Math.floor(Date.now() / 1000)) };
     params.sig = smsSignature(params, SIGNATURE_SECRET);
     const viaGet = await t.request({ method: 'GET', url: `/api/webhooks/vonage/sms?${new URLSearchParams(params).toString()}` });
     expect(viaGet.statusCode).toBe(204);
     // And as a form, when the account posts receipts that way.
-    const form: Record<string, string> = { messageId: three?.providerId ?? '', status: 'delivered', msisdn: '5511970000015', timestamp: '1764064801' };
+    const form: Record<string, string> = { messageId: three?.providerId ?? '', status: 'delivered', msisdn: '5511970000015', timestamp: String(Math.floor(Date.now() / 1000) + 1) };
     form.sig = smsSignature(form, SIGNATURE_SECRET);
     const viaForm = await t.request({
       method: 'POST',
@@ -312,6 +318,83 @@ describe('Voice calls', () => {
     expect(paused.pauseReason).toBe('ERR_VONAGE_NOT_CONFIGURED');
     await setting('vonagePrivateKey', privateKey);
     await t.request({ method: 'POST', url: `/api/campaigns/${paused.id}/cancel`, token: t.adminToken });
+  });
+});
+
+describe('webhook freshness and replays', () => {
+  const MINUTE = 60;
+  const now = () => Math.floor(Date.now() / 1000);
+
+  async function sentSms(number: string): Promise<string> {
+    const res = await t.request({ method: 'POST', url: '/api/sms', token: t.adminToken, payload: { from: 'Loja', numbers: number, text: 'Frescor' } });
+    const id = res.json<{ campaign: TCampaign }>().campaign.id;
+    await campaign(id, finished);
+    return (await recipients(id))[0]?.providerId ?? '';
+  }
+
+  async function deliveryOf(providerId: string): Promise<string | null | undefined> {
+    const row = await t.ctx.db.selectFrom('campaignRecipients').select('delivery').where('providerId', '=', providerId).executeTakeFirst();
+    return row?.delivery;
+  }
+
+  it('refuses a delivery receipt dated outside five minutes, or undated, and records nothing', async () => {
+    const messageId = await sentSms('5511970000020');
+    for (const timestamp of [String(now() - 2 * 365 * 24 * 60 * MINUTE), String(now() - 6 * MINUTE), String(now() + 6 * MINUTE), undefined, 'soon', '']) {
+      const res = await smsReceipt({ messageId, status: 'failed', timestamp });
+      expect(res.statusCode, `timestamp ${String(timestamp)}`).toBe(401);
+      expect(res.json(), `timestamp ${String(timestamp)}`).toMatchObject({ error: 'ERR_WEBHOOK_STALE' });
+    }
+    expect(await deliveryOf(messageId)).toBeNull();
+    // Within the window (a clock a little off either way) it is taken.
+    expect((await smsReceipt({ messageId, status: 'delivered', timestamp: String(now() - 4 * MINUTE) })).statusCode).toBe(204);
+    expect(await deliveryOf(messageId)).toBe('delivered');
+  });
+
+  it('takes a signed receipt once: the same delivery again, by POST or GET, is refused, also after a restart', async () => {
+    const messageId = await sentSms('5511970000021');
+    const params: Record<string, string> = { messageId, status: 'accepted', msisdn: '5511970000021', timestamp: String(now()), nonce: randomUUID() };
+    params.sig = smsSignature(params, SIGNATURE_SECRET);
+    const post = () => t.request({ method: 'POST', url: '/api/webhooks/vonage/sms', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(params) });
+    expect((await post()).statusCode).toBe(204);
+    expect(await deliveryOf(messageId)).toBe('accepted');
+    const again = await post();
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'ERR_WEBHOOK_REPLAYED' });
+    const viaGet = await t.request({ method: 'GET', url: `/api/webhooks/vonage/sms?${new URLSearchParams(params).toString()}` });
+    expect(viaGet.statusCode).toBe(409);
+    // The memory is in the database every node shares, not in this process.
+    t = await t.restart();
+    expect((await post()).statusCode).toBe(409);
+    // A replay with a later status changes nothing: a fresh delivered receipt still moves it on.
+    expect(await deliveryOf(messageId)).toBe('accepted');
+    expect((await smsReceipt({ messageId, status: 'delivered' })).statusCode).toBe(204);
+    expect(await deliveryOf(messageId)).toBe('delivered');
+  });
+
+  it('refuses a call event whose token is old, undated or from the future, and the same token twice', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/calls', token: t.adminToken, payload: { from: '5511900001111', numbers: '5511970000022', text: 'Frescor' } });
+    const id = res.json<{ campaign: TCampaign }>().campaign.id;
+    await campaign(id, finished);
+    const uuid = (await recipients(id))[0]?.providerId ?? '';
+    const body = callEventBody({ uuid, status: 'failed' });
+    for (const iat of [now() - 365 * 24 * 60 * MINUTE, now() - 6 * MINUTE, now() + 6 * MINUTE, undefined, 'yesterday']) {
+      const stale = await callEvent({}, { body, token: callEventToken(body, SIGNATURE_SECRET, { iat }) });
+      expect(stale.statusCode, `iat ${String(iat)}`).toBe(401);
+      expect(stale.json(), `iat ${String(iat)}`).toMatchObject({ error: 'ERR_WEBHOOK_STALE' });
+    }
+    expect(await deliveryOf(uuid)).toBeNull();
+    const ringing = callEventBody({ uuid, status: 'ringing' });
+    const token = callEventToken(ringing);
+    expect((await callEvent({}, { body: ringing, token })).statusCode).toBe(204);
+    const replayed = await callEvent({}, { body: ringing, token });
+    expect(replayed.statusCode).toBe(409);
+    expect(replayed.json()).toMatchObject({ error: 'ERR_WEBHOOK_REPLAYED' });
+    // Without a jti, the token itself is remembered.
+    const answered = callEventBody({ uuid, status: 'answered' });
+    const noJti = callEventToken(answered, SIGNATURE_SECRET, { jti: undefined });
+    expect((await callEvent({}, { body: answered, token: noJti })).statusCode).toBe(204);
+    expect((await callEvent({}, { body: answered, token: noJti })).statusCode).toBe(409);
+    expect(await deliveryOf(uuid)).toBe('answered');
   });
 });
 
