@@ -26,6 +26,7 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { contactsRoutes } from './features/contacts/contacts.routes.js';
 import { queuesRoutes } from './features/queues/queues.routes.js';
 import { quickAnswersRoutes } from './features/quickAnswers/quickAnswers.routes.js';
+import { rolesRoutes } from './features/roles/roles.routes.js';
 import { settingsRoutes } from './features/settings/settings.routes.js';
 import { seedSettings } from './features/settings/settings.service.js';
 import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
@@ -186,7 +187,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, usersRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
+      for (const routes of [authRoutes, usersRoutes, rolesRoutes, queuesRoutes, quickAnswersRoutes, contactsRoutes, settingsRoutes, dashboardRoutes, emailRoutes, chatbotRoutes, vonageRoutes]) {
         await api.register(routes, { ctx });
       }
       for (const routes of [

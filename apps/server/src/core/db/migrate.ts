@@ -19,6 +19,7 @@ import { contactSearchTrigramsMigration } from './migrations/017_contact_search_
 import { messageSearchByTicketMigration } from './migrations/018_message_search_by_ticket.js';
 import { messageFilesMigration } from './migrations/019_message_files.js';
 import { messageSendersMigration } from './migrations/020_message_senders.js';
+import { rolesMigration } from './migrations/021_roles.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -51,6 +52,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '018_message_search_by_ticket': messageSearchByTicketMigration(handle.kind),
     '019_message_files': messageFilesMigration(),
     '020_message_senders': messageSendersMigration(),
+    '021_roles': rolesMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -16,6 +16,8 @@ export type UsersTable = {
   profile: string;
   tokenVersion: Generated<number>;
   whatsappId: number | null;
+  /** A plain user's role; null: the built-in agent role. */
+  roleId: Generated<number | null>;
   /** Folded (lower-case, no accents) name and email for search. */
   searchText: Generated<string>;
   createdAt: Timestamp;
@@ -286,8 +288,21 @@ export type ChatbotInputsTable = {
   createdAt: Timestamp;
 };
 
+/** A named set of permissions; `key` 'agent' marks the built-in role. */
+export type RolesTable = {
+  id: Generated<number>;
+  name: string;
+  key: string | null;
+  /** A JSON array of permission keys. */
+  permissions: string;
+  twoFactorRequired: Generated<Bool>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
 export type Database = {
   users: UsersTable;
+  roles: RolesTable;
   queues: QueuesTable;
   userQueues: UserQueuesTable;
   whatsapps: WhatsappsTable;

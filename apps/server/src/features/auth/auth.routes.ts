@@ -33,9 +33,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       preHandler: perAccount,
     },
     async (req, reply) => {
-      const { token, user, refreshToken } = await service.login(ctx, req.body);
+      const { token, user, permissions, refreshToken } = await service.login(ctx, req.body);
       writeRefreshCookie(reply, refreshToken);
-      return { token, user };
+      return { token, user, permissions };
     },
   );
 
@@ -53,9 +53,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema, 204: z.null() } } }, async (req, reply) => {
     if (!req.cookies[REFRESH_COOKIE]) return reply.code(204).send(null);
     try {
-      const { token, user, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
+      const { token, user, permissions, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
       writeRefreshCookie(reply, refreshToken);
-      return { token, user };
+      return { token, user, permissions };
     } catch (error) {
       clearRefreshCookie(reply);
       throw error;

@@ -15,16 +15,17 @@ import {
 } from '@zapdesk/shared/campaigns';
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { currentUser } from '../../core/http/auth-hooks.js';
 import { listLocalMedia, saveRecording } from './campaign-media.js';
 import * as service from './campaigns.service.js';
 import { actorOf, sessionOrApiToken } from './tool-auth.js';
 
 export function sessionActor(req: FastifyRequest): service.CampaignActor {
   const user = currentUser(req);
-  return { userId: user.id, admin: isAdminProfile(user.profile), source: 'page' };
+  return { userId: user.id, admin: isAdminProfile(user.profile), source: 'page', permissions: user.permissions };
 }
 
 /** The one file of a multipart upload; a malformed body is a 400, an oversized file keeps its 413. */
@@ -43,7 +44,9 @@ async function readOneFile(req: FastifyRequest): Promise<{ data: Buffer; mimetyp
 
 export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['campaigns'];
-  const onRequest = authenticate(ctx);
+  // Bulk and scheduled sends. A send's own state (GET /campaigns/{id}) stays readable by its author
+  // whatever their role: the group, SMS and Instagram pages follow their sends through it.
+  const onRequest = requirePermission(ctx, 'campaigns');
 
   app.post('/campaigns', { schema: { tags, body: ZCampaignCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest }, async (req, reply) =>
     reply.code(201).send(await service.createCampaign(ctx, sessionActor(req), req.body)),

@@ -31,7 +31,7 @@ const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
 export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['tool API'];
-  const preValidation = sessionOrApiToken(ctx);
+  const preValidation = sessionOrApiToken(ctx, 'campaigns');
   const rateLimit = toolRateLimit;
   const security = [{ bearer: [] }];
   const send = async (req: FastifyRequest, input: Omit<TCampaignCreate, 'minDelay' | 'maxDelay'>) => {
@@ -92,7 +92,11 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.get(
     '/whatsappzdg',
-    { schema: { tags, security, description: 'The connected connections and their ids.', response: { 200: ZToolConnectionsSchema } }, preValidation, config: { rateLimit } },
+    {
+      schema: { tags, security, description: 'The connected connections and their ids.', response: { 200: ZToolConnectionsSchema } },
+      preValidation: sessionOrApiToken(ctx, 'connectionsView'),
+      config: { rateLimit },
+    },
     () => tools.connectedConnections(ctx),
   );
 
@@ -114,7 +118,11 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.get(
     '/contactsZDG',
-    { schema: { tags, security, description: 'Every contact: id, name, number (admin or token).', response: { 200: ZToolContactsSchema } }, preValidation, config: { rateLimit } },
+    {
+      schema: { tags, security, description: 'Every contact: id, name, number (admin or token; a named token needs contactsImportExport).', response: { 200: ZToolContactsSchema } },
+      preValidation: sessionOrApiToken(ctx, 'contactsImportExport'),
+      config: { rateLimit },
+    },
     (req) => {
       adminActor(req);
       return tools.contactsBrief(ctx);
@@ -127,16 +135,14 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         tags,
         security,
-        description: 'Deletes the contacts that have no ticket and no message, and answers how many (admin or token). Contacts with a conversation are kept.',
+        description:
+          'Deletes the contacts that have no ticket and no message, and answers how many (a caller with the contactsDelete permission: admins, the token). Contacts with a conversation are kept.',
         body: ZTokenBodySchema,
         response: { 200: ZDeletedCountSchema },
       },
-      preValidation,
+      preValidation: sessionOrApiToken(ctx, 'contactsDelete'),
       config: { rateLimit },
     },
-    (req) => {
-      adminActor(req);
-      return tools.deleteUnusedContacts(ctx);
-    },
+    () => tools.deleteUnusedContacts(ctx),
   );
 };

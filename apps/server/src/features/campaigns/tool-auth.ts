@@ -2,11 +2,15 @@
  * Who calls a tool API route (and GET /campaigns/{id}): a signed-in session (bearer access
  * token) or the userApiToken setting, given as the body's `token` or as `Authorization: Bearer`,
  * compared in constant time. The token acts with admin rights and is no author. Neither: 401.
+ * A route that names a permission refuses a caller without it (403 ERR_NO_PERMISSION), through
+ * the one check of core/auth/permissions.ts.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { isAdminProfile } from '@zapdesk/shared/domain';
+import type { Permission } from '@zapdesk/shared/permissions';
 import type { AppContext } from '../../core/context.js';
+import { ALL_PERMISSIONS, assertPermission } from '../../core/auth/permissions.js';
 import { AppError } from '../../core/errors.js';
 import { bearerToken, userFromAccessToken } from '../../core/http/auth-hooks.js';
 import { readSecretSetting } from '../settings/settings.service.js';
@@ -31,21 +35,23 @@ function bodyToken(req: FastifyRequest): string | undefined {
 }
 
 /** Runs after the body is parsed and before it is validated: a caller without a right sees 401, not field errors. */
-export function sessionOrApiToken(ctx: AppContext): preValidationAsyncHookHandler {
+export function sessionOrApiToken(ctx: AppContext, permission?: Permission): preValidationAsyncHookHandler {
   return async (req: FastifyRequest) => {
-    const bearer = bearerToken(req);
-    const apiToken = await readSecretSetting(ctx, 'userApiToken');
-    for (const candidate of [bodyToken(req), bearer]) {
-      if (candidate && apiToken && sameSecret(candidate, apiToken)) {
-        req.toolActor = { userId: null, admin: true, source: 'api' };
-        return;
-      }
-    }
-    if (!bearer) throw new AppError('ERR_API_TOKEN_INVALID');
-    const user = await userFromAccessToken(ctx, bearer);
-    req.authUser = user;
-    req.toolActor = { userId: user.id, admin: isAdminProfile(user.profile), source: 'api' };
+    req.toolActor = await toolCaller(ctx, req);
+    if (permission) assertPermission(req.toolActor, permission);
   };
+}
+
+async function toolCaller(ctx: AppContext, req: FastifyRequest): Promise<CampaignActor> {
+  const bearer = bearerToken(req);
+  const apiToken = await readSecretSetting(ctx, 'userApiToken');
+  for (const candidate of [bodyToken(req), bearer]) {
+    if (candidate && apiToken && sameSecret(candidate, apiToken)) return { userId: null, admin: true, source: 'api', permissions: ALL_PERMISSIONS };
+  }
+  if (!bearer) throw new AppError('ERR_API_TOKEN_INVALID');
+  const user = await userFromAccessToken(ctx, bearer);
+  req.authUser = user;
+  return { userId: user.id, admin: isAdminProfile(user.profile), source: 'api', permissions: user.permissions };
 }
 
 /** Tool API calls per minute per token (or per signed-in user). */

@@ -2,9 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
+import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { parseContactsCsv } from './contacts.csv.js';
 import * as service from './contacts.service.js';
 
@@ -14,7 +15,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) => service.listContacts(ctx, currentUser(req), req.query));
 
-  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest }, async (req, reply) => {
+  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest: requirePermission(ctx, 'contactsImportExport') }, async (req, reply) => {
     const csv = await service.exportContactsCsv(ctx, currentUser(req));
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
@@ -31,15 +32,19 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     service.updateContact(ctx, currentUser(req), req.params.id, req.body),
   );
 
-  app.delete('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx) }, async (req, reply) => {
+  app.delete('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requirePermission(ctx, 'contactsDelete') }, async (req, reply) => {
     await service.deleteContact(ctx, req.params.id);
     return reply.code(204).send(null);
   });
 
-  app.post('/contacts/import', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } }, onRequest }, async (req) => {
-    const { rows, invalid } = parseContactsCsv(await readUploadedFile(req));
-    return service.importContacts(ctx, rows, invalid);
-  });
+  app.post(
+    '/contacts/import',
+    { schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } }, onRequest: requirePermission(ctx, 'contactsImportExport') },
+    async (req) => {
+      const { rows, invalid } = parseContactsCsv(await readUploadedFile(req));
+      return service.importContacts(ctx, rows, invalid);
+    },
+  );
 };
 
 const SEND_AS_MULTIPART = 'Send the CSV as multipart/form-data in a field named file.';

@@ -37,7 +37,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = sessionOrApiToken(ctx);
+  const preValidation = sessionOrApiToken(ctx, 'email');
   const config = { rateLimit: toolRateLimit };
   const accepted = { 202: ZEmailQueuedSchema };
   const routes = [

@@ -7,9 +7,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZCampaignCreatedSchema, ZToolAcceptedSchema } from '@zapdesk/shared/campaigns';
 import { ZDirectCreateSchema, ZSendDirectApiSchema } from '@zapdesk/shared/instagram';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate } from '../../core/http/auth-hooks.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
 import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './instagram.service.js';
@@ -17,7 +17,7 @@ import * as service from './instagram.service.js';
 export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['Instagram'];
 
-  app.post('/instagram/direct', { schema: { tags, body: ZDirectCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: authenticate(ctx) }, async (req, reply) =>
+  app.post('/instagram/direct', { schema: { tags, body: ZDirectCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: requirePermission(ctx, 'instagram') }, async (req, reply) =>
     reply.code(201).send(await service.createDirectCampaign(ctx, sessions, sessionActor(req), req.body)),
   );
 
@@ -32,7 +32,7 @@ export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
         body: ZSendDirectApiSchema,
         response: { 202: ZToolAcceptedSchema },
       },
-      preValidation: sessionOrApiToken(ctx),
+      preValidation: sessionOrApiToken(ctx, 'instagram'),
       config: { rateLimit: toolRateLimit },
     },
     async (req, reply) => {

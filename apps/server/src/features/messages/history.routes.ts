@@ -5,13 +5,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZHistoryImportResultSchema, ZSyncMessageSchema, ZSyncMessageUserSchema } from '@zapdesk/shared/messaging';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
-import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { currentUser } from '../../core/http/auth-hooks.js';
 import { importConnectionHistory, importContactHistory } from './history-import.service.js';
 
 export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['messages'];
-  const onRequest = authenticate(ctx);
+  const onRequest = requirePermission(ctx, 'history');
 
   app.post('/zdgSyncMessageUser', { schema: { tags, body: ZSyncMessageUserSchema, response: { 200: ZHistoryImportResultSchema } }, onRequest }, (req) =>
     importContactHistory(ctx, sessions, currentUser(req), { number: req.body.user, limit: req.body.limit, whatsappId: req.body.ticketwhatsappId }),

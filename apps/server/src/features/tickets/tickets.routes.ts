@@ -4,6 +4,7 @@ import { ZTicketCreateSchema, ZTicketListQuerySchema, ZTicketListSchema, ZTicket
 import { MAX_ID } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { sendJsonOnce } from '../../core/http/json-once.js';
@@ -33,7 +34,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
     reply.code(201).send(await service.createTicket(ctx, currentUser(req), req.body)),
   );
 
-  app.delete('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest }, async (req, reply) => {
+  app.delete('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requirePermission(ctx, 'ticketsDelete') }, async (req, reply) => {
     await service.deleteTicket(ctx, currentUser(req), req.params.id);
     return reply.code(204).send(null);
   });

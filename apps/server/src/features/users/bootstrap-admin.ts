@@ -18,7 +18,7 @@ export async function ensureAdmin(ctx: AppContext): Promise<AdminLogin> {
   let password = ctx.secrets.adminPassword;
   if ((await countUsers(ctx.db)) === 0) {
     password ??= newInitialAdminPassword(ctx.config);
-    await insertUser(ctx.db, { name: 'Admin', email, profile: 'admin', whatsappId: null, passwordHash: await hashPassword(password) }, nowIso());
+    await insertUser(ctx.db, { name: 'Admin', email, profile: 'admin', whatsappId: null, roleId: null, passwordHash: await hashPassword(password) }, nowIso());
   }
   if (fromEnvironment || password === undefined) return { email, password: undefined, fromEnvironment };
   const stillValid = await opensAdminAccount(ctx, password);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ZCampaignCreatedSchema, ZToolAcceptedSchema } from '@zapdesk/shared/campaigns';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import { ZCallCreateSchema, ZPhoneApiSchema, ZPhoneSendSchema, ZSmsCreateSchema, ZVonageBalanceSchema, type TPhoneApi } from '@zapdesk/shared/vonage';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
@@ -24,12 +25,13 @@ import * as service from './vonage.service.js';
 export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['SMS and calls'];
   const onRequest = authenticate(ctx);
+  const sends = requirePermission(ctx, 'phone');
 
-  app.post('/sms', { schema: { tags, body: ZSmsCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest }, async (req, reply) =>
+  app.post('/sms', { schema: { tags, body: ZSmsCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: sends }, async (req, reply) =>
     reply.code(201).send(await service.createPhoneCampaign(ctx, sessionActor(req), { kind: 'sms', ...req.body })),
   );
 
-  app.post('/calls', { schema: { tags, body: ZCallCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest }, async (req, reply) =>
+  app.post('/calls', { schema: { tags, body: ZCallCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: sends }, async (req, reply) =>
     reply.code(201).send(await service.createPhoneCampaign(ctx, sessionActor(req), { kind: 'call', ...req.body })),
   );
 
@@ -43,7 +45,7 @@ export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = sessionOrApiToken(ctx);
+  const preValidation = sessionOrApiToken(ctx, 'phone');
   const config = { rateLimit: toolRateLimit };
   const toolSend = (kind: 'sms' | 'call', body: TPhoneApi) => ({ kind, from: body.from, numbers: body.to, text: body.text, language: body.language });
   const routes = [
