@@ -48,7 +48,7 @@ function CountLabel({ label, filter, enabled, testId }: { label: string; filter:
 
 export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const { t } = useTranslation();
-  const { user, can } = useAuth();
+  const { can } = useAuth();
   const [tab, setTab] = useState<MainTab>('inbox');
   const [inboxTab, setInboxTab] = useState<ActiveStatus>('open');
   const [groupTab, setGroupTab] = useState<ActiveStatus>('open');
