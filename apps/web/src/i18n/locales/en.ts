@@ -105,7 +105,7 @@ export const en = {
     addContact: 'Add contact "{{name}}"',
     submit: 'Start',
   },
-  noPermission: { title: 'No permission', home: 'Go to the dashboard' },
+  noPermission: { title: 'No permission', home: 'Go to the dashboard', body: "You don't have permission to use this page. Ask an administrator if you need it." },
   notFound: { title: 'Page not found', body: 'The address you opened does not exist.', home: 'Go to the dashboard' },
   login: {
     title: 'Sign in',

@@ -70,7 +70,7 @@ export const es: Messages = {
     addContact: 'Agregar contacto "{{name}}"',
     submit: 'Iniciar',
   },
-  noPermission: { title: 'Sin permiso', home: 'Ir al dashboard' },
+  noPermission: { title: 'Sin permiso', home: 'Ir al dashboard', body: 'No tiene permiso para acceder a esta página. Pídalo a un administrador si lo necesita.' },
   notFound: { title: 'Página no encontrada', body: 'La dirección abierta no existe.', home: 'Ir al dashboard' },
   login: {
     title: 'Iniciar sesión',

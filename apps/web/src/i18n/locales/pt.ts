@@ -70,7 +70,7 @@ export const pt: Messages = {
     addContact: 'Adicionar contato "{{name}}"',
     submit: 'Iniciar',
   },
-  noPermission: { title: 'Sem permissão', home: 'Ir para o dashboard' },
+  noPermission: { title: 'Sem permissão', home: 'Ir para o dashboard', body: 'Você não tem permissão para acessar esta página. Peça a um administrador, se precisar dela.' },
   notFound: { title: 'Página não encontrada', body: 'O endereço aberto não existe.', home: 'Ir para o dashboard' },
   login: {
     title: 'Entrar',
