@@ -31,6 +31,7 @@ import { twoFactorRoutes } from './features/auth/two-factor.routes.js';
 import { contactsRoutes } from './features/contacts/contacts.routes.js';
 import { queuesRoutes } from './features/queues/queues.routes.js';
 import { quickAnswersRoutes } from './features/quickAnswers/quickAnswers.routes.js';
+import { rolesRoutes } from './features/roles/roles.routes.js';
 import { settingsRoutes } from './features/settings/settings.routes.js';
 import { seedSettings } from './features/settings/settings.service.js';
 import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
@@ -240,6 +241,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
         authRoutes,
         twoFactorRoutes,
         usersRoutes,
+        rolesRoutes,
         queuesRoutes,
         quickAnswersRoutes,
         contactsRoutes,

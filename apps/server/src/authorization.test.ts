@@ -1,14 +1,17 @@
 /**
- * Every route of the OpenAPI document, called with no token, as a plain user and as an admin,
- * against the table below. The plain user belongs to the queue of the connection the tickets
- * arrive on, so what they may do with tickets, contacts and messages they can see is allowed;
- * what is for admins answers 403. A route without a row fails the test: a new route needs its
- * decision written here.
+ * Every route of the OpenAPI document, called with no token, as a plain user of the built-in
+ * agent role, as an admin, and as plain users of custom roles, against the table below. The plain
+ * users belong to the queue of the connection the tickets arrive on, so what they may do with
+ * tickets, contacts and messages they can see is allowed; what is for admins answers 403. A row
+ * names the permission its route needs (`perm`): for each permission, a user whose role lacks
+ * exactly that one gets 403 ERR_NO_PERMISSION there and, everywhere else, the answer of a user who
+ * holds it; a user whose role holds nothing is refused every route that names a permission. A
+ * route without a row fails the test: a new route needs its decision written here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TApiTokenCreated } from '@zapdesk/shared/api-tokens';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
-import { PERMISSIONS, type Permission } from '@zapdesk/shared/permissions';
+import { AGENT_DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '@zapdesk/shared/permissions';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
@@ -18,14 +21,25 @@ import { createTestApp, type TestApp } from './test/harness.js';
 const OPUS_FILE = fs.readFileSync(path.join(import.meta.dirname, 'features/messages/fixtures/opusenc-sine.ogg'));
 
 type Role = 'anon' | 'user' | 'admin';
+/** Who calls: the role's fixtures are made as this user (an anonymous call's as the admin). */
+type Who = { role: Role; id: number; token: string; email: string; password: string };
 type Call = { url: string; payload?: unknown; headers?: Record<string, string>; token?: string | null };
-/** The status each role gets; `call` builds the request (fresh fixtures where the call consumes them). */
-type Row = { anon: number; user: number; admin: number; call?: (role: Role) => Promise<Partial<Call>> | Partial<Call> };
+/**
+ * The status each role gets; `call` builds the request (fresh fixtures where the call consumes
+ * them). `perm`: the permission the route needs; `holder`: what a plain user whose role holds it
+ * gets (by default the plain user's answer when the agent role holds it, the admin's otherwise).
+ */
+type Row = { anon: number; user: number; admin: number; perm?: Permission; holder?: number; call?: (who: Who) => Promise<Partial<Call>> | Partial<Call> };
 
 let t: TestApp;
 let connectionId: number;
 let queueId: number;
-let plain: { id: number; token: string; email: string; password: string };
+let admin: Who;
+let plain: Who;
+/** For each permission, a plain user whose custom role holds every permission but that one. */
+const lacking = new Map<Permission, Who>();
+/** A plain user whose custom role holds no permission at all. */
+let powerless: Who;
 let other: { id: number };
 let ticket: TTicket;
 let n = 0;
@@ -35,19 +49,19 @@ async function freshTicket(): Promise<TTicket> {
   return t.inboundTicket(connectionId, `oi ${(n += 1)}`);
 }
 
-async function ownReply(role: Role): Promise<TMessage> {
-  const target = await acceptedTicket(role);
-  const token = role === 'admin' ? t.adminToken : plain.token;
+async function ownReply(who: Who): Promise<TMessage> {
+  const target = await acceptedTicket(who);
+  const token = who.token;
   const res = await t.request({ method: 'POST', url: `/api/messages/${target.id}`, token, payload: { body: 'Olá' } });
   expect(res.statusCode).toBe(201);
   return res.json<TMessage[]>()[0] as TMessage;
 }
 
-async function failedReply(role: Role): Promise<TMessage> {
+async function failedReply(who: Who): Promise<TMessage> {
   // Numbers starting with 000 have no account on the simulated network: the reply fails.
   const contact = await t.createContact({ number: `000${String(Date.now()).slice(-8)}${(n += 1)}` });
-  const token = role === 'admin' ? t.adminToken : plain.token;
-  const created = await t.request({ method: 'POST', url: '/api/tickets', token, payload: { contactId: contact.id, status: 'open', userId: role === 'admin' ? 1 : plain.id } });
+  const token = who.token;
+  const created = await t.request({ method: 'POST', url: '/api/tickets', token, payload: { contactId: contact.id, status: 'open', userId: who.id } });
   expect(created.statusCode).toBe(201);
   const sent = await t.request({ method: 'POST', url: `/api/messages/${created.json<TTicket>().id}`, token, payload: { body: 'Alguém?' } });
   expect(sent.statusCode).toBe(400);
@@ -55,9 +69,9 @@ async function failedReply(role: Role): Promise<TMessage> {
   return chat.find((m) => m.fromMe) as TMessage;
 }
 
-async function acceptedTicket(role: Role): Promise<TTicket> {
+async function acceptedTicket(who: Who): Promise<TTicket> {
   const target = await freshTicket();
-  const token = role === 'admin' ? t.adminToken : plain.token;
+  const token = who.token;
   expect((await t.request({ method: 'PUT', url: `/api/tickets/${target.id}`, token, payload: { status: 'open' } })).statusCode).toBe(200);
   return target;
 }
@@ -98,8 +112,10 @@ async function enrolled(role: Role): Promise<{ token: string; password: string; 
 }
 
 /** A campaign of the role's own (the admin's for no token), scheduled for later unless asked to run now. */
-async function ownCampaign(role: Role, options: { scheduled?: boolean } = {}): Promise<number> {
-  const token = role === 'user' ? plain.token : t.adminToken;
+async function ownCampaign(who: Who, options: { scheduled?: boolean } = {}): Promise<number> {
+  // A user without the bulk permission cannot make one: it is made as the admin and handed to them.
+  const handed = who === lacking.get('campaigns') || who === powerless;
+  const token = who.role === 'user' && !handed ? who.token : t.adminToken;
   const at = options.scheduled === false ? {} : { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() };
   const res = await t.request({
     method: 'POST',
@@ -108,7 +124,9 @@ async function ownCampaign(role: Role, options: { scheduled?: boolean } = {}): P
     payload: { kind: 'text', whatsappId: connectionId, numbers: `4477009${String((n += 1)).padStart(5, '0')}`, message: 'Oi', minDelay: 0, maxDelay: 0, ...at },
   });
   expect(res.statusCode).toBe(201);
-  return res.json<{ campaign: { id: number } }>().campaign.id;
+  const id = res.json<{ campaign: { id: number } }>().campaign.id;
+  if (handed) await t.ctx.db.updateTable('campaigns').set({ userId: who.id }).where('id', '=', id).execute();
+  return id;
 }
 
 const ok = 200;
@@ -122,11 +140,10 @@ const table: Record<string, Row> = {
     anon: 204,
     user: ok,
     admin: ok,
-    call: async (role) =>
-      role === 'anon' ? {} : { headers: { cookie: (await t.login(role === 'admin' ? 'admin@test.local' : plain.email, role === 'admin' ? 'admin-pass' : plain.password)).cookie } },
+    call: async (who) => (who.role === 'anon' ? {} : { headers: { cookie: (await t.login(who.email, who.password)).cookie } }),
   },
   // A throwaway account of the role: logging out ends that account's sessions.
-  'DELETE /api/auth/logout': { anon: 401, user: 204, admin: 204, call: async (role) => (role === 'anon' ? {} : { token: (await t.createUser({ profile: role })).token }) },
+  'DELETE /api/auth/logout': { anon: 401, user: 204, admin: 204, call: async (who) => (who.role === 'anon' ? {} : { token: (await t.createUser({ profile: who.role })).token }) },
 
   // Finishing a sign-in with a second factor: the challenge from the password is the credential, whatever the bearer says.
   'POST /api/auth/login/2fa': { anon: 401, user: 401, admin: 401, call: () => ({ payload: { challenge: 'no-such-challenge', code: '123456' } }) },
@@ -134,14 +151,14 @@ const table: Record<string, Row> = {
   'POST /api/auth/login/2fa/enable': { anon: 401, user: 401, admin: 401, call: () => ({ payload: { challenge: 'no-such-challenge', code: '123456' } }) },
   // One's own second factor: anyone signed in, for themself (throwaway accounts where it changes).
   'GET /api/auth/2fa': { anon: 401, user: ok, admin: ok },
-  'POST /api/auth/2fa/setup': { anon: 401, user: ok, admin: ok, call: async (role) => (role === 'anon' ? {} : { token: (await t.createUser({ profile: role })).token }) },
+  'POST /api/auth/2fa/setup': { anon: 401, user: ok, admin: ok, call: async (who) => (who.role === 'anon' ? {} : { token: (await t.createUser({ profile: who.role })).token }) },
   'POST /api/auth/2fa/enable': {
     anon: 401,
     user: ok,
     admin: ok,
-    call: async (role) => {
-      if (role === 'anon') return { payload: { code: '123456' } };
-      const { token } = await t.createUser({ profile: role });
+    call: async (who) => {
+      if (who.role === 'anon') return { payload: { code: '123456' } };
+      const { token } = await t.createUser({ profile: who.role });
       const { secret } = (await t.request({ method: 'POST', url: '/api/auth/2fa/setup', token })).json<{ secret: string }>();
       return { token, payload: { code: TOTP.generate({ secret: Secret.fromBase32(secret) }) } };
     },
@@ -150,9 +167,9 @@ const table: Record<string, Row> = {
     anon: 401,
     user: 204,
     admin: 204,
-    call: async (role) => {
-      if (role === 'anon') return { payload: { password: 'secret-pass', code: '123456' } };
-      const account = await enrolled(role);
+    call: async (who) => {
+      if (who.role === 'anon') return { payload: { password: 'secret-pass', code: '123456' } };
+      const account = await enrolled(who.role);
       return { token: account.token, payload: { password: account.password, code: account.code(1) } };
     },
   },
@@ -160,9 +177,9 @@ const table: Record<string, Row> = {
     anon: 401,
     user: ok,
     admin: ok,
-    call: async (role) => {
-      if (role === 'anon') return { payload: { code: '123456' } };
-      const account = await enrolled(role);
+    call: async (who) => {
+      if (who.role === 'anon') return { payload: { code: '123456' } };
+      const account = await enrolled(who.role);
       return { token: account.token, payload: { code: account.code(1) } };
     },
   },
@@ -181,6 +198,11 @@ const table: Record<string, Row> = {
     admin: ok,
     call: () => ({ url: `/api/users/${other.id}`, payload: { name: 'Renamed', email: `other${(n += 1)}@test.local`, profile: 'user', queueIds: [] } }),
   },
+  // Roles are for admins only.
+  'GET /api/roles': { anon: 401, user: 403, admin: ok },
+  'POST /api/roles': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Papel ${(n += 1)}`, permissions: ['groups'] } }) },
+  'PUT /api/roles/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/roles/${await spareRole()}`, payload: { name: `Papel ${(n += 1)}`, permissions: [] } }) },
+  'DELETE /api/roles/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/roles/${await spareRole()}` }) },
   'DELETE /api/users/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/users/${(await t.createUser()).user.id}` }) },
 
   'GET /api/queue': { anon: 401, user: ok, admin: ok },
@@ -208,26 +230,38 @@ const table: Record<string, Row> = {
 
   'GET /api/contacts': { anon: 401, user: ok, admin: ok },
   'POST /api/contacts': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { name: 'Novo', number: `5511955${String((n += 1)).padStart(6, '0')}`, email: '' } }) },
-  'GET /api/contacts/export': { anon: 401, user: ok, admin: ok },
-  'GET /api/contacts/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}` }) },
+  'GET /api/contacts/export': { anon: 401, user: ok, admin: ok, perm: 'contactsImportExport' },
+  'GET /api/contacts/{id}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { url: `/api/contacts/${own.contactId}` };
+    },
+  },
   // A contact of a ticket the user sees, its number unchanged.
   'PUT /api/contacts/{id}': {
     anon: 401,
     user: ok,
     admin: ok,
-    call: () => ({ url: `/api/contacts/${ticket.contactId}`, payload: { name: `Cliente ${(n += 1)}`, number: ticket.contact.number, email: '' } }),
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { url: `/api/contacts/${own.contactId}`, payload: { name: `Cliente ${(n += 1)}`, number: own.contact.number, email: '' } };
+    },
   },
-  'DELETE /api/contacts/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/contacts/${(await t.createContact()).id}` }) },
+  'DELETE /api/contacts/{id}': { anon: 401, user: 403, admin: 204, perm: 'contactsDelete', call: async () => ({ url: `/api/contacts/${(await t.createContact()).id}` }) },
   'POST /api/contact': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { name: 'Outro', number: `5511944${String((n += 1)).padStart(6, '0')}` } }) },
   'POST /api/contacts/import': {
     anon: 401,
     user: ok,
     admin: ok,
+    perm: 'contactsImportExport',
     call: () => multipart('file', 'contatos.csv', 'text/csv', `name;number;email\nImportado;5511933${String((n += 1)).padStart(6, '0')};\n`),
   },
 
-  'GET /api/settings': { anon: 401, user: 403, admin: ok },
-  'PUT /api/settings/{key}': { anon: 401, user: 403, admin: ok, call: () => ({ url: '/api/settings/timeCreateNewTicket', payload: { value: '3600' } }) },
+  'GET /api/settings': { anon: 401, user: 403, admin: ok, perm: 'settings' },
+  'PUT /api/settings/{key}': { anon: 401, user: 403, admin: ok, perm: 'settings', call: () => ({ url: '/api/settings/timeCreateNewTicket', payload: { value: '3600' } }) },
   'POST /api/settings/userApiToken/regenerate': { anon: 401, user: 403, admin: ok },
   // Named API tokens: for admins.
   'GET /api/api-tokens': { anon: 401, user: 403, admin: ok },
@@ -237,17 +271,24 @@ const table: Record<string, Row> = {
   'GET /api/dashboard': { anon: 401, user: ok, admin: ok },
 
   'GET /api/whatsapp': { anon: 401, user: ok, admin: ok },
-  'POST /api/whatsapp': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Phone ${(n += 1)}`, channel: 'simulator' } }) },
-  'GET /api/whatsapp/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/whatsapp/${connectionId}` }) },
-  'PUT /api/whatsapp/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsapp/${await spareConnection()}`, payload: { name: `Phone ${(n += 1)}`, channel: 'simulator' } }) },
-  'DELETE /api/whatsapp/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/whatsapp/${await spareConnection()}` }) },
-  'POST /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
-  'PUT /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
-  'DELETE /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
+  'POST /api/whatsapp': { anon: 401, user: 403, admin: 201, perm: 'connectionsManage', call: () => ({ payload: { name: `Phone ${(n += 1)}`, channel: 'simulator' } }) },
+  'GET /api/whatsapp/{id}': { anon: 401, user: ok, admin: ok, perm: 'connectionsView', call: () => ({ url: `/api/whatsapp/${connectionId}` }) },
+  'PUT /api/whatsapp/{id}': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    perm: 'connectionsManage',
+    call: async () => ({ url: `/api/whatsapp/${await spareConnection()}`, payload: { name: `Phone ${(n += 1)}`, channel: 'simulator' } }),
+  },
+  'DELETE /api/whatsapp/{id}': { anon: 401, user: 403, admin: 204, perm: 'connectionsManage', call: async () => ({ url: `/api/whatsapp/${await spareConnection()}` }) },
+  'POST /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, perm: 'connectionsManage', call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
+  'PUT /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, perm: 'connectionsManage', call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
+  'DELETE /api/whatsappsession/{id}': { anon: 401, user: 403, admin: ok, perm: 'connectionsManage', call: async () => ({ url: `/api/whatsappsession/${await spareConnection()}` }) },
   'POST /api/whatsappsession/{id}/pairing-code': {
     anon: 401,
     user: 403,
     admin: ok,
+    perm: 'connectionsManage',
     call: async () => ({ url: `/api/whatsappsession/${await spareConnection(false)}/pairing-code`, payload: { phoneNumber: '5511999990000' } }),
   },
 
@@ -256,35 +297,68 @@ const table: Record<string, Row> = {
     anon: 401,
     user: 201,
     admin: 201,
-    call: async (role) => ({ payload: { contactId: (await t.createContact()).id, status: 'open', userId: role === 'admin' ? 1 : plain.id } }),
+    call: async (who) => ({ payload: { contactId: (await t.createContact()).id, status: 'open', userId: who.id } }),
   },
-  'GET /api/tickets/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/tickets/${ticket.id}` }) },
+  'GET /api/tickets/{id}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { url: `/api/tickets/${own.id}` };
+    },
+  },
   // Accepting a waiting ticket of one's queue.
   'PUT /api/tickets/{id}': { anon: 401, user: ok, admin: ok, call: async () => ({ url: `/api/tickets/${(await freshTicket()).id}`, payload: { status: 'open' } }) },
-  'DELETE /api/tickets/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/tickets/${(await freshTicket()).id}` }) },
-  'POST /api/tickets/{id}/protocol': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/tickets/${(await acceptedTicket(role)).id}/protocol` }) },
+  'DELETE /api/tickets/{id}': { anon: 401, user: 403, admin: 204, perm: 'ticketsDelete', call: async () => ({ url: `/api/tickets/${(await freshTicket()).id}` }) },
+  'POST /api/tickets/{id}/protocol': { anon: 401, user: ok, admin: ok, call: async (who) => ({ url: `/api/tickets/${(await acceptedTicket(who)).id}/protocol` }) },
   'POST /api/ticketsClosed': { anon: 401, user: ok, admin: ok },
   'GET /api/ticketsClosed/summary': { anon: 401, user: ok, admin: ok },
-  'POST /api/zdgGetWppId': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { ticketid: ticket.id } }) },
+  'POST /api/zdgGetWppId': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { payload: { ticketid: own.id } };
+    },
+  },
 
-  'GET /api/messages/{ticketId}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/messages/${ticket.id}` }) },
-  'POST /api/messages/{ticketId}': { anon: 401, user: 201, admin: 201, call: async (role) => ({ url: `/api/messages/${(await acceptedTicket(role)).id}`, payload: { body: 'Bom dia!' } }) },
+  'GET /api/messages/{ticketId}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { url: `/api/messages/${own.id}` };
+    },
+  },
+  'POST /api/messages/{ticketId}': { anon: 401, user: 201, admin: 201, call: async (who) => ({ url: `/api/messages/${(await acceptedTicket(who)).id}`, payload: { body: 'Bom dia!' } }) },
   // Allowed, and the send fails again (the number still has no account): 400, not 403.
-  'POST /api/messages/{id}/retry': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/messages/${(await failedReply(role === 'anon' ? 'admin' : role)).id}/retry` }) },
-  'DELETE /api/messages/{id}': { anon: 401, user: 204, admin: 204, call: async (role) => ({ url: `/api/messages/${(await ownReply(role === 'anon' ? 'admin' : role)).id}` }) },
+  'POST /api/messages/{id}/retry': { anon: 401, user: 400, admin: 400, call: async (who) => ({ url: `/api/messages/${(await failedReply(who)).id}/retry` }) },
+  'DELETE /api/messages/{id}': { anon: 401, user: 204, admin: 204, call: async (who) => ({ url: `/api/messages/${(await ownReply(who)).id}` }) },
   // A file is fetched by its signed address (the chat's <img> cannot send a token); a forged
   // signature is refused.
   'GET /api/media/{id}': {
     anon: 403,
     user: ok,
     admin: ok,
-    call: async (role) => {
-      const url = (await mediaMessage(role === 'admin' ? t.adminToken : plain.token)).mediaUrl ?? '';
-      return { url: role === 'anon' ? url.replace(/signature=[^&]+/, 'signature=forged') : url };
+    call: async (who) => {
+      const url = (await mediaMessage(who.token)).mediaUrl ?? '';
+      return { url: who.role === 'anon' ? url.replace(/signature=[^&]+/, 'signature=forged') : url };
     },
   },
-  'POST /api/zdgSyncMessageUser': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { user: ticket.contact.number, limit: 5, ticketwhatsappId: connectionId } }) },
-  'POST /api/syncMessage': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { limit: 5, ticketwhatsappId: connectionId } }) },
+  'POST /api/zdgSyncMessageUser': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    perm: 'history',
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { payload: { user: own.contact.number, limit: 5, ticketwhatsappId: connectionId } };
+    },
+  },
+  'POST /api/syncMessage': { anon: 401, user: ok, admin: ok, perm: 'history', call: () => ({ payload: { limit: 5, ticketwhatsappId: connectionId } }) },
 
   // The simulated phone stands for the customers' side: only admins drive it.
   'POST /api/simulator/{connectionId}/scan': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/simulator/${await spareConnection(false)}/scan` }) },
@@ -321,45 +395,77 @@ const table: Record<string, Row> = {
     anon: 401,
     user: 201,
     admin: 201,
+    perm: 'campaigns',
     call: () => ({ payload: { kind: 'text', whatsappId: connectionId, numbers: `4477008${String((n += 1)).padStart(5, '0')}`, message: 'Oi', minDelay: 0, maxDelay: 0 } }),
   },
-  'GET /api/campaigns': { anon: 401, user: ok, admin: ok },
-  'GET /api/campaigns/export': { anon: 401, user: ok, admin: ok },
+  'GET /api/campaigns': { anon: 401, user: ok, admin: ok, perm: 'campaigns' },
+  'GET /api/campaigns/export': { anon: 401, user: ok, admin: ok, perm: 'campaigns' },
   // Also readable with the API token (the tool API answers with this id); without either, 401.
-  'GET /api/campaigns/{id}': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}` }) },
-  'GET /api/campaigns/{id}/recipients': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/recipients` }) },
-  'PUT /api/campaigns/{id}': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}`, payload: { message: 'Olá' } }) },
+  'GET /api/campaigns/{id}': { anon: 401, user: ok, admin: ok, call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}` }) },
+  'GET /api/campaigns/{id}/recipients': { anon: 401, user: ok, admin: ok, call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/recipients` }) },
+  'PUT /api/campaigns/{id}': { anon: 401, user: ok, admin: ok, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}`, payload: { message: 'Olá' } }) },
   // Allowed; a scheduled campaign cannot be paused or resumed (400), only cancelled; nothing failed to resend.
-  'POST /api/campaigns/{id}/pause': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/pause` }) },
-  'POST /api/campaigns/{id}/resume': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/resume` }) },
-  'POST /api/campaigns/{id}/cancel': { anon: 401, user: ok, admin: ok, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/cancel` }) },
-  'POST /api/campaigns/{id}/resend': { anon: 401, user: 400, admin: 400, call: async (role) => ({ url: `/api/campaigns/${await ownCampaign(role)}/resend` }) },
-  'GET /api/local-media': { anon: 401, user: ok, admin: ok },
-  'POST /api/local-media/recordings': { anon: 401, user: 201, admin: 201, call: () => multipartBytes('file', 'note.ogg', 'audio/ogg', OPUS_FILE) },
+  'POST /api/campaigns/{id}/pause': { anon: 401, user: 400, admin: 400, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/pause` }) },
+  'POST /api/campaigns/{id}/resume': { anon: 401, user: 400, admin: 400, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/resume` }) },
+  'POST /api/campaigns/{id}/cancel': { anon: 401, user: ok, admin: ok, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/cancel` }) },
+  'POST /api/campaigns/{id}/resend': { anon: 401, user: 400, admin: 400, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/resend` }) },
+  'GET /api/local-media': { anon: 401, user: ok, admin: ok, perm: 'campaigns' },
+  'POST /api/local-media/recordings': { anon: 401, user: 201, admin: 201, perm: 'campaigns', call: () => multipartBytes('file', 'note.ogg', 'audio/ogg', OPUS_FILE) },
 
   // The tool API: a session or the userApiToken; sends are one-recipient campaigns (202).
-  'POST /api/zdg': { anon: 401, user: 202, admin: 202, call: () => ({ payload: { number: `4477007${String((n += 1)).padStart(5, '0')}`, message: 'Oi', ticketwhatsappId: connectionId } }) },
+  'POST /api/zdg': {
+    anon: 401,
+    user: 202,
+    admin: 202,
+    perm: 'campaigns',
+    call: () => ({ payload: { number: `4477007${String((n += 1)).padStart(5, '0')}`, message: 'Oi', ticketwhatsappId: connectionId } }),
+  },
   // Allowed; a loopback address is refused by the SSRF guard (400), a missing local file is 404.
-  'POST /api/sendMedia': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { number: '447700700001', url: 'http://127.0.0.1:9/x.png', title: '', ticketwhatsappId: connectionId } }) },
-  'POST /api/sendMediaZDG': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { number: '447700700001', url: 'none.png', title: '', ticketwhatsappId: connectionId } }) },
-  'POST /api/sendMediaZDGRec': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { number: '447700700001', url: 'none.ogg', ticketwhatsappId: connectionId } }) },
-  'GET /api/whatsappzdg': { anon: 401, user: ok, admin: ok },
-  'POST /api/sendAgendamento': { anon: 401, user: ok, admin: ok, call: () => ({ payload: { dataEnvio: '2031-01-01', ticketwhatsappId: connectionId } }) },
+  'POST /api/sendMedia': {
+    anon: 401,
+    user: 400,
+    admin: 400,
+    perm: 'campaigns',
+    call: () => ({ payload: { number: '447700700001', url: 'http://127.0.0.1:9/x.png', title: '', ticketwhatsappId: connectionId } }),
+  },
+  'POST /api/sendMediaZDG': { anon: 401, user: 404, admin: 404, perm: 'campaigns', call: () => ({ payload: { number: '447700700001', url: 'none.png', title: '', ticketwhatsappId: connectionId } }) },
+  'POST /api/sendMediaZDGRec': { anon: 401, user: 404, admin: 404, perm: 'campaigns', call: () => ({ payload: { number: '447700700001', url: 'none.ogg', ticketwhatsappId: connectionId } }) },
+  'GET /api/whatsappzdg': { anon: 401, user: ok, admin: ok, perm: 'campaigns' },
+  'POST /api/sendAgendamento': { anon: 401, user: ok, admin: ok, perm: 'campaigns', call: () => ({ payload: { dataEnvio: '2031-01-01', ticketwhatsappId: connectionId } }) },
   // Group tools: for every signed-in user (like the bulk pages), and through the tool API.
-  'GET /api/groups': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/groups?whatsappId=${connectionId}` }) },
-  'POST /api/groups': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { whatsappId: connectionId, title: 'Turma', participants: '447700800001' } }) },
+  'GET /api/groups': { anon: 401, user: ok, admin: ok, perm: 'groups', call: () => ({ url: `/api/groups?whatsappId=${connectionId}` }) },
+  'POST /api/groups': { anon: 401, user: 201, admin: 201, perm: 'groups', call: () => ({ payload: { whatsappId: connectionId, title: 'Turma', participants: '447700800001' } }) },
   'POST /api/groups/actions': {
     anon: 401,
     user: 202,
     admin: 202,
+    perm: 'groups',
     call: async () => ({ payload: { whatsappId: connectionId, action: 'subject', subject: 'Novo nome', groupIds: [await adminGroup()] } }),
   },
-  'POST /api/zdgGroups': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { subject: 'Novo nome', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
-  'POST /api/zdgGroupsDescription': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { description: 'Regras', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
-  'POST /api/zdgGroupsCreate': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { title: 'Turma', contact: '447700800002', ticketwhatsappId: connectionId } }) },
-  'POST /api/zdgGroupsMessage': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { newMessageGroup: 'Oi, grupo', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
-  'POST /api/zdgOpenGroup': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
-  'POST /api/zdgCloseGroup': { anon: 401, user: 202, admin: 202, call: async () => ({ payload: { ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
+  'POST /api/zdgGroups': {
+    anon: 401,
+    user: 202,
+    admin: 202,
+    perm: 'groups',
+    call: async () => ({ payload: { subject: 'Novo nome', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }),
+  },
+  'POST /api/zdgGroupsDescription': {
+    anon: 401,
+    user: 202,
+    admin: 202,
+    perm: 'groups',
+    call: async () => ({ payload: { description: 'Regras', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }),
+  },
+  'POST /api/zdgGroupsCreate': { anon: 401, user: 201, admin: 201, perm: 'groups', call: () => ({ payload: { title: 'Turma', contact: '447700800002', ticketwhatsappId: connectionId } }) },
+  'POST /api/zdgGroupsMessage': {
+    anon: 401,
+    user: 202,
+    admin: 202,
+    perm: 'groups',
+    call: async () => ({ payload: { newMessageGroup: 'Oi, grupo', ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }),
+  },
+  'POST /api/zdgOpenGroup': { anon: 401, user: 202, admin: 202, perm: 'groups', call: async () => ({ payload: { ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
+  'POST /api/zdgCloseGroup': { anon: 401, user: 202, admin: 202, perm: 'groups', call: async () => ({ payload: { ticketwhatsappId: connectionId, groupIds: [await adminGroup()] } }) },
   'POST /api/simulator/{connectionId}/groups': {
     anon: 401,
     user: 403,
@@ -372,33 +478,59 @@ const table: Record<string, Row> = {
   'GET /api/emails': { anon: 401, user: 403, admin: ok },
   'GET /api/chatbot/status': { anon: 401, user: 403, admin: ok },
   'GET /api/chatbot/frame': { anon: 401, user: ok, admin: ok },
-  'GET /api/chatbot/tickets/{id}': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/chatbot/tickets/${ticket.id}` }) },
+  'GET /api/chatbot/tickets/{id}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { url: `/api/chatbot/tickets/${own.id}` };
+    },
+  },
   'POST /api/emails/{id}/retry': { anon: 401, user: 403, admin: 404, call: () => ({ url: '/api/emails/999999/retry' }) },
   'POST /api/emails/test': { anon: 401, user: 403, admin: 400, call: () => ({ payload: {} }) },
-  'POST /api/zdgSendEmail': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto' } }) },
-  'POST /api/zdgSendEmailUser': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgTo: 'a@example.com' } }) },
-  'POST /api/zdgSendEmailAttach': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgFileName: 'a.txt', zdgContent: 'a' } }) },
+  'POST /api/zdgSendEmail': { anon: 401, user: 400, admin: 400, perm: 'email', call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto' } }) },
+  'POST /api/zdgSendEmailUser': { anon: 401, user: 400, admin: 400, perm: 'email', call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgTo: 'a@example.com' } }) },
+  'POST /api/zdgSendEmailAttach': { anon: 401, user: 400, admin: 400, perm: 'email', call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgFileName: 'a.txt', zdgContent: 'a' } }) },
   'POST /api/zdgSendEmailAttachUser': {
     anon: 401,
     user: 400,
     admin: 400,
+    perm: 'email',
     call: () => ({ payload: { zdgSubject: 'Oi', zdgText: 'Texto', zdgFileName: 'a.txt', zdgContent: 'a', zdgTo: 'a@example.com' } }),
   },
-  'POST /api/zdgProtocolo': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { ticket: ticket.id } }) },
+  'POST /api/zdgProtocolo': {
+    anon: 401,
+    user: 400,
+    admin: 400,
+    perm: 'email',
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { payload: { ticket: own.id } };
+    },
+  },
   // SMS and calls: any signed-in user sends (400 here: no sender is set), the credentials test is
   // for admins; the tool API's takes a session or the token.
-  'POST /api/sms': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { numbers: '5511988887777', text: 'Oi' } }) },
-  'POST /api/calls': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { numbers: '5511988887777', text: 'Oi' } }) },
+  'POST /api/sms': { anon: 401, user: 400, admin: 400, perm: 'phone', call: () => ({ payload: { numbers: '5511988887777', text: 'Oi' } }) },
+  'POST /api/calls': { anon: 401, user: 400, admin: 400, perm: 'phone', call: () => ({ payload: { numbers: '5511988887777', text: 'Oi' } }) },
   'POST /api/vonage/balance': { anon: 401, user: 403, admin: 400 },
-  'GET /api/contacts/{id}/phone-sends': { anon: 401, user: ok, admin: ok, call: () => ({ url: `/api/contacts/${ticket.contactId}/phone-sends` }) },
-  'POST /api/sendSms': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
-  'POST /api/makeVoiceCall': { anon: 401, user: 400, admin: 400, call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
+  'GET /api/contacts/{id}/phone-sends': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => {
+      const own = await seenTicket(who);
+      return { url: `/api/contacts/${own.contactId}/phone-sends` };
+    },
+  },
+  'POST /api/sendSms': { anon: 401, user: 400, admin: 400, perm: 'phone', call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
+  'POST /api/makeVoiceCall': { anon: 401, user: 400, admin: 400, perm: 'phone', call: () => ({ payload: { to: '5511988887777', text: 'Oi' } }) },
   // Instagram direct sends: any signed-in user (404 here: no Instagram connection); the tool API's takes a session or the token.
-  'POST /api/instagram/direct': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { whatsappId: 1, users: 'ana', message: 'Oi' } }) },
-  'POST /api/sendDirect': { anon: 401, user: 404, admin: 404, call: () => ({ payload: { userIg: 'ana', message: 'Oi' } }) },
+  'POST /api/instagram/direct': { anon: 401, user: 404, admin: 404, perm: 'instagram', call: () => ({ payload: { whatsappId: 1, users: 'ana', message: 'Oi' } }) },
+  'POST /api/sendDirect': { anon: 401, user: 404, admin: 404, perm: 'instagram', call: () => ({ payload: { userIg: 'ana', message: 'Oi' } }) },
   // The whole contact list and its clean-up are for admins (or the token).
-  'GET /api/contactsZDG': { anon: 401, user: 403, admin: ok },
-  'POST /api/delContacts': { anon: 401, user: 403, admin: ok, call: () => ({ payload: {} }) },
+  'GET /api/contactsZDG': { anon: 401, user: 403, admin: ok, perm: 'contactsImportExport', holder: 403 },
+  'POST /api/delContacts': { anon: 401, user: 403, admin: ok, perm: 'contactsDelete', call: () => ({ payload: {} }) },
   // The audit log is for admins; no route edits or deletes it.
   'GET /api/audit': { anon: 401, user: 403, admin: ok },
   'GET /api/audit/export': { anon: 401, user: 403, admin: ok },
@@ -439,6 +571,37 @@ async function namedToken(permissions: Permission[]): Promise<TApiTokenCreated> 
   return res.json<TApiTokenCreated>();
 }
 
+/** A ticket the caller sees: the plain user's works on `ticket` (admins see it too); a custom role's user accepts one of their own. */
+const ownTickets = new Map<number, Promise<TTicket>>();
+function seenTicket(who: Who): Promise<TTicket> {
+  if (who.role !== 'user' || who.id === plain.id) return Promise.resolve(ticket);
+  const found = ownTickets.get(who.id) ?? acceptedTicket(who);
+  ownTickets.set(who.id, found);
+  return found;
+}
+
+/** A role nobody holds. */
+async function spareRole(): Promise<number> {
+  const res = await t.request({ method: 'POST', url: '/api/roles', token: t.adminToken, payload: { name: `Spare ${(n += 1)}`, permissions: [] } });
+  expect(res.statusCode).toBe(201);
+  return res.json<{ id: number }>().id;
+}
+
+/** A plain user of the main queue holding a custom role with `permissions`, given through the users API. */
+async function userWithRole(name: string, permissions: readonly Permission[]): Promise<Who> {
+  const role = await t.request({ method: 'POST', url: '/api/roles', token: t.adminToken, payload: { name, permissions } });
+  expect(role.statusCode).toBe(201);
+  const made = await t.createUser({ queueIds: [queueId] });
+  const given = await t.request({
+    method: 'PUT',
+    url: `/api/users/${made.user.id}`,
+    token: t.adminToken,
+    payload: { name: made.user.name, email: made.user.email, roleId: role.json<{ id: number }>().id },
+  });
+  expect(given.statusCode).toBe(200);
+  return { role: 'user', id: made.user.id, token: made.token, email: made.user.email, password: made.password };
+}
+
 async function quickAnswer(): Promise<number> {
   const res = await t.request({ method: 'POST', url: '/api/quickAnswers', token: t.adminToken, payload: { shortcut: `qa${(n += 1)}`, message: 'Olá, como posso ajudar?' } });
   return res.json<{ id: number }>().id;
@@ -470,8 +633,21 @@ beforeAll(async () => {
   expect(created.statusCode).toBe(201);
   connectionId = created.json<{ id: number }>().id;
   await t.request({ method: 'POST', url: `/api/simulator/${connectionId}/scan`, token: t.adminToken });
-  const made = await t.createUser({ queueIds: [queueId], email: 'plain@test.local' });
-  plain = { id: made.user.id, token: made.token, email: made.user.email, password: made.password };
+  const first = await t.createUser({ queueIds: [queueId], email: 'plain@test.local' });
+  plain = { role: 'user', id: first.user.id, token: first.token, email: first.user.email, password: first.password };
+  admin = { role: 'admin', id: 1, token: t.adminToken, email: 'admin@test.local', password: 'admin-pass' };
+  // Each made with its own password hash: at once, not one after the other.
+  const made = await Promise.all([
+    ...PERMISSIONS.map((permission) =>
+      userWithRole(
+        `Sem ${permission}`,
+        PERMISSIONS.filter((p) => p !== permission),
+      ),
+    ),
+    userWithRole('Nenhuma permissão', []),
+  ]);
+  PERMISSIONS.forEach((permission, i) => lacking.set(permission, made[i] as Who));
+  powerless = made[PERMISSIONS.length] as Who;
   other = { id: (await t.createUser()).user.id };
   // The plain user works on it: what 'Close all' does to it (an agent's closes their own open
   // tickets, an admin's every ticket) leaves it theirs for the rows that follow.
@@ -481,7 +657,7 @@ beforeAll(async () => {
   expect(accepted.statusCode).toBe(200);
   ticket = accepted.json<TTicket>();
   expect(ticket.userId).toBe(plain.id);
-});
+}, 120_000);
 afterAll(async () => {
   await t.close();
 });
@@ -494,13 +670,32 @@ describe('authorization table', () => {
     expect(Object.keys(table).filter((r) => !routes.includes(r))).toEqual([]);
   });
 
+  /** What a plain user whose role holds the row's permission gets. */
+  const holder = (row: Row): number => row.holder ?? (row.perm && !AGENT_DEFAULT_PERMISSIONS.includes(row.perm) ? row.admin : row.user);
+  /** Each caller and the status it expects on a row. */
+  const callers = (): { label: string; who: Who | null; expected: (row: Row) => number }[] => [
+    { label: 'no token', who: null, expected: (row) => row.anon },
+    { label: 'plain user', who: plain, expected: (row) => row.user },
+    ...PERMISSIONS.map((permission) => ({
+      label: `role without ${permission}`,
+      who: lacking.get(permission) ?? null,
+      expected: (row: Row) => (row.perm === permission ? 403 : row.perm ? holder(row) : row.user),
+    })),
+    { label: 'role without any permission', who: powerless, expected: (row) => (row.perm ? 403 : row.user) },
+    // Last: an admin's 'Close all' takes every open ticket, those the users above work on too.
+    { label: 'admin', who: admin, expected: (row) => row.admin },
+  ];
+
   for (const [route, row] of Object.entries(table)) {
-    it(`${route}: no token ${row.anon}, plain user ${row.user}, admin ${row.admin}`, async () => {
+    const perm = row.perm ? `, needs ${row.perm}` : '';
+    it(`${route}: no token ${row.anon}, plain user ${row.user}, admin ${row.admin}${perm}`, async () => {
       const [method, path] = route.split(' ') as [string, string];
-      const seen: Record<Role, number> = { anon: 0, user: 0, admin: 0 };
-      for (const role of ['anon', 'user', 'admin'] as const) {
-        const call: Call = { url: path, ...(await row.call?.(role)) };
-        const token = call.token !== undefined ? call.token : role === 'admin' ? t.adminToken : role === 'user' ? plain.token : null;
+      const seen: Record<string, number> = {};
+      const wanted: Record<string, number> = {};
+      for (const caller of callers()) {
+        const who = caller.who ?? { ...admin, role: 'anon' as const };
+        const call: Call = { url: path, ...(await row.call?.(who)) };
+        const token = call.token !== undefined ? call.token : caller.who ? caller.who.token : null;
         const res = await t.request({
           method: method,
           url: call.url,
@@ -508,10 +703,13 @@ describe('authorization table', () => {
           ...(call.headers ? { headers: call.headers } : {}),
           ...(call.payload !== undefined ? { payload: call.payload as string } : {}),
         });
-        seen[role] = res.statusCode;
-        if (res.statusCode !== row[role]) console.error(route, role, res.statusCode, res.body.slice(0, 300));
+        wanted[caller.label] = caller.expected(row);
+        // A refusal for a missing permission says so by its code (-403 marks another 403).
+        const refusedForPermission = row.perm !== undefined && res.statusCode === 403;
+        seen[caller.label] = refusedForPermission && res.json<{ error: string }>().error !== 'ERR_NO_PERMISSION' ? -403 : res.statusCode;
+        if (seen[caller.label] !== wanted[caller.label]) console.error(route, caller.label, res.statusCode, res.body.slice(0, 300));
       }
-      expect(seen).toEqual({ anon: row.anon, user: row.user, admin: row.admin });
+      expect(seen).toEqual(wanted);
     });
   }
 });
@@ -542,7 +740,7 @@ describe('authorization table: the tool API with named tokens', () => {
         ['lacking', others.token],
         ['wrong', wrong],
       ] as const) {
-        const call: Call = { url: path, ...(await row.call?.('admin')) };
+        const call: Call = { url: path, ...(await row.call?.(admin)) };
         // Each route's wrong token comes from an address of its own: wrong tokens are throttled per address.
         const remoteAddress = who === 'wrong' ? `10.77.0.${(wrongFrom += 1)}` : undefined;
         const res = await t.request({

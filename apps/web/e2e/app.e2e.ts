@@ -242,7 +242,7 @@ describe('web app', () => {
 
     await page.goto('/users');
     await page.getByTestId('no-permission').waitFor();
-    await expect(page.getByTestId('no-permission').textContent()).resolves.toContain("You don't have permission to access this resource.");
+    await expect(page.getByTestId('no-permission').textContent()).resolves.toContain("You don't have permission to use this page.");
     await screenshot(page, '14-no-permission');
 
     // Profile: the user edits their own name; no admin-only fields.

@@ -23,17 +23,13 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** What the spec lets a plain user do: the built-in agent role of a new install. */
-export const AGENT_DEFAULT_PERMISSIONS: readonly Permission[] = [
-  'campaigns',
-  'groups',
-  'email',
-  'phone',
-  'instagram',
-  'history',
-  'contactsImportExport',
-  'connectionsView',
-];
+export const AGENT_DEFAULT_PERMISSIONS: readonly Permission[] = ['campaigns', 'groups', 'email', 'phone', 'instagram', 'history', 'contactsImportExport', 'connectionsView'];
 
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
 }
+
+/** The roles that come with the product: 'agent' is every plain user's role until an admin gives another. */
+export const BUILT_IN_ROLE_KEYS = ['agent'] as const;
+export type BuiltInRoleKey = (typeof BUILT_IN_ROLE_KEYS)[number];
+export const AGENT_ROLE_KEY: BuiltInRoleKey = 'agent';

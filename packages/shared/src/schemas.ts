@@ -6,6 +6,7 @@ import { ZInstagramStateSchema } from './instagram.js';
 import { z } from 'zod';
 import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS } from './domain.js';
 import { ERROR_CODES } from './errors.js';
+import { BUILT_IN_ROLE_KEYS, PERMISSIONS } from './permissions.js';
 
 export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON'] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
@@ -122,6 +123,9 @@ export const ZUserSchema = z.object({
   queues: z.array(ZQueueRefSchema),
   /** Signs in with a code from an authenticator app too. */
   twoFactorEnabled: z.boolean(),
+  /** The user's role (plain users); null: the built-in agent role, or an admin (who holds every permission). */
+  roleId: z.number().nullable(),
+  role: z.object({ id: z.number(), name: z.string(), key: z.enum(BUILT_IN_ROLE_KEYS).nullable() }).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -134,6 +138,8 @@ export const ZUserCreateSchema = z.object({
   profile: z.enum(PROFILES, 'INVALID').optional().default('user'),
   whatsappId: ZIdValue.nullable().optional(),
   queueIds: ZIdList.optional().default([]),
+  /** The role of a plain user; null or absent: the built-in agent role. */
+  roleId: ZIdValue.nullable().optional(),
 });
 export type TUserCreate = z.input<typeof ZUserCreateSchema>;
 
@@ -147,6 +153,8 @@ export const ZUserUpdateSchema = z.object({
   profile: z.enum(PROFILES, 'INVALID').optional(),
   whatsappId: ZIdValue.nullable().optional(),
   queueIds: ZIdList.optional(),
+  /** The role of a plain user (admins only); null: the built-in agent role; absent: unchanged. */
+  roleId: ZIdValue.nullable().optional(),
 });
 export type TUserUpdate = z.input<typeof ZUserUpdateSchema>;
 
@@ -163,6 +171,8 @@ export type TFailedAttempts = z.infer<typeof ZFailedAttemptsSchema>;
 export const ZLoginResponseSchema = z.object({
   token: z.string(),
   user: ZUserSchema,
+  /** What the signed-in user may use (every permission for an admin); the web app builds its menu from it. */
+  permissions: z.array(z.enum(PERMISSIONS)),
   /** The password was found below today's policy at a sign-in: the app asks to change it. */
   passwordChangeRequired: z.boolean(),
   /** Only on a sign-in that followed failed attempts. */

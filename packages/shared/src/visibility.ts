@@ -3,20 +3,22 @@
  * for lists and counts, and evaluates them for a single ticket; the socket gateway names its
  * rooms after the audiences below; the web app merges live events with the same predicate.
  *
- * - Admins see every ticket; with 'All' off their lists narrow like an agent's.
+ * - Admins see every ticket; with 'All' off their lists narrow like an agent's. A user whose role
+ *   holds the allQueues permission has the same 'All' switch (`allQueues`).
  * - Everyone sees the tickets assigned to them, whatever the queue.
  * - Unassigned tickets: those of one's queues; those without a queue for anyone in a queue
  *   (an admin counts as in one). Someone in no queue sees no unassigned ticket.
  */
-export type Viewer = { id: number; admin: boolean; queueIds: readonly number[] };
+/** `allQueues`: may turn 'All' on and see every ticket (admins, and users whose role holds allQueues). */
+export type Viewer = { id: number; admin: boolean; allQueues: boolean; queueIds: readonly number[] };
 export type TicketShape = { userId: number | null; queueId: number | null };
 
 /** One way to be allowed: every field it names must match. */
 export type VisibilityClause = { kind: 'everything' } | { kind: 'assignedTo'; userId: number } | { kind: 'unassignedIn'; queueIds: readonly number[] } | { kind: 'unassignedWithoutQueue' };
 
-/** The clauses, any one of which lets `viewer` see a ticket; `all` is an admin's 'All' switch. */
+/** The clauses, any one of which lets `viewer` see a ticket; `all` is the 'All' switch (admins, allQueues). */
 export function visibilityClauses(viewer: Viewer, options: { all: boolean }): VisibilityClause[] {
-  if (viewer.admin && options.all) return [{ kind: 'everything' }];
+  if ((viewer.admin || viewer.allQueues) && options.all) return [{ kind: 'everything' }];
   const clauses: VisibilityClause[] = [{ kind: 'assignedTo', userId: viewer.id }];
   if (viewer.queueIds.length > 0) clauses.push({ kind: 'unassignedIn', queueIds: viewer.queueIds });
   if (viewer.admin || viewer.queueIds.length > 0) clauses.push({ kind: 'unassignedWithoutQueue' });
@@ -47,11 +49,11 @@ export function canSeeTicket(viewer: Viewer, ticket: TicketShape, options: { all
  * ticket exactly when the two share an audience.
  */
 export function ticketAudiences(ticket: TicketShape): string[] {
-  if (ticket.userId !== null) return ['admins', `user:${ticket.userId}`];
-  if (ticket.queueId !== null) return ['admins', `queue:${ticket.queueId}`];
-  return ['admins', 'queued'];
+  if (ticket.userId !== null) return ['admins', 'allQueues', `user:${ticket.userId}`];
+  if (ticket.queueId !== null) return ['admins', 'allQueues', `queue:${ticket.queueId}`];
+  return ['admins', 'allQueues', 'queued'];
 }
 
 export function viewerAudiences(viewer: Viewer): string[] {
-  return [...(viewer.admin ? ['admins'] : []), `user:${viewer.id}`, ...viewer.queueIds.map((q) => `queue:${q}`), ...(viewer.queueIds.length > 0 ? ['queued'] : [])];
+  return [...(viewer.admin ? ['admins'] : viewer.allQueues ? ['allQueues'] : []), `user:${viewer.id}`, ...viewer.queueIds.map((q) => `queue:${q}`), ...(viewer.queueIds.length > 0 ? ['queued'] : [])];
 }

@@ -35,6 +35,10 @@ type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<strin
 export const ROOMS = {
   everyone: 'everyone',
   admins: 'admins',
+  /** Users whose role holds allQueues: they hear every ticket, as admins do. */
+  allQueues: 'allQueues',
+  /** Those who may manage connections (admins, the connectionsManage permission): they get the QR codes. */
+  connectionManagers: 'connectionManagers',
   user: (id: number) => `user:${id}`,
   queue: (id: number) => `queue:${id}`,
   /** Agents who belong to at least one queue: they see the unassigned tickets without a queue. */
@@ -58,8 +62,9 @@ export function ticketRooms(ticket: Pick<TTicket, 'userId' | 'queueId'>): string
 }
 
 /** The audience rooms of a user's sockets: everyone's, and the rule's audiences they belong to. */
-export function audienceRooms(user: Pick<AuthUser, 'id' | 'profile'>, queueIds: number[]): string[] {
-  return [ROOMS.everyone, ...viewerAudiences({ id: user.id, admin: isAdminProfile(user.profile), queueIds })];
+export function audienceRooms(user: Pick<AuthUser, 'id' | 'profile' | 'permissions'>, queueIds: number[]): string[] {
+  const managers = user.permissions.has('connectionsManage') ? [ROOMS.connectionManagers] : [];
+  return [ROOMS.everyone, ...managers, ...viewerAudiences({ id: user.id, admin: isAdminProfile(user.profile), allQueues: user.permissions.has('allQueues'), queueIds })];
 }
 
 /** The rooms that carry `topics` to the sockets of `audience`. */
@@ -151,14 +156,13 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
     // A changed profile or queue list changes what this user's open sockets may hear: their
     // audience rooms are rebuilt, and their topics joined again for the new audience.
     // The user hears of the change once the rooms are rebuilt.
-    const audience = audienceRooms(
-      user,
-      user.queues.map((q) => q.id),
-    );
-    void io
-      .in(ROOMS.user(user.id))
-      .fetchSockets()
-      .then((sockets) => {
+    void Promise.all([findAuthUserById(ctx.db, user.id), io.in(ROOMS.user(user.id)).fetchSockets()])
+      .then(([auth, sockets]) => {
+        if (!auth) return;
+        const audience = audienceRooms(
+          auth,
+          user.queues.map((q) => q.id),
+        );
         for (const socket of sockets) {
           const { topics } = roomsOf(socket);
           for (const room of [...socket.rooms]) if (room !== socket.id) socket.leave(room);
@@ -192,16 +196,16 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
   events.subscribe('setting.updated', ({ setting }) => io.to(ROOMS.admins).emit('settings', { action: 'update', setting }));
 
   events.subscribe('whatsapp.saved', ({ whatsapp }) => {
-    io.to(ROOMS.admins).emit('whatsapp', { action: 'update', whatsapp });
+    io.to(ROOMS.connectionManagers).emit('whatsapp', { action: 'update', whatsapp });
     io.to(ROOMS.everyone)
-      .except(ROOMS.admins)
+      .except(ROOMS.connectionManagers)
       .emit('whatsapp', { action: 'update', whatsapp: { ...whatsapp, qrcode: '' } });
   });
   events.subscribe('whatsapp.deleted', ({ whatsappId }) => io.to(ROOMS.everyone).emit('whatsapp', { action: 'delete', whatsappId }));
   events.subscribe('whatsapp.session', (session) => {
-    io.to(ROOMS.admins).emit('whatsappSession', { action: 'update', session });
+    io.to(ROOMS.connectionManagers).emit('whatsappSession', { action: 'update', session });
     io.to(ROOMS.everyone)
-      .except(ROOMS.admins)
+      .except(ROOMS.connectionManagers)
       .emit('whatsappSession', { action: 'update', session: { ...session, qrcode: '' } });
   });
 

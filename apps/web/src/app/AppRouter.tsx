@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { CenteredLoader } from '../core/ui/CenteredLoader';
 import { AppShell } from './shell/AppShell';
-import { PublicOnly, RequireAdmin, RequireAuth } from './guards';
+import { PublicOnly, RequireAdmin, RequireAuth, RequirePermission } from './guards';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { PRIVATE_ROUTES, type PrivateRoute } from './routes';
 
@@ -20,7 +20,8 @@ function RoutePage({ route }: { route: PrivateRoute }) {
   const Page = pages.get(route.load);
   if (!Page) return null;
   const element = <Page />;
-  return route.adminOnly ? <RequireAdmin>{element}</RequireAdmin> : element;
+  if (route.adminOnly) return <RequireAdmin>{element}</RequireAdmin>;
+  return route.permission ? <RequirePermission permission={route.permission}>{element}</RequirePermission> : element;
 }
 
 export function AppRouter() {

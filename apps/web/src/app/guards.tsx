@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { Permission } from '@zapdesk/shared/permissions';
 import { Navigate } from 'react-router';
 import { useAuth } from '../core/auth/AuthProvider';
 import { CenteredLoader } from '../core/ui/CenteredLoader';
@@ -24,5 +25,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { isAdmin } = useAuth();
   if (!isAdmin) return <NoPermissionPage />;
+  return children;
+}
+
+/** Pages of a power (bulk sends, groups...): a user whose role lacks it sees the 'no permission' page. */
+export function RequirePermission({ permission, children }: { permission: Permission; children: ReactNode }) {
+  const { can } = useAuth();
+  if (!can(permission)) return <NoPermissionPage />;
   return children;
 }

@@ -24,7 +24,9 @@ import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import SmsOutlined from '@mui/icons-material/SmsOutlined';
 import SyncAltOutlined from '@mui/icons-material/SyncAltOutlined';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
+import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import type { ComponentType } from 'react';
+import type { Permission } from '@zapdesk/shared/permissions';
 import type { Messages } from '../i18n/locales/en';
 
 export type MenuLabelKey = keyof Messages['menu'];
@@ -38,6 +40,8 @@ export type PrivateRoute = {
   /** Where the route shows in the side menu; none for sub-routes. */
   menu?: { section: MenuSection; icon: MenuIcon };
   adminOnly?: boolean;
+  /** The power the page needs: without it the menu has no entry and the page says so. */
+  permission?: Permission;
   /** The page module. */
   load: () => Promise<{ default: ComponentType }>;
 };
@@ -53,6 +57,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     path: '/connections',
     labelKey: 'connections',
     menu: { section: 'main', icon: SyncAltOutlined },
+    permission: 'connectionsView',
     load: () => import('../features/whatsapps/ConnectionsPage'),
   },
   {
@@ -69,17 +74,17 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
   },
   { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined }, load: () => import('../features/kanban/KanbanPage') },
 
-  { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined }, load: () => import('../features/campaigns/BulkTextPage') },
-  { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined }, load: () => import('../features/campaigns/BulkMediaUrlPage') },
-  { path: '/ZDGMedia2', labelKey: 'bulkMediaPath', menu: { section: 'bulk', icon: FolderOpenOutlined }, load: () => import('../features/campaigns/BulkMediaPathPage') },
-  { path: '/ZDGMedia3', labelKey: 'bulkAudio', menu: { section: 'bulk', icon: MicNoneOutlined }, load: () => import('../features/campaigns/BulkVoicePage') },
-  { path: '/ZDGGroups', labelKey: 'groups', menu: { section: 'bulk', icon: GroupsOutlined }, load: () => import('../features/groups/GroupsPage') },
-  { path: '/ZDGAgendamento', labelKey: 'scheduled', menu: { section: 'bulk', icon: EventOutlined }, load: () => import('../features/campaigns/ScheduledPage') },
+  { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkTextPage') },
+  { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkMediaUrlPage') },
+  { path: '/ZDGMedia2', labelKey: 'bulkMediaPath', menu: { section: 'bulk', icon: FolderOpenOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkMediaPathPage') },
+  { path: '/ZDGMedia3', labelKey: 'bulkAudio', menu: { section: 'bulk', icon: MicNoneOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkVoicePage') },
+  { path: '/ZDGGroups', labelKey: 'groups', menu: { section: 'bulk', icon: GroupsOutlined }, permission: 'groups', load: () => import('../features/groups/GroupsPage') },
+  { path: '/ZDGAgendamento', labelKey: 'scheduled', menu: { section: 'bulk', icon: EventOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/ScheduledPage') },
   { path: '/ZDGChatbot', labelKey: 'bot', menu: { section: 'bulk', icon: SmartToyOutlined }, load: () => import('../features/chatbot/ChatbotPage') },
-  { path: '/InstaDirect', labelKey: 'directIg', menu: { section: 'bulk', icon: Instagram }, load: () => import('../features/instagram/InstaDirectPage') },
-  { path: '/SMS', labelKey: 'sms', menu: { section: 'bulk', icon: SmsOutlined }, load: () => import('../features/phone/SmsPage') },
-  { path: '/VoiceCall', labelKey: 'voiceCall', menu: { section: 'bulk', icon: PhoneInTalkOutlined }, load: () => import('../features/phone/VoiceCallPage') },
-  { path: '/ZDGHistorico', labelKey: 'history', menu: { section: 'bulk', icon: HistoryOutlined }, load: () => import('../features/campaigns/HistoryPage') },
+  { path: '/InstaDirect', labelKey: 'directIg', menu: { section: 'bulk', icon: Instagram }, permission: 'instagram', load: () => import('../features/instagram/InstaDirectPage') },
+  { path: '/SMS', labelKey: 'sms', menu: { section: 'bulk', icon: SmsOutlined }, permission: 'phone', load: () => import('../features/phone/SmsPage') },
+  { path: '/VoiceCall', labelKey: 'voiceCall', menu: { section: 'bulk', icon: PhoneInTalkOutlined }, permission: 'phone', load: () => import('../features/phone/VoiceCallPage') },
+  { path: '/ZDGHistorico', labelKey: 'history', menu: { section: 'bulk', icon: HistoryOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/HistoryPage') },
 
   {
     path: '/users',
@@ -96,10 +101,17 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     load: () => import('../features/queues/QueuesPage'),
   },
   {
+    path: '/roles',
+    labelKey: 'roles',
+    menu: { section: 'admin', icon: AdminPanelSettingsOutlined },
+    adminOnly: true,
+    load: () => import('../features/roles/RolesPage'),
+  },
+  {
     path: '/settings',
     labelKey: 'settings',
     menu: { section: 'admin', icon: SettingsOutlined },
-    adminOnly: true,
+    permission: 'settings',
     load: () => import('../features/settings/SettingsPage'),
   },
   {

@@ -3,8 +3,13 @@
  * questions and register the answers at start (app.ts): core/ never reaches into a feature.
  */
 import type { Profile } from '@zapdesk/shared/domain';
+import type { Permission } from '@zapdesk/shared/permissions';
 
-export type AuthUser = { id: number; name: string; email: string; profile: Profile; tokenVersion: number };
+/**
+ * `permissions`: what the user may use, resolved with the user (every permission for an admin,
+ * the role's for a plain user: the built-in agent role's when `roleId` is null).
+ */
+export type AuthUser = { id: number; name: string; email: string; profile: Profile; tokenVersion: number; roleId: number | null; permissions: ReadonlySet<Permission> };
 
 export interface Identity {
   /**

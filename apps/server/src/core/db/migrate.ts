@@ -24,6 +24,7 @@ import { twoFactorMigration } from './migrations/023_two_factor.js';
 import { apiTokensMigration } from './migrations/022_api_tokens.js';
 import { auditEventsMigration } from './migrations/024_audit_events.js';
 import { webhookReplaysMigration } from './migrations/025_webhook_replays.js';
+import { rolesMigration } from './migrations/021_roles.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -61,6 +62,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '022_api_tokens': apiTokensMigration(handle.kind),
     '024_audit_events': auditEventsMigration(handle.kind),
     '025_webhook_replays': webhookReplaysMigration(handle.kind),
+    '021_roles': rolesMigration(handle.kind),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });

@@ -18,6 +18,8 @@ export type UsersTable = {
   whatsappId: number | null;
   /** 1 when a sign-in found the password below today's policy; cleared by a password change. */
   passwordChangeRequired: Generated<Bool>;
+  /** A plain user's role; null: the built-in agent role. */
+  roleId: Generated<number | null>;
   /** Folded (lower-case, no accents) name and email for search. */
   searchText: Generated<string>;
   /** The TOTP secret, sealed (secret-box); pending until `totpEnabledAt` is set. */
@@ -368,9 +370,22 @@ export type AuditEventsTable = {
   statusCode: number;
 };
 
+/** A named set of permissions; `key` 'agent' marks the built-in role. */
+export type RolesTable = {
+  id: Generated<number>;
+  name: string;
+  key: string | null;
+  /** A JSON array of permission keys. */
+  permissions: string;
+  twoFactorRequired: Generated<Bool>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
 export type Database = {
   users: UsersTable;
   signInRecords: SignInRecordsTable;
+  roles: RolesTable;
   queues: QueuesTable;
   userQueues: UserQueuesTable;
   whatsapps: WhatsappsTable;

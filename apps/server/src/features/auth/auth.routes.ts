@@ -72,9 +72,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema, 204: z.null() } } }, async (req, reply) => {
     if (!req.cookies[REFRESH_COOKIE]) return reply.code(204).send(null);
     try {
-      const { token, user, passwordChangeRequired, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
+      const { token, user, permissions, passwordChangeRequired, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
       writeRefreshCookie(reply, refreshToken);
-      return { token, user, passwordChangeRequired };
+      return { token, user, permissions, passwordChangeRequired };
     } catch (error) {
       clearRefreshCookie(reply);
       throw error;

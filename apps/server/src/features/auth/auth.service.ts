@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
+import { PERMISSIONS } from '@zapdesk/shared/permissions';
 import type { TLogin, TLoginResponse, TSignup, TUser } from '@zapdesk/shared/schemas';
 import type { TTwoFactorPending } from '@zapdesk/shared/two-factor';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
@@ -76,10 +77,12 @@ export async function startSession(ctx: AppContext, userId: number, options: { s
 }
 
 async function accessFor(ctx: AppContext, userId: number, tokenVersion: number, family: string): Promise<TLoginResponse & { userId: number }> {
-  const user = await users.findUserById(ctx.db, userId);
-  if (!user) throw new AppError('ERR_INVALID_TOKEN');
+  const [user, auth] = await Promise.all([users.findUserById(ctx.db, userId), users.findAuthUserById(ctx.db, userId)]);
+  if (!user || !auth) throw new AppError('ERR_INVALID_TOKEN');
   const passwordChangeRequired = await users.isPasswordChangeRequired(ctx.db, userId);
-  return { token: await ctx.tokens.signAccess({ userId, tokenVersion, family }), user, userId, passwordChangeRequired };
+  // What the user may use, for the web app's menu (the server checks each call all the same).
+  const permissions = PERMISSIONS.filter((p) => auth.permissions.has(p));
+  return { token: await ctx.tokens.signAccess({ userId, tokenVersion, family }), user, permissions, userId, passwordChangeRequired };
 }
 
 /**

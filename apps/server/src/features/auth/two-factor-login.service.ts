@@ -81,6 +81,6 @@ export async function enableWithChallenge(ctx: AppContext, input: { challenge: s
   await spend(ctx, challenge);
   // As from the profile: the sign-ins that did not pass it end (this one starts after).
   await endOtherSignIns(ctx, challenge.userId, undefined);
-  const { token, user, refreshToken, passwordChangeRequired } = await startSession(ctx, challenge.userId, { secondFactor: true });
-  return { token, user, passwordChangeRequired, recoveryCodes, refreshToken };
+  const { token, user, permissions, refreshToken, passwordChangeRequired } = await startSession(ctx, challenge.userId, { secondFactor: true });
+  return { token, user, permissions, passwordChangeRequired, recoveryCodes, refreshToken };
 }

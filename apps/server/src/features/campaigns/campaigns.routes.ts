@@ -17,9 +17,10 @@ import {
 } from '@zapdesk/shared/campaigns';
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { currentUser } from '../../core/http/auth-hooks.js';
 import { uploadOptions, withUpload } from '../../core/http/uploads.js';
 import { listLocalMedia, saveRecording } from './campaign-media.js';
 import * as service from './campaigns.service.js';
@@ -28,7 +29,7 @@ import { actorOf, campaignPermission, sessionOrApiToken, type ToolActor } from '
 
 export function sessionActor(req: FastifyRequest): service.CampaignActor {
   const user = currentUser(req);
-  return { userId: user.id, admin: isAdminProfile(user.profile), source: 'page' };
+  return { userId: user.id, admin: isAdminProfile(user.profile), source: 'page', permissions: user.permissions };
 }
 
 /** The route's own errors of a recording's upload (one file, `file`). */
@@ -40,7 +41,9 @@ const RECORDING_UPLOAD = {
 
 export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['campaigns'];
-  const onRequest = authenticate(ctx);
+  // Bulk and scheduled sends. A send's own state (GET /campaigns/{id}) stays readable by its author
+  // whatever their role: the group, SMS and Instagram pages follow their sends through it.
+  const onRequest = requirePermission(ctx, 'campaigns');
   // A session follows its sends all day; an API token's reads are its uses, and are recorded.
   const tokenRead = { action: 'apiToken.use', target: 'campaign', onlyApiToken: true } as const;
 

@@ -3,6 +3,7 @@
  * campaign sender (jobs/campaigns.job.ts) sends it at its pace. Who sees a campaign: admins all,
  * a user their own; sends through the API token act as an admin and have no author.
  */
+import type { Permission } from '@zapdesk/shared/permissions';
 import {
   CAMPAIGN_LIMITS,
   RESENDABLE_STATUSES,
@@ -32,7 +33,8 @@ export const CAMPAIGNS_PAGE_SIZE = 20;
 export const RECIPIENTS_PAGE_SIZE = 50;
 
 /** Who acts: a signed-in user, or the tool API's token (admin rights, no author). */
-export type CampaignActor = { userId: number | null; admin: boolean; source: 'page' | 'api' };
+/** Who starts or steers a send; `permissions`: what it may use (a token's scopes, a user's role; everything for an admin or the userApiToken). */
+export type CampaignActor = { userId: number | null; admin: boolean; source: 'page' | 'api'; permissions: ReadonlySet<Permission> };
 
 export function presentCampaign(row: repo.CampaignListRow, counts: TCampaign['counts']): TCampaign {
   const total = Object.values(counts).reduce((a, b) => a + b, 0);

@@ -23,7 +23,7 @@ import type { AppContext } from '../../core/context.js';
 import * as service from './campaigns.service.js';
 import { compact, field, numberField } from '../../core/http/audit-hook.js';
 import { sendAudit } from './campaign-audit.js';
-import { actorOf, adminActor, sessionOrApiToken, toolPermission, toolRateLimit } from './tool-auth.js';
+import { actorOf, adminActor, sessionOrApiToken, toolRateLimit } from './tool-auth.js';
 import * as tools from './tool-api.service.js';
 
 /** The pace of a send through the API, in seconds: it shares its connection's pace like any campaign. */
@@ -35,9 +35,7 @@ const isUrl = (text: string) => /^https?:\/\//i.test(text);
 
 export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['tool API'];
-  const caller = sessionOrApiToken(ctx);
-  // Sends and the connections they go through need 'campaigns'; the contact calls their own permission.
-  const preValidation = [caller, toolPermission('campaigns')];
+  const preValidation = sessionOrApiToken(ctx, 'campaigns');
   const rateLimit = toolRateLimit;
   const security = [{ bearer: [] }];
   const send = async (req: FastifyRequest, input: Omit<TCampaignCreate, 'minDelay' | 'maxDelay'>) => {
@@ -126,8 +124,8 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   app.get(
     '/contactsZDG',
     {
-      schema: { tags, security, description: 'Every contact: id, name, number (admin or token).', response: { 200: ZToolContactsSchema } },
-      preValidation: [caller, toolPermission('contactsImportExport')],
+      schema: { tags, security, description: 'Every contact: id, name, number (admin or token; a named token needs contactsImportExport).', response: { 200: ZToolContactsSchema } },
+      preValidation: sessionOrApiToken(ctx, 'contactsImportExport'),
       config: { rateLimit, audit: 'contacts.export' },
     },
     (req) => {
@@ -142,16 +140,14 @@ export const toolApiRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         tags,
         security,
-        description: 'Deletes the contacts that have no ticket and no message, and answers how many (admin or token). Contacts with a conversation are kept.',
+        description:
+          'Deletes the contacts that have no ticket and no message, and answers how many (a caller with the contactsDelete permission: admins, the token). Contacts with a conversation are kept.',
         body: ZTokenBodySchema,
         response: { 200: ZDeletedCountSchema },
       },
-      preValidation: [caller, toolPermission('contactsDelete')],
+      preValidation: sessionOrApiToken(ctx, 'contactsDelete'),
       config: { rateLimit, audit: { action: 'contacts.delete_unused', pick: ({ reply }) => ({ detail: compact({ deleted: numberField(reply, 'deleted') }) }) } },
     },
-    (req) => {
-      adminActor(req);
-      return tools.deleteUnusedContacts(ctx);
-    },
+    () => tools.deleteUnusedContacts(ctx),
   );
 };

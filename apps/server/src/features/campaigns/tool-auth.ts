@@ -6,14 +6,17 @@
  * permissions only. Neither is an author. A wrong, expired or revoked token: 401, all alike.
  * Wrong tokens are counted per client address: past API_TOKEN_FAILURES_PER_MINUTE the address is
  * refused with 429 for the rest of the minute, before its token is even looked at.
+ * A route that names a permission refuses a caller without it (403 ERR_NO_PERMISSION), through
+ * the one check of core/auth/permissions.ts.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { isGroupActionKind, isPhoneKind, type TCampaign } from '@zapdesk/shared/campaigns';
 import { isAdminProfile } from '@zapdesk/shared/domain';
-import { AGENT_DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '@zapdesk/shared/permissions';
+import type { Permission } from '@zapdesk/shared/permissions';
 import type { AppContext } from '../../core/context.js';
 import type { AuditActor } from '../../core/audit/audit-log.js';
+import { ALL_PERMISSIONS, assertPermission } from '../../core/auth/permissions.js';
 import { AppError } from '../../core/errors.js';
 import { bearerToken, userFromAccessToken } from '../../core/http/auth-hooks.js';
 import { FailureThrottle } from '../../core/http/failure-throttle.js';
@@ -22,7 +25,7 @@ import { readSecretSetting } from '../settings/settings.service.js';
 import type { CampaignActor } from './campaigns.service.js';
 
 /** A tool API caller: what it may do, and the named token it came with (null for a session or the userApiToken). */
-export type ToolActor = CampaignActor & { permissions: ReadonlySet<Permission>; token: { id: number; name: string } | null };
+export type ToolActor = CampaignActor & { token: { id: number; name: string } | null };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,8 +33,6 @@ declare module 'fastify' {
   }
 }
 
-const EVERY_PERMISSION: ReadonlySet<Permission> = new Set(PERMISSIONS);
-const AGENT_PERMISSIONS: ReadonlySet<Permission> = new Set(AGENT_DEFAULT_PERMISSIONS);
 /** How the audit log names a call made with the userApiToken setting. */
 export const API_TOKEN_ACTOR: AuditActor = { kind: 'apiToken', userId: null, name: 'userApiToken', tokenName: 'userApiToken' };
 
@@ -59,7 +60,7 @@ export const API_TOKEN_FAILURES_PER_MINUTE = 20;
 const GUESS_CODES = new Set(['ERR_API_TOKEN_INVALID', 'ERR_INVALID_TOKEN']);
 
 /** Runs after the body is parsed and before it is validated: a caller without a right sees 401, not field errors. */
-export function sessionOrApiToken(ctx: AppContext): preValidationAsyncHookHandler {
+export function sessionOrApiToken(ctx: AppContext, permission?: Permission): preValidationAsyncHookHandler {
   const guesses = new FailureThrottle(ctx.failures, { name: 'api-token', max: API_TOKEN_FAILURES_PER_MINUTE, windowMs: 60_000 });
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const presented = bearerToken(req) !== undefined || bodyToken(req) !== undefined;
@@ -70,6 +71,7 @@ export function sessionOrApiToken(ctx: AppContext): preValidationAsyncHookHandle
       if (presented && error instanceof AppError && GUESS_CODES.has(error.code)) await guesses.fail(req.ip);
       throw error;
     }
+    if (permission) assertPermission(actorOf(req), permission);
   };
 }
 
@@ -79,7 +81,7 @@ async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise
   const apiToken = await readSecretSetting(ctx, 'userApiToken');
   for (const candidate of candidates) {
     if (candidate && apiToken && sameSecret(candidate, apiToken)) {
-      req.toolActor = { userId: null, admin: true, source: 'api', permissions: EVERY_PERMISSION, token: null };
+      req.toolActor = { userId: null, admin: true, source: 'api', permissions: ALL_PERMISSIONS, token: null };
       req.auditActor = API_TOKEN_ACTOR;
       return;
     }
@@ -99,17 +101,7 @@ async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise
   req.authUser = user;
   const admin = isAdminProfile(user.profile);
   // A session: an admin holds every permission, a plain user the built-in agent role's.
-  req.toolActor = { userId: user.id, admin, source: 'api', permissions: admin ? EVERY_PERMISSION : AGENT_PERMISSIONS, token: null };
-}
-
-/** 403 unless the caller holds `permission`. */
-export function assertToolPermission(actor: ToolActor, permission: Permission): void {
-  if (!actor.permissions.has(permission)) throw new AppError('ERR_NO_PERMISSION');
-}
-
-/** A route's permission, checked once the caller is known and before the body is validated. */
-export function toolPermission(permission: Permission): preValidationAsyncHookHandler {
-  return async (req: FastifyRequest) => assertToolPermission(actorOf(req), permission);
+  req.toolActor = { userId: user.id, admin, source: 'api', permissions: user.permissions, token: null };
 }
 
 /** The permission a send of this kind needs: what a named token must hold to read it. */

@@ -3,10 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { compact, numberField } from '../../core/http/audit-hook.js';
-import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
+import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { uploadOptions, withUpload } from '../../core/http/uploads.js';
 import { parseContactsCsv } from './contacts.csv.js';
 import * as service from './contacts.service.js';
@@ -17,7 +18,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) => service.listContacts(ctx, currentUser(req), req.query));
 
-  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest, config: { audit: 'contacts.export' } }, async (req, reply) => {
+  app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest: requirePermission(ctx, 'contactsImportExport'), config: { audit: 'contacts.export' } }, async (req, reply) => {
     const csv = await service.exportContactsCsv(ctx, currentUser(req));
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
@@ -36,7 +37,11 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.delete(
     '/contacts/:id',
-    { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requireAdmin(ctx), config: { audit: { action: 'contacts.delete', target: 'contact' } } },
+    {
+      schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } },
+      onRequest: requirePermission(ctx, 'contactsDelete'),
+      config: { audit: { action: 'contacts.delete', target: 'contact' } },
+    },
     async (req, reply) => {
       await service.deleteContact(ctx, req.params.id);
       return reply.code(204).send(null);
@@ -47,7 +52,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     '/contacts/import',
     {
       schema: { tags, consumes: ['multipart/form-data'], response: { 200: ZContactImportResultSchema } },
-      onRequest,
+      onRequest: requirePermission(ctx, 'contactsImportExport'),
       config: { audit: { action: 'contacts.import', pick: ({ reply }) => ({ detail: compact({ created: numberField(reply, 'created') }) }) } },
     },
     async (req, reply) => {

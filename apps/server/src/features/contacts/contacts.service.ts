@@ -17,8 +17,9 @@ export type ContactData = repo.ContactWrite & { extraInfo?: repo.ExtraInfoWrite[
  * team's address book, which they may also add to) or one with a ticket they may see.
  */
 async function visibility(ctx: AppContext, actor: AuthUser) {
-  const admin = isAdminProfile(actor.profile);
-  return contactVisibleTo(ctx.db, { userId: actor.id, admin, showAll: false, queueIds: admin ? [] : await userQueueIds(ctx.db, actor.id) });
+  // Who may see every ticket (admins, the allQueues permission) may see every contact.
+  const admin = isAdminProfile(actor.profile) || actor.permissions.has('allQueues');
+  return contactVisibleTo(ctx.db, { userId: actor.id, admin, allQueues: admin, showAll: false, queueIds: admin ? [] : await userQueueIds(ctx.db, actor.id) });
 }
 
 export async function listContacts(ctx: AppContext, actor: AuthUser, query: TListQuery) {

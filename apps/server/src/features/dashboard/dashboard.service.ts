@@ -4,7 +4,6 @@
  * chart), and `newToday` the whole day's count. With a range, also new tickets per day and the
  * figures per queue and per agent over it (see dashboard-figures.ts).
  */
-import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { DashboardRange, TDashboard } from '@zapdesk/shared/messaging';
 import type { AuthUser } from '../../core/auth/identity.js';
 import type { AppContext } from '../../core/context.js';
@@ -28,7 +27,8 @@ function dayLabel(day: Date): string {
 
 export async function dashboard(ctx: AppContext, actor: AuthUser, options: { range?: DashboardRange | undefined; now?: Date } = {}): Promise<TDashboard> {
   const { range, now = new Date() } = options;
-  const queueIds = isAdminProfile(actor.profile) ? undefined : await userQueueIds(ctx.db, actor.id);
+  // Everyone's figures for admins and the dashboardAll permission; one's own queues' otherwise.
+  const queueIds = actor.permissions.has('dashboardAll') ? undefined : await userQueueIds(ctx.db, actor.id);
   const view = await todayView(ctx, queueIds, now);
   if (range === undefined) return view;
   const length = DASHBOARD_RANGE_DAYS[range];

@@ -21,7 +21,7 @@ import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { compact, numberField, type AuditInput } from '../../core/http/audit-hook.js';
 import { requireAdmin } from '../../core/http/auth-hooks.js';
-import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
 import { getVisibleTicket } from '../tickets/tickets.service.js';
 import * as service from './email.service.js';
 
@@ -50,7 +50,7 @@ export const emailRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = [sessionOrApiToken(ctx), toolPermission('email')];
+  const preValidation = sessionOrApiToken(ctx, 'email');
   const config = { rateLimit: toolRateLimit };
   const accepted = { 202: ZEmailQueuedSchema };
   // The stored mail's id; never its text or address list.

@@ -21,13 +21,14 @@ import {
   type TGroupAction,
 } from '@zapdesk/shared/groups';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { currentUser } from '../../core/http/auth-hooks.js';
 import { compact, field, nested, numberField, textField, type AuditInput, type AuditPick, type AuditRule } from '../../core/http/audit-hook.js';
 import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
-import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './groups.service.js';
 
 /** A new group: its id, its name and how many joined. */
@@ -58,7 +59,7 @@ function groupAction(action?: string): AuditRule {
 
 export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['groups'];
-  const onRequest = authenticate(ctx);
+  const onRequest = requirePermission(ctx, 'groups');
 
   app.get('/groups', { schema: { tags, querystring: ZGroupListQuerySchema, response: { 200: ZGroupListSchema } }, onRequest }, async (req) => ({
     groups: await service.listGroups(ctx, sessions, req.query.whatsappId),
@@ -87,7 +88,7 @@ export const groupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: Se
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = [sessionOrApiToken(ctx), toolPermission('groups')];
+  const preValidation = sessionOrApiToken(ctx, 'groups');
   const config = { rateLimit: toolRateLimit };
   const accepted = { 202: ZToolAcceptedSchema };
   const start = async (req: FastifyRequest, input: TGroupAction) => {

@@ -8,12 +8,12 @@ import { z } from 'zod';
 import { ZCampaignCreatedSchema, ZToolAcceptedSchema } from '@zapdesk/shared/campaigns';
 import { ZDirectCreateSchema, ZSendDirectApiSchema } from '@zapdesk/shared/instagram';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
-import { authenticate } from '../../core/http/auth-hooks.js';
 import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
-import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
 import * as service from './instagram.service.js';
 
 /** Meta's subscription check: each parameter once, as text. */
@@ -27,8 +27,10 @@ export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   const tags = ['Instagram'];
   const audit = { action: 'instagram.send', target: 'campaign', pick: sendAudit } as const;
 
-  app.post('/instagram/direct', { schema: { tags, body: ZDirectCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: authenticate(ctx), config: { audit } }, async (req, reply) =>
-    reply.code(201).send(await service.createDirectCampaign(ctx, sessions, sessionActor(req), req.body)),
+  app.post(
+    '/instagram/direct',
+    { schema: { tags, body: ZDirectCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: requirePermission(ctx, 'instagram'), config: { audit } },
+    async (req, reply) => reply.code(201).send(await service.createDirectCampaign(ctx, sessions, sessionActor(req), req.body)),
   );
 
   app.post(
@@ -42,7 +44,7 @@ export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
         body: ZSendDirectApiSchema,
         response: { 202: ZToolAcceptedSchema },
       },
-      preValidation: [sessionOrApiToken(ctx), toolPermission('instagram')],
+      preValidation: sessionOrApiToken(ctx, 'instagram'),
       config: { rateLimit: toolRateLimit, audit },
     },
     async (req, reply) => {

@@ -5,9 +5,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZHistoryImportResultSchema, ZSyncMessageSchema, ZSyncMessageUserSchema } from '@zapdesk/shared/messaging';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { compact, numberField, textField, type AuditInput, type AuditPick } from '../../core/http/audit-hook.js';
-import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
+import { currentUser } from '../../core/http/auth-hooks.js';
 import { importConnectionHistory, importContactHistory } from './history-import.service.js';
 
 /** Which chat (the contact's number, for one contact) or connection, and how many messages came in. */
@@ -19,7 +20,7 @@ function imported({ body, reply }: AuditInput): AuditPick {
 
 export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['messages'];
-  const onRequest = authenticate(ctx);
+  const onRequest = requirePermission(ctx, 'history');
 
   app.post(
     '/zdgSyncMessageUser',

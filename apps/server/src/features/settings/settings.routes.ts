@@ -1,16 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZSettingParamsSchema, ZSettingSchema, ZSettingUpdateSchema } from '@zapdesk/shared/schemas';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { textField } from '../../core/http/audit-hook.js';
-import { requireAdmin } from '../../core/http/auth-hooks.js';
+import { isAdmin, requireAdmin } from '../../core/http/auth-hooks.js';
 import * as service from './settings.service.js';
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['settings'];
-  const onRequest = requireAdmin(ctx);
+  const onRequest = requirePermission(ctx, 'settings');
 
-  app.get('/settings', { schema: { tags, response: { 200: z.array(ZSettingSchema) } }, onRequest }, () => service.listSettings(ctx));
+  // The userApiToken acts with admin rights: only admins read it or make a new one.
+  app.get('/settings', { schema: { tags, response: { 200: z.array(ZSettingSchema) } }, onRequest }, async (req) => {
+    const settings = await service.listSettings(ctx);
+    return isAdmin(req) ? settings : settings.filter((s) => s.key !== 'userApiToken');
+  });
 
   app.put(
     '/settings/:key',
@@ -25,7 +30,11 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   app.post(
     '/settings/userApiToken/regenerate',
-    { schema: { tags, response: { 200: ZSettingSchema } }, onRequest, config: { audit: { action: 'settings.api_token_regenerate', target: 'setting', pick: () => ({ targetId: 'userApiToken' }) } } },
+    {
+      schema: { tags, response: { 200: ZSettingSchema } },
+      onRequest: requireAdmin(ctx),
+      config: { audit: { action: 'settings.api_token_regenerate', target: 'setting', pick: () => ({ targetId: 'userApiToken' }) } },
+    },
     () => service.regenerateApiToken(ctx),
   );
 };

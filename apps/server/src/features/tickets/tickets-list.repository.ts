@@ -10,7 +10,8 @@ import type { Database } from '../../core/db/schema.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 import { loadTicketsByIds } from './tickets.repository.js';
 
-export type TicketScope = { userId: number; admin: boolean; showAll: boolean; queueIds: number[] };
+/** `allQueues`: the user may turn 'All' on (admins, the allQueues permission); `showAll`: they did. */
+export type TicketScope = { userId: number; admin: boolean; allQueues: boolean; showAll: boolean; queueIds: number[] };
 
 export type TicketFilters = {
   status?: TicketStatus | undefined;
@@ -34,7 +35,7 @@ const bare: ColumnRef = (name) => sql`+${sql.ref(name)}`;
  * clauses through the shared predicate, and a table test keeps the two in step.
  */
 export function visibleTo<O>(query: SelectQueryBuilder<Database, 'tickets', O>, scope: TicketScope, col: ColumnRef = indexed): SelectQueryBuilder<Database, 'tickets', O> {
-  const clauses = visibilityClauses({ id: scope.userId, admin: scope.admin, queueIds: scope.queueIds }, { all: scope.showAll });
+  const clauses = visibilityClauses({ id: scope.userId, admin: scope.admin, allQueues: scope.allQueues, queueIds: scope.queueIds }, { all: scope.showAll });
   if (clauses.some((c) => c.kind === 'everything')) return query;
   return query.where((eb) =>
     eb.or(

@@ -4,6 +4,7 @@ import { ZTicketCreateSchema, ZTicketListQuerySchema, ZTicketListSchema, ZTicket
 import { MAX_ID } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { compact, numberField } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
@@ -36,7 +37,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
 
   app.delete(
     '/tickets/:id',
-    { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest, config: { audit: { action: 'tickets.delete', target: 'ticket' } } },
+    { schema: { tags, params: ZIdParamsSchema, response: { 204: z.null() } }, onRequest: requirePermission(ctx, 'ticketsDelete'), config: { audit: { action: 'tickets.delete', target: 'ticket' } } },
     async (req, reply) => {
       await service.deleteTicket(ctx, currentUser(req), req.params.id);
       return reply.code(204).send(null);

@@ -3,6 +3,7 @@ import type { TTicket, TTicketListQuery, TTicketUpdate } from '@zapdesk/shared/m
 import { canSeeTicket as canSee } from '@zapdesk/shared/visibility';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { SessionManager } from '../../channels/session-manager.js';
+import { assertPermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
@@ -22,7 +23,7 @@ import * as repo from './tickets.repository.js';
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
 export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: Pick<TTicket, 'userId' | 'queueId'>): Promise<boolean> {
   if (isAdminProfile(actor.profile)) return true;
-  return canSee({ id: actor.id, admin: false, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, ticket, { all: true });
+  return canSee({ id: actor.id, admin: false, allQueues: actor.permissions.has('allQueues'), queueIds: await repo.userQueueIds(ctx.db, actor.id) }, ticket, { all: true });
 }
 
 /** A ticket the user may see; one they may not see answers exactly as one that does not exist. */
@@ -40,7 +41,8 @@ function dayRange(day: string): { from: string; before: string } {
 
 export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTicketListQuery) {
   const admin = isAdminProfile(actor.profile);
-  const showAll = admin && query.showAll === 'true';
+  const allQueues = actor.permissions.has('allQueues');
+  const showAll = allQueues && query.showAll === 'true';
   const filters = {
     status: query.status,
     searchParam: query.searchParam,
@@ -51,8 +53,8 @@ export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTick
   };
   // The user's queues are read with the page, and both again only after a write: a repeated
   // list costs one version check, not a queue lookup besides.
-  return memoUntilWrite(ctx.db, `tickets.listFor:${JSON.stringify([actor.id, admin, showAll, filters, query.pageNumber])}`, async () =>
-    lists.listTickets(ctx.db, ctx.dbKind, { scope: { userId: actor.id, admin, showAll, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, filters, pageNumber: query.pageNumber }),
+  return memoUntilWrite(ctx.db, `tickets.listFor:${JSON.stringify([actor.id, admin, allQueues, showAll, filters, query.pageNumber])}`, async () =>
+    lists.listTickets(ctx.db, ctx.dbKind, { scope: { userId: actor.id, admin, allQueues, showAll, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, filters, pageNumber: query.pageNumber }),
   );
 }
 
@@ -238,7 +240,7 @@ export async function createTicket(ctx: AppContext, actor: AuthUser, input: { co
 }
 
 export async function deleteTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<void> {
-  if (!isAdminProfile(actor.profile)) throw new AppError('ERR_NO_PERMISSION');
+  assertPermission(actor, 'ticketsDelete');
   const ticket = await repo.findTicketById(ctx.db, id);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   await repo.deleteTicket(ctx.db, id);
@@ -252,7 +254,7 @@ export async function deleteTicket(ctx: AppContext, actor: AuthUser, id: number)
  */
 async function closeAllCandidates(ctx: AppContext, actor: AuthUser) {
   const admin = isAdminProfile(actor.profile);
-  const scope = { userId: actor.id, admin, showAll: admin, queueIds: await repo.userQueueIds(ctx.db, actor.id) };
+  const scope = { userId: actor.id, admin, allQueues: admin, showAll: admin, queueIds: await repo.userQueueIds(ctx.db, actor.id) };
   const tickets = await lists.visibleActiveTickets(ctx.db, scope);
   return admin ? tickets : tickets.filter((t) => t.userId === actor.id && t.status === 'open');
 }

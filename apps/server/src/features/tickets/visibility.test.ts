@@ -42,7 +42,7 @@ beforeAll(async () => {
   ];
   for (const [name, profile, queueIds] of users) {
     const { user } = await t.createUser({ profile, queueIds, name: name.replace(/[^a-zA-Z ]/g, '') });
-    viewers[name] = { id: user.id, admin: profile === 'admin', queueIds };
+    viewers[name] = { id: user.id, admin: profile === 'admin', allQueues: profile === 'admin', queueIds };
   }
   const whatsapp = await t.insertWhatsapp();
   const id = (name: string) => viewers[name]?.id ?? 0;
@@ -99,6 +99,7 @@ describe('ticket visibility: SQL, predicate and socket audiences agree', () => {
         const rows = await visibleTo(t.ctx.db.selectFrom('tickets').select('id').where('id', 'in', ids), {
           userId: viewer.id,
           admin: viewer.admin,
+          allQueues: viewer.allQueues,
           showAll: all,
           queueIds: [...viewer.queueIds],
         }).execute();

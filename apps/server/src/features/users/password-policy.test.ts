@@ -73,7 +73,7 @@ describe('choosing a password', () => {
 describe('a password from before the policy', () => {
   it('still signs in, and sign-in and refresh ask for a change until it is changed', async () => {
     const address = email();
-    const id = await insertUser(t.ctx.db, { name: 'Antiga', email: address, profile: 'user', whatsappId: null, passwordHash: await hashPassword('12345') }, nowIso());
+    const id = await insertUser(t.ctx.db, { name: 'Antiga', email: address, profile: 'user', whatsappId: null, roleId: null, passwordHash: await hashPassword('12345') }, nowIso());
     const signIn = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: address, password: '12345' } });
     expect(signIn.statusCode).toBe(200);
     expect(signIn.json()).toMatchObject({ passwordChangeRequired: true });
@@ -91,7 +91,7 @@ describe('a password from before the policy', () => {
 
   it('a common one too', async () => {
     const address = email();
-    await insertUser(t.ctx.db, { name: 'Comum', email: address, profile: 'user', whatsappId: null, passwordHash: await hashPassword('iloveyou') }, nowIso());
+    await insertUser(t.ctx.db, { name: 'Comum', email: address, profile: 'user', whatsappId: null, roleId: null, passwordHash: await hashPassword('iloveyou') }, nowIso());
     expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: address, password: 'iloveyou' } })).json()).toMatchObject({ passwordChangeRequired: true });
   });
 });

@@ -3,6 +3,8 @@ import type { TUser } from '@zapdesk/shared/schemas';
 import type { Db } from '../../core/db/database.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 import { sql } from 'kysely';
+import { effectivePermissions } from '../../core/auth/permissions.js';
+import { AGENT_ROLE_KEY, asRoleKey, parsePermissionList } from '../roles/roles.repository.js';
 
 export type { AuthUser } from '../../core/auth/identity.js';
 import type { AuthUser } from '../../core/auth/identity.js';
@@ -11,9 +13,18 @@ function asProfile(value: string): Profile {
   return value === 'admin' ? 'admin' : 'user';
 }
 
+/** A user with their permissions: their role's (the built-in agent role's when they have none), all of them for an admin. */
 export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | undefined> {
-  const row = await db.selectFrom('users').select(['id', 'name', 'email', 'profile', 'tokenVersion']).where('id', '=', id).executeTakeFirst();
-  return row && { ...row, profile: asProfile(row.profile) };
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('roles', (join) => join.on((eb) => eb.or([eb('roles.id', '=', eb.ref('users.roleId')), eb.and([eb('users.roleId', 'is', null), eb('roles.key', '=', AGENT_ROLE_KEY)])])))
+    .select(['users.id', 'users.name', 'users.email', 'users.profile', 'users.tokenVersion', 'users.roleId', 'roles.permissions'])
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { permissions, ...user } = row;
+  const profile = asProfile(user.profile);
+  return { ...user, profile, permissions: effectivePermissions(profile, parsePermissionList(permissions)) };
 }
 
 export async function findCredentialsByEmail(db: Db, email: string) {
@@ -62,7 +73,7 @@ export async function countUsers(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-const userColumns = ['users.id', 'users.name', 'users.email', 'users.profile', 'users.whatsappId', 'users.totpEnabledAt', 'users.createdAt', 'users.updatedAt'] as const;
+const userColumns = ['users.id', 'users.name', 'users.email', 'users.profile', 'users.whatsappId', 'users.totpEnabledAt', 'users.roleId', 'users.createdAt', 'users.updatedAt'] as const;
 
 /** Loads users with their queues and default connection, in the order of `ids`. */
 export async function findUsersByIds(db: Db, ids: number[]): Promise<TUser[]> {
@@ -70,7 +81,8 @@ export async function findUsersByIds(db: Db, ids: number[]): Promise<TUser[]> {
   const rows = await db
     .selectFrom('users')
     .leftJoin('whatsapps', 'whatsapps.id', 'users.whatsappId')
-    .select([...userColumns, 'whatsapps.name as whatsappName'])
+    .leftJoin('roles', (join) => join.on((eb) => eb.or([eb('roles.id', '=', eb.ref('users.roleId')), eb.and([eb('users.roleId', 'is', null), eb('roles.key', '=', AGENT_ROLE_KEY)])])))
+    .select([...userColumns, 'whatsapps.name as whatsappName', 'roles.id as roleRefId', 'roles.name as roleName', 'roles.key as roleKey'])
     .where('users.id', 'in', ids)
     .execute();
   const queues = await db
@@ -92,6 +104,9 @@ export async function findUsersByIds(db: Db, ids: number[]): Promise<TUser[]> {
         whatsapp: r.whatsappId !== null && r.whatsappName !== null ? { id: r.whatsappId, name: r.whatsappName } : null,
         queues: queues.filter((q) => q.userId === r.id).map((q) => ({ id: q.id, name: q.name, color: q.color })),
         twoFactorEnabled: r.totpEnabledAt !== null,
+        roleId: r.roleId,
+        // An admin holds every permission: no role is shown for them.
+        role: asProfile(r.profile) !== 'admin' && r.roleRefId !== null && r.roleName !== null ? { id: r.roleRefId, name: r.roleName, key: asRoleKey(r.roleKey) } : null,
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
       } satisfies TUser,
@@ -121,7 +136,7 @@ export async function listUsers(db: Db, options: { searchParam: string; pageNumb
   return { users, count, hasMore: count > offset + users.length };
 }
 
-export type UserWrite = { name: string; email: string; profile: Profile; whatsappId: number | null; passwordHash?: string };
+export type UserWrite = { name: string; email: string; profile: Profile; whatsappId: number | null; roleId: number | null; passwordHash?: string };
 
 function userSearchText(data: { name: string; email: string }): string {
   return foldText(`${data.name} ${data.email}`);
@@ -137,6 +152,7 @@ export async function insertUser(db: Db, data: UserWrite & { passwordHash: strin
       passwordHash: data.passwordHash,
       profile: data.profile,
       whatsappId: data.whatsappId,
+      roleId: data.roleId,
       createdAt: now,
       updatedAt: now,
     })

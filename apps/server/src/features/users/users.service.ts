@@ -10,6 +10,7 @@ import { nowIso } from '../../core/time.js';
 import { missingQueueIds } from '../queues/queues.repository.js';
 import { whatsappExists } from '../whatsapps/whatsapps.repository.js';
 import { forgetChangedInitialAdminPassword } from './bootstrap-admin.js';
+import { findBuiltInRoleId, findRoleById } from '../roles/roles.repository.js';
 import * as repo from './users.repository.js';
 
 type Actor = repo.AuthUser;
@@ -30,22 +31,33 @@ export async function getUser(ctx: AppContext, actor: Actor, id: number): Promis
   return user;
 }
 
-async function checkReferences(ctx: AppContext, data: { queueIds?: number[] | undefined; whatsappId?: number | null | undefined }) {
+async function checkReferences(ctx: AppContext, data: { queueIds?: number[] | undefined; whatsappId?: number | null | undefined; roleId?: number | null | undefined }) {
   if (data.queueIds && (await missingQueueIds(ctx.db, data.queueIds)).length > 0) throw new AppError('ERR_NO_QUEUE_FOUND');
   if (data.whatsappId != null && !(await whatsappExists(ctx.db, data.whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
+  if (data.roleId != null && !(await findRoleById(ctx.db, data.roleId))) throw new AppError('ERR_NO_ROLE_FOUND', { fields: { roleId: 'INVALID' } });
+}
+
+/** The stored roleId: null stands for the built-in agent role, so naming that role stores null too. */
+async function storedRoleId(ctx: AppContext, roleId: number | null | undefined): Promise<number | null> {
+  if (roleId == null) return null;
+  return roleId === (await findBuiltInRoleId(ctx.db)) ? null : roleId;
 }
 
 /** Creates a user; signup passes profile 'user' and no queues. */
-export async function createUser(ctx: AppContext, input: Required<Omit<TUserCreate, 'whatsappId'>> & { whatsappId?: number | null | undefined }): Promise<TUser> {
+export async function createUser(
+  ctx: AppContext,
+  input: Required<Omit<TUserCreate, 'whatsappId' | 'roleId'>> & { whatsappId?: number | null | undefined; roleId?: number | null | undefined },
+): Promise<TUser> {
   await checkReferences(ctx, input);
   if (await repo.emailTaken(ctx.db, input.email)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
   assertPasswordNotCommon(input.password);
   const passwordHash = await hashPassword(input.password);
+  const roleId = await storedRoleId(ctx, input.roleId);
   const now = nowIso();
   let id: number;
   try {
     id = await ctx.db.transaction().execute(async (trx) => {
-      const newId = await repo.insertUser(trx, { name: input.name, email: input.email, profile: input.profile, whatsappId: input.whatsappId ?? null, passwordHash }, now);
+      const newId = await repo.insertUser(trx, { name: input.name, email: input.email, profile: input.profile, whatsappId: input.whatsappId ?? null, roleId, passwordHash }, now);
       await repo.setUserQueues(trx, newId, input.queueIds);
       return newId;
     });
@@ -84,7 +96,8 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
         current.queues.map((q) => q.id),
       );
     const whatsappChanged = input.whatsappId !== undefined && input.whatsappId !== current.whatsappId;
-    if (profileChanged || queuesChanged || whatsappChanged) throw new AppError('ERR_NO_PERMISSION');
+    const roleChanged = input.roleId !== undefined && (await storedRoleId(ctx, input.roleId)) !== current.roleId;
+    if (profileChanged || queuesChanged || whatsappChanged || roleChanged) throw new AppError('ERR_NO_PERMISSION');
   }
   const profile: Profile = actorIsAdmin ? (input.profile ?? current.profile) : current.profile;
   if (current.profile === 'admin' && profile !== 'admin' && (await repo.countAdmins(ctx.db)) <= 1) {
@@ -103,6 +116,7 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
     }
   }
   const passwordHash = passwordChanged && input.password ? await hashPassword(input.password) : undefined;
+  const roleId = actorIsAdmin && input.roleId !== undefined ? await storedRoleId(ctx, input.roleId) : current.roleId;
   const now = nowIso();
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -114,6 +128,7 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, inpu
           email: input.email,
           profile,
           whatsappId: input.whatsappId === undefined ? current.whatsappId : input.whatsappId,
+          roleId,
           ...(passwordHash ? { passwordHash } : {}),
           bumpTokenVersion: passwordChanged,
         },

@@ -9,12 +9,13 @@ import { z } from 'zod';
 import { ZCampaignCreatedSchema, ZToolAcceptedSchema } from '@zapdesk/shared/campaigns';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import { ZCallCreateSchema, ZPhoneApiSchema, ZPhoneSendSchema, ZSmsCreateSchema, ZVonageBalanceSchema, type TPhoneApi } from '@zapdesk/shared/vonage';
+import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
 import { sendAudit } from '../campaigns/campaign-audit.js';
 import { sessionActor } from '../campaigns/campaigns.routes.js';
-import { actorOf, sessionOrApiToken, toolPermission, toolRateLimit } from '../campaigns/tool-auth.js';
+import { actorOf, sessionOrApiToken, toolRateLimit } from '../campaigns/tool-auth.js';
 import { getVisibleContact } from '../contacts/contacts.service.js';
 import { CALL_WEBHOOK_PATH, SMS_WEBHOOK_PATH } from './phone-send.js';
 import { getBalance } from './vonage.client.js';
@@ -27,12 +28,13 @@ const phoneAudit = (kind: 'sms' | 'call') => ({ action: kind === 'sms' ? 'sms.se
 export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['SMS and calls'];
   const onRequest = authenticate(ctx);
+  const sends = requirePermission(ctx, 'phone');
 
-  app.post('/sms', { schema: { tags, body: ZSmsCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest, config: { audit: phoneAudit('sms') } }, async (req, reply) =>
+  app.post('/sms', { schema: { tags, body: ZSmsCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: sends, config: { audit: phoneAudit('sms') } }, async (req, reply) =>
     reply.code(201).send(await service.createPhoneCampaign(ctx, sessionActor(req), { kind: 'sms', ...req.body })),
   );
 
-  app.post('/calls', { schema: { tags, body: ZCallCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest, config: { audit: phoneAudit('call') } }, async (req, reply) =>
+  app.post('/calls', { schema: { tags, body: ZCallCreateSchema, response: { 201: ZCampaignCreatedSchema } }, onRequest: sends, config: { audit: phoneAudit('call') } }, async (req, reply) =>
     reply.code(201).send(await service.createPhoneCampaign(ctx, sessionActor(req), { kind: 'call', ...req.body })),
   );
 
@@ -46,7 +48,7 @@ export const vonageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   // ---------- the tool API ----------
   const toolTags = ['tool API'];
   const security = [{ bearer: [] }];
-  const preValidation = [sessionOrApiToken(ctx), toolPermission('phone')];
+  const preValidation = sessionOrApiToken(ctx, 'phone');
   const config = { rateLimit: toolRateLimit };
   const toolSend = (kind: 'sms' | 'call', body: TPhoneApi) => ({ kind, from: body.from, numbers: body.to, text: body.text, language: body.language });
   const routes = [

@@ -5,18 +5,20 @@ import type { AuditAction } from '@zapdesk/shared/audit';
 import { ZIdParamsSchema, ZWhatsappSchema } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
+import { requirePermission } from '../../core/auth/permissions.js';
 import { replyIdAndName } from '../../core/http/audit-hook.js';
-import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
+import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import * as service from './whatsapps.service.js';
 
 export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['connections'];
-  const admin = requireAdmin(ctx);
+  // The list stays readable by every signed-in user: each sending form picks its connection from it.
+  const admin = requirePermission(ctx, 'connectionsManage');
   const session = (action: AuditAction) => ({ audit: { action, target: 'whatsapp' as const, pick: replyIdAndName } });
 
   app.get('/whatsapp', { schema: { tags, response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, (req) => service.listWhatsappsFor(ctx, currentUser(req)));
 
-  app.get('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: authenticate(ctx) }, (req) =>
+  app.get('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: requirePermission(ctx, 'connectionsView') }, (req) =>
     service.getWhatsappFor(ctx, currentUser(req), req.params.id),
   );
 

@@ -1,4 +1,3 @@
-import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { TWhatsappInput } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -15,7 +14,8 @@ type WhatsappData = Required<Omit<TWhatsappInput, 'instagram'>> & Pick<TWhatsapp
 
 /** The QR code links a phone to the product: only admins get it (the socket does the same). */
 function seenBy(whatsapp: TWhatsapp, viewer: AuthUser): TWhatsapp {
-  return isAdminProfile(viewer.profile) ? whatsapp : { ...whatsapp, qrcode: '' };
+  // The QR code pairs a phone: for those who may manage connections.
+  return viewer.permissions.has('connectionsManage') ? whatsapp : { ...whatsapp, qrcode: '' };
 }
 
 export async function listWhatsappsFor(ctx: AppContext, viewer: AuthUser): Promise<TWhatsapp[]> {

@@ -4,5 +4,5 @@ import { MessagePage } from './MessagePage';
 
 export function NoPermissionPage() {
   const { t } = useTranslation();
-  return <MessagePage testId="no-permission" icon={<LockOutlined />} title={t('noPermission.title')} body={t('backendErrors.ERR_NO_PERMISSION')} action={{ label: t('noPermission.home'), to: '/' }} />;
+  return <MessagePage testId="no-permission" icon={<LockOutlined />} title={t('noPermission.title')} body={t('noPermission.body')} action={{ label: t('noPermission.home'), to: '/' }} />;
 }

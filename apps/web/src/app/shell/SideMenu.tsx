@@ -40,7 +40,7 @@ function readFolded(): FoldableSection[] {
 
 export function SideMenu({ collapsed, onNavigate }: Props) {
   const { t } = useTranslation();
-  const { isAdmin } = useAuth();
+  const { isAdmin, can } = useAuth();
   const { pathname } = useLocation();
   const connectionAlert = useConnectionAlert();
   // The sections fold, so that Administration stays in reach below the many tools; the section
@@ -56,10 +56,10 @@ export function SideMenu({ collapsed, onNavigate }: Props) {
     }
   };
 
-  const sections: MenuSection[] = isAdmin ? ['main', 'bulk', 'admin'] : ['main', 'bulk'];
-  // Only pages that exist are in the menu: a tool still to come has no entry (its address shows
-  // that it is coming), and a section with none of its pages yet is left out.
-  const itemsOf = (section: MenuSection) => PRIVATE_ROUTES.filter((route) => route.menu?.section === section);
+  // Only the pages the user may use are in the menu (admin pages for admins, a power's pages for
+  // the roles that hold it); a section left with no entry is left out.
+  const itemsOf = (section: MenuSection) => PRIVATE_ROUTES.filter((route) => route.menu?.section === section && (!route.adminOnly || isAdmin) && (!route.permission || can(route.permission)));
+  const sections = (['main', 'bulk', 'admin'] as const).filter((section) => itemsOf(section).length > 0);
 
   const renderItem = (route: PrivateRoute) => {
     if (!route.menu) return null;

@@ -5,17 +5,23 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { isAdminProfile } from '@zapdesk/shared/domain';
+import type { Permission } from '@zapdesk/shared/permissions';
 import type { TFailedAttempts, TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
 import type { TLoginAnswer } from '@zapdesk/shared/two-factor';
 import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
 import { setToken } from '../api/tokenStore';
 
-type AuthState = { status: 'loading' } | { status: 'anonymous' } | { status: 'authenticated'; user: TUser; passwordChangeRequired: boolean; failedAttempts: TFailedAttempts | null };
+type AuthState =
+  | { status: 'loading' }
+  | { status: 'anonymous' }
+  | { status: 'authenticated'; user: TUser; passwordChangeRequired: boolean; failedAttempts: TFailedAttempts | null; permissions: readonly Permission[] };
 
 type AuthContextValue = {
   state: AuthState;
   user: TUser | null;
   isAdmin: boolean;
+  /** Whether the user may use a power: the menu, the guards and the buttons ask it. */
+  can: (permission: Permission) => boolean;
   /** The password step: signed in, or a challenge when a second factor (or its set-up) is owed. */
   login: (input: TLogin) => Promise<TLoginAnswer>;
   /** Signs in with a session the second-factor step obtained. */
@@ -43,6 +49,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           status: 'authenticated',
           user: session.user,
           passwordChangeRequired: session.passwordChangeRequired,
+          permissions: session.permissions,
           failedAttempts: current.status === 'authenticated' && current.user.id === session.user.id ? current.failedAttempts : null,
         })),
       ended: () => {
@@ -58,7 +65,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const startSession = useCallback((session: TLoginResponse) => {
     setToken(session.token);
-    setState({ status: 'authenticated', user: session.user, passwordChangeRequired: session.passwordChangeRequired, failedAttempts: session.failedAttempts ?? null });
+    setState({ status: 'authenticated', user: session.user, passwordChangeRequired: session.passwordChangeRequired, failedAttempts: session.failedAttempts ?? null, permissions: session.permissions });
   }, []);
 
   const login = useCallback(
@@ -90,10 +97,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const value = useMemo<AuthContextValue>(() => {
     const signedIn = state.status === 'authenticated' ? state : null;
     const user = signedIn?.user ?? null;
+    const permissions = new Set(signedIn?.permissions ?? []);
     return {
       state,
       user,
       isAdmin: user ? isAdminProfile(user.profile) : false,
+      can: (permission: Permission) => permissions.has(permission),
       login,
       startSession,
       logout,

@@ -40,7 +40,7 @@ export function LoginSetupStep({ challenge, onSession, onBack }: Props) {
         <Button
           variant="contained"
           size="large"
-          onClick={() => onSession({ token: done.token, user: done.user, passwordChangeRequired: done.passwordChangeRequired })}
+          onClick={() => onSession({ token: done.token, user: done.user, passwordChangeRequired: done.passwordChangeRequired, permissions: done.permissions })}
           data-testid="login-setup-continue"
         >
           {t('twoFactor.continue')}

@@ -20,6 +20,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CAMPAIGN_STATUSES, isGroupActionKind, type TCampaign } from '@zapdesk/shared/campaigns';
+import { useAuth } from '../../core/auth/AuthProvider';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { formatShortDateTime } from '../../core/ui/formatDate';
 import { PageLayout } from '../../core/ui/PageLayout';
@@ -30,6 +31,7 @@ import { CampaignProgress, doneCount } from './CampaignProgress';
 import { HistoryImportForm } from './HistoryImportForm';
 
 export default function HistoryPage() {
+  const { can } = useAuth();
   const { t } = useTranslation();
   const connections = useWhatsapps();
   const [from, setFrom] = useState('');
@@ -147,7 +149,7 @@ export default function HistoryPage() {
             {t('campaigns.progress.more')}
           </Button>
         ) : null}
-        <HistoryImportForm />
+        {can('history') ? <HistoryImportForm /> : null}
       </Stack>
       <Dialog open={opened !== undefined} onClose={() => setOpened(undefined)} fullWidth maxWidth="md">
         <DialogContent>{opened ? <CampaignProgress initial={opened} /> : null}</DialogContent>

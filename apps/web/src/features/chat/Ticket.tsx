@@ -61,7 +61,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { user } = useAuth();
+  const { user, can } = useAuth();
   const [busy, setBusy] = useState(false);
   const [replyTo, setReplyTo] = useState<TMessage | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -245,7 +245,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
               <ImportExport />
             </IconButton>
           </Tooltip>
-          {isAdmin ? (
+          {can('ticketsDelete') ? (
             <Tooltip title={t('chat.deleteTicket')}>
               <IconButton size="small" onClick={() => setDeleteOpen(true)} aria-label={t('chat.deleteTicket')} data-testid="ticket-delete">
                 <DeleteOutline />

@@ -43,7 +43,7 @@ const COLUMNS = 5;
 export default function ContactsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { isAdmin, user } = useAuth();
+  const { can, user } = useAuth();
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search, LIMITS.searchDebounceMs);
@@ -94,12 +94,16 @@ export default function ContactsPage() {
       actions={
         <>
           <SearchField value={search} onChange={setSearch} placeholder={t('contacts.search')} />
-          <Button variant="outlined" startIcon={<FileUploadOutlined />} onClick={() => setImporting(true)} data-testid="import-contacts">
-            {t('contacts.import')}
-          </Button>
-          <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void exportCsv()} disabled={exporting} data-testid="export-contacts">
-            {t('contacts.export')}
-          </Button>
+          {can('contactsImportExport') ? (
+            <>
+              <Button variant="outlined" startIcon={<FileUploadOutlined />} onClick={() => setImporting(true)} data-testid="import-contacts">
+                {t('contacts.import')}
+              </Button>
+              <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void exportCsv()} disabled={exporting} data-testid="export-contacts">
+                {t('contacts.export')}
+              </Button>
+            </>
+          ) : null}
           <Button variant="contained" startIcon={<PersonAddAlt1Outlined />} onClick={() => setEditing({ contact: null })} data-testid="add-contact">
             {t('contacts.add')}
           </Button>
@@ -141,7 +145,7 @@ export default function ContactsPage() {
                 <TableCell sx={{ ...HIDE_ON_PHONE, fontVariantNumeric: 'tabular-nums' }}>{contact.number}</TableCell>
                 <TableCell sx={HIDE_ON_PHONE}>{contact.email || '—'}</TableCell>
                 <TableCell align="right">
-                  <RowActions testId="contact" onEdit={() => setEditing({ contact })} onDelete={isAdmin ? () => setDeleting(contact) : undefined}>
+                  <RowActions testId="contact" onEdit={() => setEditing({ contact })} onDelete={can('contactsDelete') ? () => setDeleting(contact) : undefined}>
                     <Tooltip title={t('contacts.startTicket')}>
                       <IconButton size="small" onClick={() => void startTicket(contact)} aria-label={t('contacts.startTicket')} data-testid="contact-start-ticket">
                         <WhatsApp fontSize="small" />

@@ -17,7 +17,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdminProfile, LIMITS, type TicketStatus } from '@zapdesk/shared/domain';
+import { LIMITS, type TicketStatus } from '@zapdesk/shared/domain';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { SearchField } from '../../core/ui/SearchField';
@@ -48,8 +48,7 @@ function CountLabel({ label, filter, enabled, testId }: { label: string; filter:
 
 export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const { t } = useTranslation();
-  const { user } = useAuth();
-  const isAdmin = user ? isAdminProfile(user.profile) : false;
+  const { can } = useAuth();
   const [tab, setTab] = useState<MainTab>('inbox');
   const [inboxTab, setInboxTab] = useState<ActiveStatus>('open');
   const [groupTab, setGroupTab] = useState<ActiveStatus>('open');
@@ -59,7 +58,8 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const [creating, setCreating] = useState(false);
   const search = useDebouncedValue(searchInput.trim().toLowerCase(), LIMITS.searchDebounceMs);
   const queueFilter = useTicketQueueFilter();
-  const showAll = isAdmin && showAllChoice;
+  const mayShowAll = can('allQueues');
+  const showAll = mayShowAll && showAllChoice;
 
   const base: TicketListFilter = { showAll, ...(queueFilter.queueIds ? { queueIds: queueFilter.queueIds } : {}) };
   const active = (status: ActiveStatus, isGroup: boolean): TicketListFilter => ({ ...base, status, isGroup });
@@ -154,7 +154,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
         <CloseAllButton />
         <Box sx={{ flex: 1 }} />
         <TicketsQueueSelect filter={queueFilter} />
-        {isAdmin ? (
+        {mayShowAll ? (
           <FormControlLabel
             sx={{ ml: 0, mr: 0, flexShrink: 0 }}
             control={<Switch size="small" checked={showAllChoice} onChange={(event) => setShowAll(event.target.checked)} data-testid="tickets-show-all" />}

@@ -98,8 +98,10 @@ export function ticketMatchesFilter(ticket: TTicket, filter: TicketListFilter, u
   // The queue filter narrows the queues' lists; one's own tickets stay whatever it says.
   if (filter.queueIds && ticket.queueId !== null && !own && !filter.queueIds.includes(ticket.queueId)) return false;
   if (!user) return true;
-  // The server's rule, the same clauses it turns into SQL.
-  return canSeeTicket({ id: user.id, admin: isAdminProfile(user.profile), queueIds: user.queues.map((queue) => queue.id) }, ticket, { all: filter.showAll === true });
+  // The server's rule, the same clauses it turns into SQL. 'All' is on only for who may turn it on
+  // (admins, the allQueues permission: TicketsManager), so the switch itself says they may.
+  const all = filter.showAll === true;
+  return canSeeTicket({ id: user.id, admin: isAdminProfile(user.profile), allQueues: all, queueIds: user.queues.map((queue) => queue.id) }, ticket, { all });
 }
 
 function listsOf(queryClient: QueryClient) {

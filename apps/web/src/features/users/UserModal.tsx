@@ -7,6 +7,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
@@ -27,6 +28,8 @@ import { muiRegister } from '../../core/ui/muiRegister';
 import { PasswordField } from '../../core/ui/PasswordField';
 import { toastError } from '../../core/ui/toastError';
 import { QueueMultiSelect } from '../queues/QueueMultiSelect';
+import { useRoles } from '../roles/roles.api';
+import { roleName } from '../roles/roleName';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { userFormSchema, type UserFormValues } from './userForm';
 import { createUser, fetchUser, saveUserInCache, updateUser, usersKeys } from './users.api';
@@ -35,7 +38,7 @@ import { TwoFactorSection } from '../auth/TwoFactorSection';
 
 type Props = { open: boolean; userId?: number | undefined; onClose: () => void };
 
-const EMPTY: UserFormValues = { name: '', email: '', password: '', currentPassword: '', profile: 'user', queueIds: [], whatsappId: null };
+const EMPTY: UserFormValues = { name: '', email: '', password: '', currentPassword: '', profile: 'user', queueIds: [], whatsappId: null, roleId: null };
 
 function toFormValues(user: TUser): UserFormValues {
   return {
@@ -46,6 +49,7 @@ function toFormValues(user: TUser): UserFormValues {
     profile: user.profile,
     queueIds: user.queues.map((queue) => queue.id),
     whatsappId: user.whatsappId,
+    roleId: user.roleId,
   };
 }
 
@@ -57,6 +61,8 @@ export default function UserModal({ open, userId, onClose }: Props) {
   const isSelf = editing && userId === me?.id;
   const existing = useQuery({ queryKey: usersKeys.detail(userId ?? 0), queryFn: () => fetchUser(userId ?? 0), enabled: editing });
   const whatsapps = useWhatsapps(isAdmin);
+  const roles = useRoles(isAdmin);
+  const roleLabelId = useId();
   const profileLabelId = useId();
   const connectionLabelId = useId();
 
@@ -80,7 +86,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
       ...(values.password ? { password: values.password } : {}),
       ...(isSelf && values.password ? { currentPassword: values.currentPassword } : {}),
     };
-    const body: TUserUpdate = isAdmin ? { ...base, profile: values.profile, queueIds: values.queueIds, whatsappId: values.whatsappId } : base;
+    const body: TUserUpdate = isAdmin ? { ...base, profile: values.profile, queueIds: values.queueIds, whatsappId: values.whatsappId, roleId: values.roleId } : base;
     try {
       const saved =
         userId === undefined
@@ -97,7 +103,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
       toast.success(t('userModal.saved'));
       onClose();
     } catch (error) {
-      applyServerFieldErrors(error, form.setError, ['name', 'email', 'password', 'currentPassword', 'profile', 'queueIds', 'whatsappId']);
+      applyServerFieldErrors(error, form.setError, ['name', 'email', 'password', 'currentPassword', 'profile', 'queueIds', 'whatsappId', 'roleId']);
       toastError(error);
     }
   });
@@ -175,6 +181,34 @@ export default function UserModal({ open, userId, onClose }: Props) {
                   />
                 ) : null}
               </Stack>
+              {isAdmin && form.watch('profile') === 'user' ? (
+                <Controller
+                  control={form.control}
+                  name="roleId"
+                  render={({ field }) => {
+                    const agentRole = (roles.data ?? []).find((role) => role.key === 'agent');
+                    const value = field.value ?? agentRole?.id;
+                    return (
+                      <FormControl fullWidth data-testid="user-role">
+                        <InputLabel id={roleLabelId}>{t('userModal.role')}</InputLabel>
+                        <Select
+                          labelId={roleLabelId}
+                          label={t('userModal.role')}
+                          value={value === undefined || !roles.data ? '' : String(value)}
+                          onChange={(event) => field.onChange(event.target.value === '' || Number(event.target.value) === agentRole?.id ? null : Number(event.target.value))}
+                        >
+                          {(roles.data ?? []).map((role) => (
+                            <MenuItem key={role.id} value={String(role.id)}>
+                              {roleName(t, role)}
+                            </MenuItem>
+                          ))}
+                        </Select>
+                        <FormHelperText>{t('userModal.roleHint')}</FormHelperText>
+                      </FormControl>
+                    );
+                  }}
+                />
+              ) : null}
               {isAdmin ? (
                 <>
                   <Controller

@@ -11,6 +11,8 @@ export type UserFormValues = {
   profile: Profile;
   queueIds: number[];
   whatsappId: number | null;
+  /** A plain user's role; null: the built-in agent role. */
+  roleId: number | null;
 };
 
 /** A new user needs a password (create schema); when editing, an empty one keeps the current (update schema). */
