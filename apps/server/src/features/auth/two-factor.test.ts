@@ -353,3 +353,33 @@ describe('when two-factor sign-in is required', () => {
     expect((await t.request({ method: 'POST', url: '/api/auth/login/2fa/setup', payload: { challenge } })).json()).toMatchObject({ error: 'ERR_TWO_FACTOR_CHALLENGE_EXPIRED' });
   });
 });
+
+describe('a role that requires two-factor sign-in', () => {
+  it("walks its users through the set-up at their next sign-in; other roles' users and the built-in role are not concerned", async () => {
+    t.ctx.config.twoFactorRequired = 'off';
+    const role = await t.request({ method: 'POST', url: '/api/roles', token: t.adminToken, payload: { name: `Financeiro ${Date.now()}`, permissions: ['campaigns'], twoFactorRequired: true } });
+    expect(role.statusCode).toBe(201);
+    const member = await t.createUser();
+    const other = await t.createUser();
+    const given = await t.request({
+      method: 'PUT',
+      url: `/api/users/${member.user.id}`,
+      token: t.adminToken,
+      payload: { name: member.user.name, email: member.user.email, roleId: role.json<{ id: number }>().id },
+    });
+    expect(given.statusCode).toBe(200);
+    expect((await passwordStep(other.user.email, other.password)).json()).toHaveProperty('token');
+    const first = await passwordStep(member.user.email, member.password);
+    expect(first.json()).toEqual({ twoFactorSetupRequired: true, challenge: expect.any(String) });
+    expect(refreshCookie(first)).toBeUndefined();
+    // The role no longer asks for it: the password alone signs in again.
+    const relaxed = await t.request({
+      method: 'PUT',
+      url: `/api/roles/${role.json<{ id: number }>().id}`,
+      token: t.adminToken,
+      payload: { name: role.json<{ name: string }>().name, permissions: ['campaigns'], twoFactorRequired: false },
+    });
+    expect(relaxed.statusCode).toBe(200);
+    expect((await passwordStep(member.user.email, member.password)).json()).toHaveProperty('token');
+  });
+});

@@ -27,6 +27,17 @@ export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | u
   return { ...user, profile, permissions: effectivePermissions(profile, parsePermissionList(permissions)) };
 }
 
+/** Whether the user's role (the built-in agent role's when they have none) asks for a second factor at sign-in. */
+export async function roleRequiresTwoFactor(db: Db, id: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('roles', (join) => join.on((eb) => eb.or([eb('roles.id', '=', eb.ref('users.roleId')), eb.and([eb('users.roleId', 'is', null), eb('roles.key', '=', AGENT_ROLE_KEY)])])))
+    .select(['roles.twoFactorRequired'])
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+  return Boolean(row?.twoFactorRequired);
+}
+
 export async function findCredentialsByEmail(db: Db, email: string) {
   return db.selectFrom('users').select(['id', 'passwordHash', 'tokenVersion']).where('email', '=', email).executeTakeFirst();
 }

@@ -28,6 +28,7 @@ export function RoleModal({ role, onClose }: Props) {
   const builtIn = role?.key != null;
   const [name, setName] = useState(role?.name ?? '');
   const [granted, setGranted] = useState<Set<Permission>>(new Set(role?.permissions ?? []));
+  const [twoFactorRequired, setTwoFactorRequired] = useState(role?.twoFactorRequired ?? false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -44,7 +45,7 @@ export function RoleModal({ role, onClose }: Props) {
     if (trimmed.length < 2) return setNameError(t(trimmed ? 'validation.TOO_SHORT' : 'validation.REQUIRED'));
     setSaving(true);
     try {
-      const input = { name: trimmed, permissions: PERMISSIONS.filter((p) => granted.has(p)), twoFactorRequired: role?.twoFactorRequired ?? false };
+      const input = { name: trimmed, permissions: PERMISSIONS.filter((p) => granted.has(p)), twoFactorRequired };
       if (role) await updateRole(role.id, input);
       else await createRole(input);
       await queryClient.invalidateQueries({ queryKey: rolesKey });
@@ -106,6 +107,28 @@ export function RoleModal({ role, onClose }: Props) {
                 />
               ))}
             </FormGroup>
+            <FormControlLabel
+              sx={{ alignItems: 'flex-start' }}
+              control={
+                <Checkbox
+                  checked={twoFactorRequired}
+                  onChange={(event) => setTwoFactorRequired(event.target.checked)}
+                  sx={{ pt: 0.25 }}
+                  slotProps={{ input: { 'aria-describedby': 'role-2fa-hint' } }}
+                  data-testid="role-two-factor"
+                />
+              }
+              label={
+                <span>
+                  <Typography variant="body2" fontWeight={600} component="span" display="block">
+                    {t('roles.twoFactorRequired')}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary" component="span" display="block" id="role-2fa-hint">
+                    {t('roles.twoFactorRequiredHint')}
+                  </Typography>
+                </span>
+              }
+            />
             <Typography variant="caption" color="text.secondary">
               {t('roles.adminsHoldAll')}
             </Typography>

@@ -256,6 +256,8 @@ export const en = {
     addTitle: 'Add role',
     editTitle: 'Edit role',
     whatTheyMayDo: "What this role's users may do",
+    twoFactorRequired: 'Require two-step verification',
+    twoFactorRequiredHint: 'The users of this role must sign in with a code from an authenticator app; those who have not set it up are walked through it at their next sign-in.',
     adminsHoldAll: 'Admins may always do everything, whatever the role.',
   },
   permissions: {

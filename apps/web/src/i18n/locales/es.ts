@@ -220,6 +220,8 @@ export const es: Messages = {
     addTitle: 'Agregar rol',
     editTitle: 'Editar rol',
     whatTheyMayDo: 'Lo que pueden hacer los usuarios de este rol',
+    twoFactorRequired: 'Exigir verificación en dos pasos',
+    twoFactorRequiredHint: 'Los usuarios de este rol deben entrar con un código de una aplicación de autenticación; quien aún no la configuró la configura en su próximo acceso.',
     adminsHoldAll: 'Los administradores siempre pueden todo, sea cual sea el rol.',
   },
   permissions: {

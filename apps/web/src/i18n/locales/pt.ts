@@ -220,6 +220,8 @@ export const pt: Messages = {
     addTitle: 'Adicionar papel',
     editTitle: 'Editar papel',
     whatTheyMayDo: 'O que os usuários deste papel podem fazer',
+    twoFactorRequired: 'Exigir verificação em duas etapas',
+    twoFactorRequiredHint: 'Os usuários deste papel entram com um código de um aplicativo autenticador; quem ainda não configurou é guiado na próxima vez que entrar.',
     adminsHoldAll: 'Administradores sempre podem tudo, qualquer que seja o papel.',
   },
   permissions: {
