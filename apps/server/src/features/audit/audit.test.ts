@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAuditEvent, TAuditList } from '@zapdesk/shared/audit';
+import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { insertAuditEvent } from './audit.repository.js';
 import { sweepAudit } from './audit.service.js';
@@ -133,6 +134,35 @@ describe('what is recorded', () => {
     expect(await rawRows()).not.toContain('not-the-token');
   });
 
+  it('roles, the role given to an agent, named tokens and two-factor sign-in: who, what, never the token or the code', async () => {
+    const role = await t.request({ method: 'POST', url: '/api/roles', token: t.adminToken, payload: { name: 'Sem envios', permissions: ['groups'] } });
+    expect(role.statusCode).toBe(201);
+    const roleId = role.json<{ id: number }>().id;
+    const given = await t.request({ method: 'PUT', url: `/api/users/${plain.id}`, token: t.adminToken, payload: { name: 'Plain Agent', email: plain.email, roleId } });
+    expect(given.statusCode).toBe(200);
+    const [created] = await events({ action: 'roles.create' });
+    expect(created).toMatchObject({ actorKind: 'user', actorName: expect.any(String), targetType: 'role', targetId: String(roleId), targetName: 'Sem envios', outcome: 'ok' });
+    expect(created?.detail).toMatchObject({ permissions: ['groups'] });
+    const [update] = await events({ action: 'users.update', userId: 1 });
+    expect(update).toMatchObject({ targetType: 'user', targetId: String(plain.id), outcome: 'ok' });
+
+    const made = await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: 'ERP', permissions: ['campaigns'] } });
+    expect(made.statusCode).toBe(201);
+    const { token, apiToken } = made.json<{ token: string; apiToken: { id: number } }>();
+    expect((await t.request({ method: 'DELETE', url: `/api/api-tokens/${apiToken.id}`, token: t.adminToken })).statusCode).toBe(200);
+    expect(await events({ action: 'apiTokens.create' })).toMatchObject([{ targetType: 'apiToken', targetId: String(apiToken.id), targetName: 'ERP', outcome: 'ok' }]);
+    expect(await events({ action: 'apiTokens.revoke' })).toMatchObject([{ targetId: String(apiToken.id), outcome: 'ok' }]);
+    expect(await rawRows()).not.toContain(token);
+
+    const setup = await t.request({ method: 'POST', url: '/api/auth/2fa/setup', token: plain.token });
+    expect(setup.statusCode).toBe(200);
+    const { secret } = setup.json<{ secret: string }>();
+    const code = TOTP.generate({ secret: Secret.fromBase32(secret) });
+    expect((await t.request({ method: 'POST', url: '/api/auth/2fa/enable', token: plain.token, payload: { code } })).statusCode).toBe(200);
+    expect(await events({ action: 'auth.totp_enable', userId: plain.id })).toMatchObject([{ actorName: 'Plain Agent', outcome: 'ok' }]);
+    expect(await rawRows()).not.toContain(secret);
+  });
+
   it('a denied call: the agent who tried, from where, denied with its status', async () => {
     const res = await t.request({ method: 'PUT', url: '/api/settings/timeCreateNewTicket', token: plain.token, payload: { value: '60' }, headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(res.statusCode).toBe(403);
@@ -165,7 +195,7 @@ describe('the admins’ list', () => {
     const auth = await events({ action: 'auth' });
     expect(auth.length).toBeGreaterThan(0);
     expect(auth.every((e) => e.action.startsWith('auth.'))).toBe(true);
-    expect(new Set(auth.map((e) => e.action))).toEqual(new Set(['auth.login', 'auth.login_failed', 'auth.password_change']));
+    expect(new Set(auth.map((e) => e.action))).toEqual(new Set(['auth.login', 'auth.login_failed', 'auth.password_change', 'auth.totp_enable']));
     expect((await events({ action: 'auth.login' })).every((e) => e.action === 'auth.login')).toBe(true);
 
     const mine = await events({ userId: plain.id });
