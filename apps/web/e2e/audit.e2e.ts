@@ -1,13 +1,17 @@
 /**
  * The audit log in the browser against the real server: a failed sign-in, the admin's sign-in
  * and a queue created on the Queues page show on the Auditoria page, in Portuguese words; the
- * action filter narrows the table; 'Exportar CSV' downloads those rows as zdg.csv.
+ * action filter narrows the table; 'Exportar CSV' downloads those rows as zdg.csv. Then a role
+ * without bulk sends given to an agent, and the agent's two-step set-up and sign-in with a code
+ * (computed by otpauth), are listed there too.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Secret, TOTP } from 'otpauth';
 import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
+import { apiAs, idOf, signIn } from './simulator';
 
 let server: RunningServer;
 let browser: Browser;
@@ -77,6 +81,47 @@ describe('audit log', () => {
     await pickOption(page, 'audit-action', 'Exportou o registro de auditoria');
     await rows.filter({ hasText: 'Exportou o registro de auditoria' }).waitFor();
 
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('lists a role made and given to an agent, and the agent turning on two-step verification and signing in with a code', async () => {
+    const { token } = await signIn(server.baseUrl);
+    const api = apiAs(server.baseUrl, () => token);
+    const role = await api('/roles', { method: 'POST', body: { name: 'Sem envios', permissions: ['groups', 'connectionsView'] } });
+    expect(role.status).toBe(201);
+    const agent = { name: 'Bruna Lima', email: 'bruna@e2e.test', password: 'bruna-senha-forte' };
+    const made = await api('/users', { method: 'POST', body: { ...agent, profile: 'user' } });
+    expect(made.status).toBe(201);
+    const agentId = await idOf(made);
+    expect((await api(`/users/${agentId}`, { method: 'PUT', body: { name: agent.name, email: agent.email, roleId: await idOf(role) } })).status).toBe(200);
+
+    // The agent turns on two-step verification, then signs in with a code of the app.
+    const session = await signIn(server.baseUrl, agent);
+    const asAgent = apiAs(server.baseUrl, () => session.token);
+    const { secret } = (await (await asAgent('/auth/2fa/setup', { method: 'POST' })).json()) as { secret: string };
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    expect((await asAgent('/auth/2fa/enable', { method: 'POST', body: { code: totp.generate() } })).status).toBe(200);
+    const password = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(agent) });
+    const { challenge } = (await password.json()) as { challenge: string };
+    // The next step's code: the one that turned it on may not be used twice.
+    const code = totp.generate({ timestamp: Date.now() + 30_000 });
+    const second = await fetch(`${server.baseUrl}/api/auth/login/2fa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ challenge, code }) });
+    expect(second.status).toBe(200);
+
+    const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/audit');
+    await page.getByTestId('audit-page').waitFor();
+    const rows = page.getByTestId('audit-row');
+    await expect.poll(() => rows.filter({ hasText: 'Criou um papel' }).textContent()).toContain('Papel: Sem envios');
+    expect(await rows.filter({ hasText: 'Editou um usuário' }).first().textContent()).toContain('Bruna Lima');
+    expect(await rows.filter({ hasText: 'Ativou a verificação em duas etapas' }).textContent()).toContain('Bruna Lima');
+    expect(await rows.filter({ hasText: 'Entrou no sistema' }).filter({ hasText: 'Bruna Lima' }).count()).toBe(2);
+    // The password step alone is no sign-in: the code was still owed.
+    expect(await rows.filter({ hasText: 'Senha aceita; falta o código da verificação em duas etapas' }).textContent()).toContain(agent.email);
+    await screenshot(page, 'audit-03-roles-and-2fa');
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -8,6 +8,8 @@ import { z } from 'zod';
 export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.login_failed',
+  /** The right password of an account that signs in with a code too: the code is still owed. */
+  'auth.login_code_owed',
   'auth.logout',
   'auth.signup',
   'auth.password_change',

@@ -4,7 +4,7 @@ import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '
 import { ZLoginAnswerSchema } from '@zapdesk/shared/two-factor';
 import type { AppContext } from '../../core/context.js';
 import { refuseForSeconds } from '../../core/http/failure-throttle.js';
-import { ANONYMOUS, compact, nested, numberField, replyIdAndName, textField, type AuditInput, type AuditPick } from '../../core/http/audit-hook.js';
+import { ANONYMOUS, compact, field, nested, numberField, replyIdAndName, textField, type AuditInput, type AuditPick } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { clearRefreshCookie, REFRESH_COOKIE, writeRefreshCookie } from './auth.cookies.js';
 import * as service from './auth.service.js';
@@ -18,6 +18,11 @@ function accountOf(body: unknown): string {
 
 /** A sign-in is the user's; a failed one keeps the e-mail tried (never the password) and the address. */
 function signInAudit({ body, reply, statusCode }: AuditInput): AuditPick {
+  if (statusCode < 300 && field(reply, 'challenge') !== undefined) {
+    // The password was right, and a code (or its set-up) is owed: not a sign-in yet.
+    const email = accountOf(body);
+    return { action: 'auth.login_code_owed', actor: { ...ANONYMOUS, name: email }, targetType: null, targetId: null, detail: compact({ email: email || undefined }) };
+  }
   if (statusCode < 300) {
     const user = nested(reply, 'user');
     const id = numberField(user, 'id') ?? null;

@@ -1077,6 +1077,7 @@ export const en = {
     actions: {
       'auth.login': 'Signed in',
       'auth.login_failed': 'Failed sign-in',
+      'auth.login_code_owed': 'Password accepted; the two-step code is still owed',
       'auth.logout': 'Signed out',
       'auth.signup': 'Created an account (sign-up)',
       'auth.password_change': 'Changed own password',

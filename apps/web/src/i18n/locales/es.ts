@@ -1076,6 +1076,7 @@ export const es: Messages = {
     actions: {
       'auth.login': 'Inició sesión',
       'auth.login_failed': 'Intento de inicio de sesión fallido',
+      'auth.login_code_owed': 'Contraseña aceptada; falta el código de verificación en dos pasos',
       'auth.logout': 'Cerró sesión',
       'auth.signup': 'Creó una cuenta (registro)',
       'auth.password_change': 'Cambió su contraseña',
