@@ -40,6 +40,8 @@ let plain: Who;
 const lacking = new Map<Permission, Who>();
 /** A plain user whose custom role holds no permission at all. */
 let powerless: Who;
+/** A named API token holding every permission. */
+let scopedToken: string;
 let other: { id: number };
 let ticket: TTicket;
 let n = 0;
@@ -565,6 +567,9 @@ const toolPermissions: Record<string, Permission> = {
   'POST /api/sendDirect': 'instagram',
 };
 
+/** The routes a named token may call: the tool API's, and a send's state. */
+const takesApiTokens = new Set([...Object.keys(toolPermissions), 'GET /api/campaigns/{id}', 'GET /api/campaigns/{id}/recipients']);
+
 async function namedToken(permissions: Permission[]): Promise<TApiTokenCreated> {
   const res = await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: `Token ${(n += 1)}`, permissions } });
   expect(res.statusCode).toBe(201);
@@ -648,6 +653,7 @@ beforeAll(async () => {
   ]);
   PERMISSIONS.forEach((permission, i) => lacking.set(permission, made[i] as Who));
   powerless = made[PERMISSIONS.length] as Who;
+  scopedToken = (await namedToken([...PERMISSIONS])).token;
   other = { id: (await t.createUser()).user.id };
   // The plain user works on it: what 'Close all' does to it (an agent's closes their own open
   // tickets, an admin's every ticket) leaves it theirs for the rows that follow.
@@ -673,8 +679,16 @@ describe('authorization table', () => {
   /** What a plain user whose role holds the row's permission gets. */
   const holder = (row: Row): number => row.holder ?? (row.perm && !AGENT_DEFAULT_PERMISSIONS.includes(row.perm) ? row.admin : row.user);
   /** Each caller and the status it expects on a row. */
-  const callers = (): { label: string; who: Who | null; expected: (row: Row) => number }[] => [
+  const callers = (route: string): { label: string; who: Who | null; bearer?: string; expected: (row: Row) => number }[] => [
     { label: 'no token', who: null, expected: (row) => row.anon },
+    // Named tokens open the tool API (and a send's state) only: anywhere else a scoped token, or a
+    // wrong one, is no sign-in (the tool API's rows are in the block below).
+    ...(takesApiTokens.has(route)
+      ? []
+      : [
+          { label: 'scoped token', who: { ...admin, role: 'anon' as const }, bearer: scopedToken, expected: (row: Row) => row.anon },
+          { label: 'wrong token', who: { ...admin, role: 'anon' as const }, bearer: `zdk_${'x'.repeat(43)}`, expected: (row: Row) => row.anon },
+        ]),
     { label: 'plain user', who: plain, expected: (row) => row.user },
     ...PERMISSIONS.map((permission) => ({
       label: `role without ${permission}`,
@@ -692,10 +706,10 @@ describe('authorization table', () => {
       const [method, path] = route.split(' ') as [string, string];
       const seen: Record<string, number> = {};
       const wanted: Record<string, number> = {};
-      for (const caller of callers()) {
+      for (const caller of callers(route)) {
         const who = caller.who ?? { ...admin, role: 'anon' as const };
         const call: Call = { url: path, ...(await row.call?.(who)) };
-        const token = call.token !== undefined ? call.token : caller.who ? caller.who.token : null;
+        const token = call.token !== undefined ? call.token : (caller.bearer ?? (caller.who ? caller.who.token : null));
         const res = await t.request({
           method: method,
           url: call.url,
