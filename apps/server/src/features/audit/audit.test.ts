@@ -145,6 +145,7 @@ describe('what is recorded', () => {
     expect(created?.detail).toMatchObject({ permissions: ['groups'] });
     const [update] = await events({ action: 'users.update', userId: 1 });
     expect(update).toMatchObject({ targetType: 'user', targetId: String(plain.id), outcome: 'ok' });
+    expect(update?.detail).toMatchObject({ role: 'Sem envios' });
 
     const made = await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: 'ERP', permissions: ['campaigns'] } });
     expect(made.statusCode).toBe(201);

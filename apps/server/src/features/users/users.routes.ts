@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZIdParamsSchema, ZListQuerySchema, ZOnlineUsersSchema, ZUserCreateSchema, ZUserListSchema, ZUserSchema, ZUserUpdateSchema } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
-import { compact, numberField, replyIdAndName, textField, type AuditInput, type AuditPick } from '../../core/http/audit-hook.js';
+import { compact, numberField, replyIdAndName, textField, type AuditInput, type AuditPick, nested } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser, requireAdmin } from '../../core/http/auth-hooks.js';
 import { setRefreshCookie } from '../auth/auth.cookies.js';
 import * as service from './users.service.js';
@@ -17,7 +17,8 @@ function userAudit(input: AuditInput): AuditPick {
     // An update names the user of the address, also when it was refused (no answer to read).
     ...(userId === undefined ? {} : { targetId: userId }),
     ...(passwordSet && userId !== undefined && userId === input.actor.userId ? { action: 'auth.password_change' as const } : {}),
-    detail: compact({ profile: textField(input.reply, 'profile'), passwordSet: passwordSet || undefined }),
+    // The role the user holds after the change (the built-in role's users hold none of their own).
+    detail: compact({ profile: textField(input.reply, 'profile'), role: textField(nested(input.reply, 'role'), 'name'), passwordSet: passwordSet || undefined }),
   };
 }
 

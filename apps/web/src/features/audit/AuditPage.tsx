@@ -96,6 +96,7 @@ export default function AuditPage() {
   const facts = (e: TAuditEvent): string =>
     [
       ...COUNT_DETAILS.flatMap((key) => (typeof e.detail[key] === 'number' ? [t(`audit.details.${key}`, { count: e.detail[key] })] : [])),
+      ...(typeof e.detail.role === 'string' ? [t('audit.details.role', { name: e.detail.role })] : []),
       ...(e.detail.passwordSet === true ? [t('audit.details.passwordSet')] : []),
     ].join(' · ');
 

@@ -1149,6 +1149,7 @@ export const en = {
       deleted: '{{count}} deleted',
       imported: '{{count}} messages imported',
       groups: '{{count}} groups',
+      role: 'role: {{name}}',
       passwordSet: 'password changed',
       added: '{{count}} members',
     },

@@ -1148,6 +1148,7 @@ export const es: Messages = {
       deleted: '{{count}} eliminado(s)',
       imported: '{{count}} mensaje(s) importado(s)',
       groups: '{{count}} grupo(s)',
+      role: 'rol: {{name}}',
       passwordSet: 'contraseña cambiada',
       added: '{{count}} participante(s)',
     },

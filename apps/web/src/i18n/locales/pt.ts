@@ -1148,6 +1148,7 @@ export const pt: Messages = {
       deleted: '{{count}} excluído(s)',
       imported: '{{count}} mensagem(ns) importada(s)',
       groups: '{{count}} grupo(s)',
+      role: 'papel: {{name}}',
       passwordSet: 'senha alterada',
       added: '{{count}} participante(s)',
     },
