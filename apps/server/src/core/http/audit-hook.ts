@@ -94,6 +94,19 @@ function actorOf(request: FastifyRequest): AuditActor {
   return user ? { kind: 'user', userId: user.id, name: user.name, tokenName: null } : ANONYMOUS;
 }
 
+/** Control characters (a NUL in an address, say) never reach the log: PostgreSQL refuses a NUL in text, and a reader is not helped by them. */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+
+function storable(text: string, max = TEXT_CHARS): string {
+  return text.replace(CONTROL_CHARS, '').slice(0, max);
+}
+
+function storableDetail(detail: AuditDetail): AuditDetail {
+  const out: AuditDetail = {};
+  for (const [key, value] of Object.entries(detail)) out[key] = typeof value === 'string' ? storable(value) : Array.isArray(value) ? value.map((v) => storable(v)) : value;
+  return out;
+}
+
 function outcomeOf(status: number): AuditOutcome | undefined {
   if (status >= 200 && status < 300) return 'ok';
   if (status === 401 || status === 403) return 'denied';
@@ -127,16 +140,17 @@ export function installAuditHook(app: FastifyInstance, log: () => AuditLog): voi
     const picked = pick?.({ params: request.params, body: request.body, query: request.query, reply: answer, statusCode, actor }) ?? {};
     const paramId = field(request.params, 'id');
     const targetId = picked.targetId !== undefined ? picked.targetId : target && (typeof paramId === 'number' || typeof paramId === 'string') ? paramId : null;
+    const who = picked.actor ?? actor;
     await log().record({
       at: nowIso(),
-      actor: picked.actor ?? actor,
+      actor: { ...who, name: storable(who.name), tokenName: who.tokenName === null ? null : storable(who.tokenName) },
       action: picked.action ?? action,
       targetType: picked.targetType !== undefined ? picked.targetType : (target ?? null),
-      targetId: targetId === null ? null : String(targetId).slice(0, TEXT_CHARS),
-      targetName: picked.targetName?.slice(0, TEXT_CHARS) ?? null,
-      detail: { ...(picked.detail ?? {}), ...(error ? { error } : {}) },
+      targetId: targetId === null ? null : storable(String(targetId)),
+      targetName: picked.targetName === undefined || picked.targetName === null ? null : storable(picked.targetName),
+      detail: storableDetail({ ...(picked.detail ?? {}), ...(error ? { error } : {}) }),
       ip: request.ip,
-      userAgent: (request.headers['user-agent'] ?? '').slice(0, USER_AGENT_CHARS),
+      userAgent: storable(request.headers['user-agent'] ?? '', USER_AGENT_CHARS),
       outcome,
       statusCode,
     });

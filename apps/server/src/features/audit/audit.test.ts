@@ -182,6 +182,14 @@ describe('what is recorded', () => {
     expect(row).toMatchObject({ outcome: 'failed', statusCode: 404, targetId: '999999', detail: { error: 'ERR_NO_QUEUE_FOUND' } });
   });
 
+  it('keeps control characters out of a row: a NUL in an address or a browser name is recorded without it', async () => {
+    const res = await t.request({ method: 'PUT', url: '/api/settings/abc%00', token: t.adminToken, payload: { value: 'x' }, headers: { 'user-agent': 'Agent\u0000Zero' } });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.json<{ error: string }>().error).toMatch(/^ERR_/);
+    const [row] = await events({ action: 'settings.update', outcome: 'failed' });
+    expect(row).toMatchObject({ targetId: 'abc', userAgent: 'AgentZero' });
+  });
+
   it('an acknowledged action is recorded: the row is there when the answer arrives', async () => {
     const res = await t.request({ method: 'POST', url: '/api/queue', token: t.adminToken, payload: { name: 'Audit queue', color: '#a1b2c3', greetingMessage: '' } });
     expect(res.statusCode).toBe(201);
