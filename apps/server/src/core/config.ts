@@ -59,6 +59,12 @@ const ZEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().optional(),
+  /** Another origin serving a web frontend (whaticket's): CORS with credentials for exactly that origin. */
+  FRONTEND_URL: z
+    .string()
+    .url('a URL such as https://desk.example.com')
+    .refine((v) => /^https?:/.test(v), 'http or https')
+    .optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
@@ -108,6 +114,8 @@ export type Config = {
   port: number;
   host: string;
   publicUrl: string | undefined;
+  /** The origin (scheme, host, port) of FRONTEND_URL. */
+  frontendOrigin: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   /** The cluster mode: sockets, events and rate limits shared through this Redis (PostgreSQL only). */
@@ -191,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.PUBLIC_URL,
+    frontendOrigin: e.FRONTEND_URL ? new URL(e.FRONTEND_URL).origin : undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl,
     redisUrl: e.REDIS_URL || undefined,
