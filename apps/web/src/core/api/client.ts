@@ -103,8 +103,8 @@ export function refreshSession(): Promise<TLoginResponse | null> {
     try {
       if (rotationInFlight) await rotationInFlight;
       const response = await send('/auth/refresh_token', { method: 'POST', sessionless: true });
-      // 204: this browser has no refresh cookie (signed out), so there is no session to restore.
-      if (!response.ok || response.status === 204) {
+      // 401: no valid refresh cookie (signed out, expired or revoked): no session to restore.
+      if (!response.ok) {
         endSessionLocally();
         return null;
       }

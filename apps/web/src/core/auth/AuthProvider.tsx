@@ -1,6 +1,7 @@
 /**
- * The session: restored from the refresh cookie at start, set by login, ended by logout or by
- * any 401 the API client meets. Pages read it with useAuth().
+ * The session: restored from the refresh cookie at start (only where an access token is stored,
+ * i.e. someone signed in on this browser), set by login, ended by logout or by any 401 the API
+ * client meets. Pages read it with useAuth().
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,7 +10,7 @@ import type { Permission } from '@zapdesk/shared/permissions';
 import type { TFailedAttempts, TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
 import type { TLoginAnswer } from '@zapdesk/shared/two-factor';
 import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
-import { setToken } from '../api/tokenStore';
+import { getToken, setToken } from '../api/tokenStore';
 
 type AuthState =
   | { status: 'loading' }
@@ -57,6 +58,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         queryClient.clear();
       },
     });
+    // Nobody signed in on this browser (no access token stored: never signed in, or signed out):
+    // there is no session to restore, and asking would be a 401 in the console of the login page.
+    if (getToken() === null) {
+      setState((current) => (current.status === 'loading' ? { status: 'anonymous' } : current));
+      return off;
+    }
     void refreshSession().then((session) => {
       if (!session) setState((current) => (current.status === 'loading' ? { status: 'anonymous' } : current));
     });
