@@ -9,8 +9,8 @@ import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { Permission } from '@zapdesk/shared/permissions';
 import type { TFailedAttempts, TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
 import type { TLoginAnswer } from '@zapdesk/shared/two-factor';
-import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
-import { getToken, setToken } from '../api/tokenStore';
+import { onSessionEvent, refreshSession, request, signOut } from '../api/client';
+import { setToken } from '../api/tokenStore';
 
 type AuthState =
   | { status: 'loading' }
@@ -59,11 +59,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
     });
     // Nobody signed in on this browser (no access token stored: never signed in, or signed out):
-    // there is no session to restore, and asking would be a 401 in the console of the login page.
-    if (getToken() === null) {
-      setState((current) => (current.status === 'loading' ? { status: 'anonymous' } : current));
-      return off;
-    }
+    // refreshSession does not ask (a 401 in the console of the login page) and answers null.
     void refreshSession().then((session) => {
       if (!session) setState((current) => (current.status === 'loading' ? { status: 'anonymous' } : current));
     });
@@ -84,14 +80,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [startSession],
   );
 
-  const logout = useCallback(async () => {
-    try {
-      await requestVoid('/auth/logout', { method: 'DELETE' });
-    } catch {
-      // The session ends locally whatever the server answered.
-    }
-    endSessionLocally();
-  }, []);
+  const logout = useCallback(() => signOut(), []);
 
   const setUser = useCallback((user: TUser) => {
     setState((current) => (current.status === 'authenticated' && current.user.id === user.id ? { ...current, user } : current));
