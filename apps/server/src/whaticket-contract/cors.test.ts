@@ -4,7 +4,10 @@
  * header for any other origin, nor without FRONTEND_URL. Runs on SQLite, and on PostgreSQL when
  * TEST_DATABASE_URL is set.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
+import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
 import { socketCors } from '../core/http/cors.js';
@@ -117,6 +120,28 @@ describe('CORS for FRONTEND_URL', () => {
     expect(await decide(OTHER)).toBe(false);
     expect(await decide(undefined)).toBe(false);
     expect(socketCors(plain.ctx.config.frontendOrigin)).toBeUndefined();
+  });
+
+  it('makes a real socket.io server answer the allowed origin’s polling handshake with credentials, and another origin nothing', async () => {
+    const cors = socketCors(FRONT);
+    const httpServer = http.createServer();
+    const io = new Server(httpServer, { path: '/socket.io', serveClient: false, ...(cors ? { cors } : {}) });
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = httpServer.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/socket.io/?EIO=4&transport=polling`;
+      const allowed = await fetch(url, { headers: { origin: FRONT } });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(FRONT);
+      expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+      const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: FRONT, 'access-control-request-method': 'POST' } });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(FRONT);
+      const other = await fetch(url, { headers: { origin: OTHER } });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      expect(other.headers.get('access-control-allow-credentials')).toBeNull();
+    } finally {
+      await io.close();
+    }
   });
 
   it('reads FRONTEND_URL as one origin and refuses anything else at start-up', () => {
