@@ -139,6 +139,19 @@ describe('a frontend on another origin (FRONTEND_URL)', () => {
       { api, credentials: ADMIN },
     );
     expect(result).toEqual({ login: 200, refresh: 200, users: 200, count: 1, hasMore: false });
+    // Media are shown by address, without CORS (as whaticket's chat shows images): the resource policy lets the frontend load them
+    // (two ports of one IP address, whaticket's usual set-up, are not the same site for Chromium's resource policy).
+    const loaded = await page.evaluate(
+      (src) =>
+        new Promise<boolean>((resolve) => {
+          const image = new Image();
+          image.onload = () => resolve(true);
+          image.onerror = () => resolve(false);
+          image.src = src;
+        }),
+      `${server.baseUrl}/favicon.svg`,
+    );
+    expect(loaded).toBe(true);
 
     const other = await context.newPage();
     await other.goto(stranger.url);

@@ -104,6 +104,13 @@ describe('CORS for FRONTEND_URL', () => {
     expect(corsHeaders(sameOrigin)).toEqual({});
   });
 
+  it('lets the frontend load media and files by address (Cross-Origin-Resource-Policy cross-origin), same-origin only without FRONTEND_URL', async () => {
+    for (const url of ['/api/health', '/no-such-file.png']) {
+      expect((await t.request({ method: 'GET', url })).headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect((await plain.request({ method: 'GET', url })).headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+  });
+
   it('adds nothing without FRONTEND_URL, whatever the origin', async () => {
     expect(corsHeaders(await preflight(plain, FRONT, 'GET', '/api/users/'))).toEqual({});
     const res = await plain.request({ method: 'GET', url: '/api/users/', token: plain.adminToken, headers: { origin: FRONT } });

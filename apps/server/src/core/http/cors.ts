@@ -44,6 +44,11 @@ export function installCors(app: FastifyInstance, frontendOrigin: string | undef
   app.addHook('onRequest', async (request, reply) => {
     // Answers differ by Origin: caches must keep them apart.
     reply.header('vary', 'Origin');
+    // The frontend shows media (<img>, <audio>, <video>) from here by address, without CORS.
+    // 'same-site' is not enough: Chromium blocks it between two ports of one IP address, whaticket's
+    // usual set-up (frontend :3000, backend :8080). Nothing here is readable that way without a
+    // credential: the API wants a bearer token, which such a load never carries.
+    reply.header('cross-origin-resource-policy', 'cross-origin');
     const origin = request.headers.origin;
     if (!allows(origin)) return;
     reply.header('access-control-allow-origin', origin);
