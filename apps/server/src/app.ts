@@ -21,6 +21,7 @@ import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
 import { installAuditHook } from './core/http/audit-hook.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './core/http/error-handler.js';
+import { installCors } from './core/http/cors.js';
 import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
 import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
@@ -199,6 +200,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   // Before the routes: each route that declares `config.audit` is recorded by this one hook.
   installAuditHook(app, () => ctx.audit);
   app.addHook('onRequest', securityHeaders);
+  // FRONTEND_URL's origin (a whaticket frontend served elsewhere) may call with credentials; no other.
+  installCors(app, config.frontendOrigin);
 
   // Strict-Transport-Security only over HTTPS (as seen through TRUST_PROXY): on plain HTTP it
   // would mean nothing, and on a LAN install it would lock browsers out of the HTTP address.

@@ -137,9 +137,9 @@ const table: Record<string, Row> = {
   'POST /api/auth/login': { anon: ok, user: ok, admin: ok, call: () => ({ payload: { email: plain.email, password: plain.password } }) },
   // Sign-up is off on a new install: nobody may register.
   'POST /api/auth/signup': { anon: 403, user: 403, admin: 403, call: () => ({ payload: { name: 'Someone', email: `someone${(n += 1)}@test.local`, password: 'secret-pass' } }) },
-  // The refresh cookie is the credential: without it there is no session to restore (204), whatever the bearer says.
+  // The refresh cookie is the credential: without it there is no session to restore (401), whatever the bearer says.
   'POST /api/auth/refresh_token': {
-    anon: 204,
+    anon: 401,
     user: ok,
     admin: ok,
     call: async (who) => (who.role === 'anon' ? {} : { headers: { cookie: (await t.login(who.email, who.password)).cookie } }),

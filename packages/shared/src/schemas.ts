@@ -131,12 +131,18 @@ export const ZUserSchema = z.object({
 });
 export type TUser = z.infer<typeof ZUserSchema>;
 
+/**
+ * A user's connection: an id, or none (null). whaticket's user form sends none as '' (its empty
+ * choice) or false (its untouched initial state): those two read as null, nothing else does.
+ */
+const ZUserWhatsappId = z.union([ZIdValue, z.null(), z.literal('').transform(() => null), z.literal(false).transform(() => null)], 'INVALID');
+
 export const ZUserCreateSchema = z.object({
   name: requiredText(2, 50),
   email: ZEmail,
   password: ZPassword,
   profile: z.enum(PROFILES, 'INVALID').optional().default('user'),
-  whatsappId: ZIdValue.nullable().optional(),
+  whatsappId: ZUserWhatsappId.optional(),
   queueIds: ZIdList.optional().default([]),
   /** The role of a plain user; null or absent: the built-in agent role. */
   roleId: ZIdValue.nullable().optional(),
@@ -151,7 +157,7 @@ export const ZUserUpdateSchema = z.object({
   /** Needed to change one's own password (not to set another user's, as an admin). */
   currentPassword: z.string('INVALID').max(200, 'TOO_LONG').optional(),
   profile: z.enum(PROFILES, 'INVALID').optional(),
-  whatsappId: ZIdValue.nullable().optional(),
+  whatsappId: ZUserWhatsappId.optional(),
   queueIds: ZIdList.optional(),
   /** The role of a plain user (admins only); null: the built-in agent role; absent: unchanged. */
   roleId: ZIdValue.nullable().optional(),

@@ -12,6 +12,7 @@ import type { Profile } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TContact, TQueue, TUser } from '@zapdesk/shared/schemas';
 import { buildApp, type BuiltApp } from '../app.js';
+import type { DriverFactory } from '../channels/session-manager.js';
 import { TokenService } from '../core/auth/tokens.js';
 import { loadConfig } from '../core/config.js';
 import { nowIso } from '../core/time.js';
@@ -77,7 +78,8 @@ function unique(): string {
   return `${process.pid}${counter}${randomBytes(2).toString('hex')}`;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** driverFactory: the channels' drivers (e.g. whaticket's connections, channel 'whatsapp', on the simulator). */
+export async function createTestApp(env: Record<string, string> = {}, options: { driverFactory?: DriverFactory } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
   const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
@@ -90,11 +92,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  return openTestApp(config, dataDir, pgDb);
+  return openTestApp(config, dataDir, pgDb, options.driverFactory);
 }
 
-async function openTestApp(config: ReturnType<typeof loadConfig>, dataDir: string, pgDb: { url: string; drop: () => Promise<void> } | undefined): Promise<TestApp> {
-  const built = await buildApp(config);
+async function openTestApp(
+  config: ReturnType<typeof loadConfig>,
+  dataDir: string,
+  pgDb: { url: string; drop: () => Promise<void> } | undefined,
+  driverFactory: DriverFactory | undefined,
+): Promise<TestApp> {
+  const built = await buildApp(config, driverFactory ? { driverFactory } : {});
   let url: string | undefined;
 
   const request: TestApp['request'] = ({ token, headers, ...rest }) => built.app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
@@ -211,7 +218,7 @@ async function openTestApp(config: ReturnType<typeof loadConfig>, dataDir: strin
     },
     async restart() {
       await built.close();
-      return openTestApp(config, dataDir, pgDb);
+      return openTestApp(config, dataDir, pgDb, driverFactory);
     },
   };
   return testApp;

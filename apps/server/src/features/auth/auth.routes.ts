@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ZLoginResponseSchema, ZLoginSchema, ZSignupSchema, ZUserSchema } from '@zapdesk/shared/schemas';
 import { ZLoginAnswerSchema } from '@zapdesk/shared/two-factor';
 import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
 import { refuseForSeconds } from '../../core/http/failure-throttle.js';
 import { ANONYMOUS, compact, field, nested, numberField, replyIdAndName, textField, type AuditInput, type AuditPick } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
@@ -72,12 +73,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (req, reply) => reply.code(201).send(await service.signup(ctx, req.body)),
   );
 
-  // Without a refresh cookie there is nothing to refresh: a signed-out browser asks at every start,
-  // and gets 204 (no session) instead of an error in its console. A cookie that fails is still 401.
-  app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema, 204: z.null() } } }, async (req, reply) => {
-    if (!req.cookies[REFRESH_COOKIE]) return reply.code(204).send(null);
+  // Without a valid refresh cookie there is no session to restore: 401, as the spec says (whaticket's
+  // frontend goes to its login page on a 401). Our web app does not ask when it knows nobody is
+  // signed in (no access token stored), so a signed-out login page stays free of console errors.
+  app.post('/auth/refresh_token', { schema: { tags, response: { 200: ZLoginResponseSchema } } }, async (req, reply) => {
+    const cookie = req.cookies[REFRESH_COOKIE];
+    if (!cookie) throw new AppError('ERR_INVALID_TOKEN');
     try {
-      const { token, user, permissions, passwordChangeRequired, refreshToken } = await service.refresh(ctx, req.cookies[REFRESH_COOKIE]);
+      const { token, user, permissions, passwordChangeRequired, refreshToken } = await service.refresh(ctx, cookie);
       writeRefreshCookie(reply, refreshToken);
       return { token, user, permissions, passwordChangeRequired };
     } catch (error) {

@@ -204,10 +204,10 @@ describe('POST /api/auth/signup', () => {
 });
 
 describe('POST /api/auth/refresh_token', () => {
-  it('answers a browser without a refresh cookie 204 (no session, nothing logged as an error), and a cookie that fails 401', async () => {
+  it('answers a browser without a refresh cookie 401 (no session to restore, as the spec says), and a cookie that fails 401', async () => {
     const none = await refresh(undefined);
-    expect(none.statusCode).toBe(204);
-    expect(none.body).toBe('');
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toMatchObject({ error: 'ERR_INVALID_TOKEN' });
     expect(refreshCookie(none)).toBeUndefined();
     const bad = await refresh('not-a-token');
     expect(bad.statusCode).toBe(401);

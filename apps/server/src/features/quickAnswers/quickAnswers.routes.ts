@@ -10,7 +10,10 @@ export const quickAnswersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
   const tags = ['quickAnswers'];
   const onRequest = authenticate(ctx);
 
-  app.get('/quickAnswers', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZQuickAnswerListSchema } }, onRequest }, (req) => service.listQuickAnswers(ctx, req.query));
+  // whaticket's Quick Answers page and its reply box ask for '/quickAnswers/': the same list by an explicit alias (hidden from the docs).
+  for (const url of ['/quickAnswers', '/quickAnswers/']) {
+    app.get(url, { schema: { tags, hide: url.endsWith('/'), querystring: ZListQuerySchema, response: { 200: ZQuickAnswerListSchema } }, onRequest }, (req) => service.listQuickAnswers(ctx, req.query));
+  }
   app.get('/quickAnswers/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZQuickAnswerSchema } }, onRequest }, (req) => service.getQuickAnswer(ctx, req.params.id));
   app.post('/quickAnswers', { schema: { tags, body: ZQuickAnswerInputSchema, response: { 201: ZQuickAnswerSchema } }, onRequest }, async (req, reply) =>
     reply.code(201).send(await service.createQuickAnswer(ctx, req.body)),

@@ -25,7 +25,12 @@ function userAudit(input: AuditInput): AuditPick {
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['users'];
 
-  app.get('/users', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, onRequest: authenticate(ctx) }, (req) => service.listUsers(ctx, req.query));
+  // whaticket's Users page and transfer dialog ask for '/users/': the same list by an explicit alias (hidden from the docs).
+  for (const url of ['/users', '/users/']) {
+    app.get(url, { schema: { tags, hide: url.endsWith('/'), querystring: ZListQuerySchema, response: { 200: ZUserListSchema } }, onRequest: authenticate(ctx) }, (req) =>
+      service.listUsers(ctx, req.query),
+    );
+  }
 
   // Any signed-in user: the transfer dialog shows which agents are online.
   app.get('/users/online', { schema: { tags, response: { 200: ZOnlineUsersSchema } }, onRequest: authenticate(ctx) }, () => service.listOnlineUsers(ctx));

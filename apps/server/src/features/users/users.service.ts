@@ -1,5 +1,6 @@
 import { isAdminProfile, type Profile } from '@zapdesk/shared/domain';
-import type { TListQuery, TOnlineUsers, TUser, TUserCreate, TUserUpdate } from '@zapdesk/shared/schemas';
+import type { z } from 'zod';
+import type { TListQuery, TOnlineUsers, TUser, TUserCreate, ZUserUpdateSchema } from '@zapdesk/shared/schemas';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
 import { assertPasswordNotCommon } from '../../core/auth/password-policy.js';
 import { revokeFamiliesOfUser } from '../auth/refresh-families.repository.js';
@@ -81,7 +82,7 @@ function sameIds(a: number[], b: number[]): boolean {
  * Admins edit anyone. A user edits their own name, email and password only: sending another
  * profile, queues or default connection is refused rather than silently ignored.
  */
-export async function updateUser(ctx: AppContext, actor: Actor, id: number, input: TUserUpdate & { email: string; name: string }): Promise<{ user: TUser; ownPasswordChanged: boolean }> {
+export async function updateUser(ctx: AppContext, actor: Actor, id: number, input: z.output<typeof ZUserUpdateSchema>): Promise<{ user: TUser; ownPasswordChanged: boolean }> {
   const actorIsAdmin = isAdminProfile(actor.profile);
   if (!actorIsAdmin && actor.id !== id) throw new AppError('ERR_NO_PERMISSION');
   const current = await repo.findUserById(ctx.db, id);

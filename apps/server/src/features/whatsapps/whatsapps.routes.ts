@@ -16,7 +16,10 @@ export const whatsappsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   const admin = requirePermission(ctx, 'connectionsManage');
   const session = (action: AuditAction) => ({ audit: { action, target: 'whatsapp' as const, pick: replyIdAndName } });
 
-  app.get('/whatsapp', { schema: { tags, response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, (req) => service.listWhatsappsFor(ctx, currentUser(req)));
+  // whaticket's connections list (useWhatsApps) asks for '/whatsapp/': the same list by an explicit alias (hidden from the docs).
+  for (const url of ['/whatsapp', '/whatsapp/']) {
+    app.get(url, { schema: { tags, hide: url.endsWith('/'), response: { 200: z.array(ZWhatsappSchema) } }, onRequest: authenticate(ctx) }, (req) => service.listWhatsappsFor(ctx, currentUser(req)));
+  }
 
   app.get('/whatsapp/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZWhatsappSchema } }, onRequest: requirePermission(ctx, 'connectionsView') }, (req) =>
     service.getWhatsappFor(ctx, currentUser(req), req.params.id),

@@ -71,6 +71,24 @@ const WRONG_ANSWERS = new Set<ErrorCode | undefined>(['ERR_INVALID_CREDENTIALS',
 
 let refreshInFlight: Promise<TLoginResponse | null> | null = null;
 let rotationInFlight: Promise<unknown> | null = null;
+/** A sign-out is under way: the server ends the session (and drops the socket) before it answers. */
+let signingOut = false;
+
+/**
+ * Signs out: the server ends every session of the user, then this tab forgets its token. While
+ * the call runs, nothing asks for a refresh (the socket the server drops would, and get a 401).
+ */
+export async function signOut(): Promise<void> {
+  signingOut = true;
+  try {
+    await requestRaw('/auth/logout', { method: 'DELETE' });
+  } catch {
+    // The session ends locally whatever the server answered.
+  } finally {
+    signingOut = false;
+    endSessionLocally();
+  }
+}
 
 /**
  * Runs a call that rotates the refresh cookie (changing one's own password). The server drops
@@ -96,15 +114,22 @@ export async function withSessionRotation<T>(work: () => Promise<T>): Promise<T>
 
 /**
  * Exchanges the refresh cookie for a new access token. Concurrent callers share one request.
- * Resolves null (and ends the local session) when there is no valid cookie.
+ * Resolves null (and ends the local session) when there is no valid cookie, or no token stored.
  */
 export function refreshSession(): Promise<TLoginResponse | null> {
+  // Nobody is signed in on this browser (no token stored), or the user is signing out: nothing to
+  // restore, and asking would only be a 401 in the console.
+  if (signingOut) return Promise.resolve(null);
+  if (getToken() === null) {
+    endSessionLocally();
+    return Promise.resolve(null);
+  }
   refreshInFlight ??= (async () => {
     try {
       if (rotationInFlight) await rotationInFlight;
       const response = await send('/auth/refresh_token', { method: 'POST', sessionless: true });
-      // 204: this browser has no refresh cookie (signed out), so there is no session to restore.
-      if (!response.ok || response.status === 204) {
+      // 401: no valid refresh cookie (signed out, expired or revoked): no session to restore.
+      if (!response.ok) {
         endSessionLocally();
         return null;
       }

@@ -1,6 +1,7 @@
 /**
- * The session: restored from the refresh cookie at start, set by login, ended by logout or by
- * any 401 the API client meets. Pages read it with useAuth().
+ * The session: restored from the refresh cookie at start (only where an access token is stored,
+ * i.e. someone signed in on this browser), set by login, ended by logout or by any 401 the API
+ * client meets. Pages read it with useAuth().
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,7 +9,7 @@ import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { Permission } from '@zapdesk/shared/permissions';
 import type { TFailedAttempts, TLoginResponse, TLogin, TUser } from '@zapdesk/shared/schemas';
 import type { TLoginAnswer } from '@zapdesk/shared/two-factor';
-import { endSessionLocally, onSessionEvent, refreshSession, request, requestVoid } from '../api/client';
+import { onSessionEvent, refreshSession, request, signOut } from '../api/client';
 import { setToken } from '../api/tokenStore';
 
 type AuthState =
@@ -57,6 +58,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         queryClient.clear();
       },
     });
+    // Nobody signed in on this browser (no access token stored: never signed in, or signed out):
+    // refreshSession does not ask (a 401 in the console of the login page) and answers null.
     void refreshSession().then((session) => {
       if (!session) setState((current) => (current.status === 'loading' ? { status: 'anonymous' } : current));
     });
@@ -77,14 +80,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [startSession],
   );
 
-  const logout = useCallback(async () => {
-    try {
-      await requestVoid('/auth/logout', { method: 'DELETE' });
-    } catch {
-      // The session ends locally whatever the server answered.
-    }
-    endSessionLocally();
-  }, []);
+  const logout = useCallback(() => signOut(), []);
 
   const setUser = useCallback((user: TUser) => {
     setState((current) => (current.status === 'authenticated' && current.user.id === user.id ? { ...current, user } : current));
