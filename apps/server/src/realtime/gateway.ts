@@ -12,6 +12,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
 import type { AppContext } from '../core/context.js';
+import { socketCors } from '../core/http/cors.js';
 import type { RedisClients } from '../core/redis.js';
 import { findAuthUserById } from '../features/users/users.repository.js';
 import { broadcastEvents } from './broadcasts.js';
@@ -24,13 +25,10 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, 
 /** whaticket's frontend: `io('<origin>/api', { query: { token } })`. */
 export const WHATICKET_NAMESPACE = '/api';
 
-/** CORS for the socket's polling transport: FRONTEND_URL's origin with credentials, nothing for others. */
-function corsFor(origin: string | undefined) {
-  return origin ? { origin: (requested: string | undefined, callback: (error: Error | null, allow?: boolean) => void) => callback(null, requested === origin), credentials: true } : undefined;
-}
-
 export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: RedisClients): RealtimeServer {
-  const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false, cors: corsFor(ctx.config.frontendOrigin) });
+  // CORS for the socket's polling transport: FRONTEND_URL's origin with credentials, nothing for others.
+  const cors = socketCors(ctx.config.frontendOrigin);
+  const io: RealtimeServer = new Server(httpServer, { path: '/socket.io', serveClient: false, ...(cors ? { cors } : {}) });
   // The cluster mode: what this node emits to a room reaches that room's sockets on every node
   // (every namespace, the ones made below too, uses this adapter).
   if (redis) io.adapter(createAdapter(redis.pub, redis.sub, { key: `${redis.prefix}:socket.io` }));
