@@ -239,9 +239,43 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_INTERNAL: 'An error occurred!',
 };
 
+/**
+ * The codes whaticket's frontend translates (its `backendErrors`). Its error toast shows
+ * `message || error`, translated when a text exists for it: these codes leave as `{ error }`
+ * alone, as whaticket's backend answers them, so its toasts speak the agent's language. Our web
+ * app translates every code itself and never needs the sentence.
+ */
+export const CODE_ONLY_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'ERR_NO_OTHER_WHATSAPP',
+  'ERR_NO_DEF_WAPP_FOUND',
+  'ERR_WAPP_NOT_INITIALIZED',
+  'ERR_WAPP_CHECK_CONTACT',
+  'ERR_WAPP_INVALID_CONTACT',
+  'ERR_WAPP_DOWNLOAD_MEDIA',
+  'ERR_INVALID_CREDENTIALS',
+  'ERR_SENDING_WAPP_MSG',
+  'ERR_DELETE_WAPP_MSG',
+  'ERR_OTHER_OPEN_TICKET',
+  'ERR_SESSION_EXPIRED',
+  'ERR_USER_CREATION_DISABLED',
+  'ERR_NO_PERMISSION',
+  'ERR_DUPLICATED_CONTACT',
+  'ERR_NO_SETTING_FOUND',
+  'ERR_NO_CONTACT_FOUND',
+  'ERR_NO_TICKET_FOUND',
+  'ERR_NO_USER_FOUND',
+  'ERR_NO_WAPP_FOUND',
+  'ERR_CREATING_MESSAGE',
+  'ERR_CREATING_TICKET',
+  'ERR_FETCH_WAPP_MSG',
+  'ERR_QUEUE_COLOR_ALREADY_EXISTS',
+  'ERR_WAPP_GREETING_REQUIRED',
+]);
+
 export type ErrorBody = {
   error: ErrorCode;
-  message: string;
+  /** A sentence for people reading the API; absent for the CODE_ONLY_ERRORS. */
+  message?: string;
   /** Field errors of an ERR_VALIDATION: path -> message. */
   fields?: Record<string, string>;
   /** A reply that was stored but could not be sent: it stays in the chat as failed, with Retry. */

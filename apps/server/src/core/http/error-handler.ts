@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { VALIDATION_CODES, VALIDATION_MESSAGES, type ValidationCode } from '@zapdesk/shared/schemas';
-import { ERROR_MESSAGES, ERROR_STATUS, type ErrorBody, type ErrorCode } from '@zapdesk/shared/errors';
+import { CODE_ONLY_ERRORS, ERROR_MESSAGES, ERROR_STATUS, type ErrorBody, type ErrorCode } from '@zapdesk/shared/errors';
 import { AppError } from '../errors.js';
 
 function asValidationCode(message: string): ValidationCode {
@@ -43,8 +43,13 @@ function frameworkCode(error: FastifyError): ErrorCode | undefined {
   return 'ERR_BAD_REQUEST';
 }
 
+/** `{ error, message }`, or `{ error }` alone for the codes whaticket's frontend translates (CODE_ONLY_ERRORS). */
+export function errorBody(code: ErrorCode, message: string = ERROR_MESSAGES[code]): ErrorBody {
+  return CODE_ONLY_ERRORS.has(code) ? { error: code } : { error: code, message };
+}
+
 function answer(reply: FastifyReply, code: ErrorCode): FastifyReply {
-  return reply.code(ERROR_STATUS[code]).send({ error: code, message: ERROR_MESSAGES[code] } satisfies ErrorBody);
+  return reply.code(ERROR_STATUS[code]).send(errorBody(code));
 }
 
 /**
@@ -67,7 +72,7 @@ export function clientErrorHandler(headers: Record<string, string>) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const code: ErrorCode = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'ERR_REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'ERR_HEADERS_TOO_LARGE' : 'ERR_BAD_REQUEST';
-    const body = JSON.stringify({ error: code, message: ERROR_MESSAGES[code] } satisfies ErrorBody);
+    const body = JSON.stringify(errorBody(code));
     const lines = [
       `HTTP/1.1 ${ERROR_STATUS[code]} ${code}`,
       'Content-Type: application/json; charset=utf-8',
@@ -80,13 +85,12 @@ export function clientErrorHandler(headers: Record<string, string>) {
   };
 }
 
-/** Every failure leaves as `{ error: 'ERR_...', message }`; bad input is a 4xx, never a 500. */
+/** Every failure leaves as `{ error: 'ERR_...', message }` (see errorBody); bad input is a 4xx, never a 500. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       const body: ErrorBody = {
-        error: error.code,
-        message: error.message,
+        ...errorBody(error.code, error.message),
         ...(error.fields ? { fields: error.fields } : {}),
         ...(error.messageId === undefined ? {} : { messageId: error.messageId }),
       };

@@ -118,7 +118,7 @@ describe('contacts CRUD', () => {
     expect(res.statusCode).toBe(204);
     const gone = await t.request({ method: 'GET', url: `/api/contacts/${contact.id}`, token });
     expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toMatchObject({ error: 'ERR_NO_CONTACT_FOUND', message: 'No contact found with this ID.' });
+    expect(gone.json()).toEqual({ error: 'ERR_NO_CONTACT_FOUND' });
     // Its number is free again.
     expect((await postContact({ name: 'Reborn', number: contact.number })).statusCode).toBe(201);
   });
@@ -179,7 +179,7 @@ describe('contact numbers are unique', () => {
     const before = await contactCount();
     const res = await postContact({ name: 'Second Owner', number: '5511987650003' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ error: 'ERR_DUPLICATED_CONTACT', message: 'A contact with this number already exists.' });
+    expect(res.json()).toEqual({ error: 'ERR_DUPLICATED_CONTACT' });
     expect(await contactCount()).toBe(before);
   });
 

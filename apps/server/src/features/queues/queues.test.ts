@@ -132,7 +132,7 @@ describe('queues: updates and deletes', () => {
     const queue = await t.createQueue({ name: 'Unchanged' });
     const res = await t.request({ method: 'PUT', url: `/api/queue/${queue.id}`, token: t.adminToken, payload: { name: 'Changed', color: '#fa28ff' } });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS', message: 'This color is already in use, pick another one.' });
+    expect(res.json()).toEqual({ error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' });
     expect((await t.request({ method: 'GET', url: `/api/queue/${queue.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Unchanged', color: queue.color });
   });
 

@@ -123,7 +123,7 @@ describe('GET /api/users/:id', () => {
   it('answers 404 ERR_NO_USER_FOUND to an admin asking for an unknown id', async () => {
     const res = await t.request({ method: 'GET', url: '/api/users/999999', token: t.adminToken });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ error: 'ERR_NO_USER_FOUND', message: 'No user found with this ID.' });
+    expect(res.json()).toEqual({ error: 'ERR_NO_USER_FOUND' });
   });
 
   it.each(['abc', '0', '-1', '1.5', '2147483648'])('answers 400 ERR_VALIDATION to the id %s', async (id) => {
