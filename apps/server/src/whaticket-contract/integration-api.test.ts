@@ -286,6 +286,15 @@ describe('POST /api/messages/send (whaticket integration API)', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toMatchObject({ error: 'ERR_TOO_MANY_REQUESTS' });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // The tool API counts the same guesses: the address is refused there too.
+    const tool = await t.request({
+      method: 'POST',
+      url: '/api/zdg',
+      remoteAddress: ip,
+      headers: { authorization: `Bearer ${userApiToken}` },
+      payload: { number: nextNumber(), message: 'x', ticketwhatsappId: phone },
+    });
+    expect(tool.statusCode).toBe(429);
     // Another address is not affected.
     expect(
       (

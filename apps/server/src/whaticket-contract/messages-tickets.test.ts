@@ -175,6 +175,34 @@ const TABLE: Row[] = [
     },
   },
   {
+    who: 'whaticket',
+    route: 'GET /messages/:ticketId from another origin (whaticket served at FRONTEND_URL)',
+    shape: 'Origin: http://atendimento.example: media addresses come absolute, on the address this server was reached at',
+    method: 'GET',
+    url: () => `/api/messages/${s.ticket.id}`,
+    send: () => ({ headers: { origin: 'http://atendimento.example', host: 'desk.example:8080' } }),
+    status: 200,
+    effect: async (res) => {
+      const media = res.json<{ messages: TMessage[] }>().messages.find((m) => m.id === s.mediaMessage.id);
+      expect(media?.mediaUrl).toMatch(/^http:\/\/desk\.example:8080\/api\/media\/\d+\?expires=\d+&signature=/);
+      const path = new URL(media?.mediaUrl ?? '').pathname + new URL(media?.mediaUrl ?? '').search;
+      expect((await t.request({ method: 'GET', url: path })).rawPayload.equals(PNG)).toBe(true);
+    },
+  },
+  {
+    who: 'ours',
+    route: 'GET /messages/:ticketId from this origin',
+    shape: 'Origin equal to the server’s own: relative media addresses, as the spec gives them',
+    method: 'GET',
+    url: () => `/api/messages/${s.ticket.id}`,
+    send: () => ({ headers: { origin: 'http://desk.example:8080', host: 'desk.example:8080' } }),
+    status: 200,
+    effect: async (res) => {
+      const media = res.json<{ messages: TMessage[] }>().messages.find((m) => m.id === s.mediaMessage.id);
+      expect(media?.mediaUrl).toMatch(/^\/api\/media\/\d+\?/);
+    },
+  },
+  {
     who: 'refused',
     route: 'GET /api/api/media/:id',
     shape: 'a wrong signature',

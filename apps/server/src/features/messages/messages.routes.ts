@@ -10,6 +10,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { uploadOptions, withUpload } from '../../core/http/uploads.js';
+import { mediaForOrigin } from './cross-origin-media.js';
 import * as service from './messages.service.js';
 
 /** The route's own errors of a multipart message. */
@@ -35,6 +36,8 @@ const ZTicketParams = z.object({ ticketId: z.coerce.number('INVALID').int('INVAL
 export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['messages'];
   const onRequest = authenticate(ctx);
+  // These routes' answers only (the plugin is encapsulated): media addresses for a frontend on another origin.
+  app.addHook('preSerialization', async (req, _reply, payload) => mediaForOrigin(req, payload));
 
   app.get('/messages/:ticketId', { schema: { tags, params: ZTicketParams, querystring: ZMessagePageQuerySchema, response: { 200: ZMessageListSchema } }, onRequest }, (req) =>
     service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
