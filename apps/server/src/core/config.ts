@@ -38,6 +38,27 @@ export function parseTrustProxy(value: string): TrustProxy {
   return entries;
 }
 
+/**
+ * `FRONTEND_URL`: the one other origin allowed to call the API and the socket with credentials
+ * (a whaticket frontend served elsewhere), as `scheme://host[:port]`. Unset or empty: none.
+ */
+export function parseFrontendOrigin(value: string | undefined): string | undefined {
+  const v = value?.trim() ?? '';
+  if (v === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Error(`FRONTEND_URL: "${v}" is not a URL (e.g. https://desk.example.com).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`FRONTEND_URL: "${v}" must start with http:// or https://.`);
+  // An origin has no path: a path here would suggest that only part of the site is allowed.
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new Error(`FRONTEND_URL: "${v}" must be an origin only (scheme, host and port), without a path.`);
+  }
+  return url.origin;
+}
+
 /** 'min-max' seconds between two sends of a lane, e.g. 5-15. */
 function paceSeconds(fallback: string) {
   return z
@@ -59,6 +80,7 @@ const ZEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.string().optional(),
+  FRONTEND_URL: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
@@ -108,6 +130,8 @@ export type Config = {
   port: number;
   host: string;
   publicUrl: string | undefined;
+  /** The one other origin given CORS with credentials (FRONTEND_URL's origin); undefined: none. */
+  frontendOrigin: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   /** The cluster mode: sockets, events and rate limits shared through this Redis (PostgreSQL only). */
@@ -182,8 +206,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid environment:\n  REDIS_URL: every node of a cluster needs the same JWT_SECRET, JWT_REFRESH_SECRET and SECRETS_KEY, given in the environment.');
   }
   let trustProxy: TrustProxy;
+  let frontendOrigin: string | undefined;
   try {
     trustProxy = parseTrustProxy(e.TRUST_PROXY);
+    frontendOrigin = parseFrontendOrigin(e.FRONTEND_URL);
   } catch (error) {
     throw new Error(`Invalid environment:\n  ${(error as Error).message}`);
   }
@@ -191,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     publicUrl: e.PUBLIC_URL,
+    frontendOrigin,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl,
     redisUrl: e.REDIS_URL || undefined,

@@ -108,6 +108,31 @@ describe.runIf(onPostgres)('three nodes on PostgreSQL and Redis (run in the Post
     expect(named(admin, 'quickAnswer')).toHaveLength(1);
   });
 
+  it("carries whaticket's namespace /api too: node A's accept reaches a pending tab on node C as a delete", async (context) => {
+    if (!ready) return context.skip();
+    const [a] = nodes;
+    if (!a) throw new Error('nodes missing');
+    const phone = (await a.request({ method: 'POST', url: '/api/whatsapp', token: a.adminToken, payload: { name: 'Linha whaticket', channel: 'simulator' } })).json<{ id: number }>().id;
+    expect((await a.request({ method: 'POST', url: `/api/simulator/${phone}/scan`, token: a.adminToken })).statusCode).toBe(200);
+    expect((await a.request({ method: 'POST', url: `/api/simulator/${phone}/inbound`, token: a.adminToken, payload: { from: '5511966665555', body: 'oi do whaticket' } })).statusCode).toBe(200);
+    const tickets = (await a.request({ method: 'GET', url: '/api/tickets?status=pending&showAll=true', token: a.adminToken })).json<{ tickets: TTicket[] }>().tickets;
+    const ticket = tickets.find((item) => item.contact.number === '5511966665555');
+    if (!ticket) throw new Error('no ticket');
+    // As whaticket's frontend connects: namespace /api, the token in the query, the join without acknowledgement.
+    const tab = connectSocket(`${urls[2] ?? ''}/api`, { query: { token: a.adminToken }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const heard: { event: string; payload: unknown }[] = [];
+    tab.onAny((event: string, payload: unknown) => heard.push({ event, payload }));
+    await new Promise<void>((resolve, reject) => {
+      tab.once('connect', resolve);
+      tab.once('connect_error', reject);
+    });
+    tab.emit('joinTickets', 'pending');
+    await vi.waitFor(async () => expect((await nodes[2]?.io.of('/api').fetchSockets())?.find((s) => s.id === tab.id)?.rooms.size).toBeGreaterThan(2), { timeout: 5_000 });
+    expect((await a.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: a.adminToken, payload: { status: 'open' } })).statusCode).toBe(200);
+    await vi.waitFor(() => expect(heard).toContainEqual({ event: 'ticket', payload: { action: 'delete', ticketId: ticket.id } }), { timeout: 5_000 });
+    tab.close();
+  });
+
   it('counts login attempts across the nodes', async (context) => {
     if (!ready) return context.skip();
     const wrong = { email: 'nobody@test.local', password: 'not-the-password' };

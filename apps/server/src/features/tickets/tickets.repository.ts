@@ -87,7 +87,7 @@ export async function findTicketById(db: Db, id: number): Promise<TTicket | unde
 }
 
 export async function findActiveTicketId(db: Db, contactId: number, whatsappId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('tickets').select('id').where('contactId', '=', contactId).where('whatsappId', '=', whatsappId).where('status', 'in', ['open', 'pending']).executeTakeFirst();
+  const row = await db.selectFrom('tickets').select('id').where('contactId', '=', contactId).where('whatsappId', '=', whatsappId).where(activeStatus).executeTakeFirst();
   return row?.id;
 }
 
