@@ -176,8 +176,8 @@ const TABLE: Row[] = [
   },
   {
     who: 'whaticket',
-    route: 'GET /messages/:ticketId from another origin (whaticket served at FRONTEND_URL)',
-    shape: 'Origin: http://atendimento.example: media addresses come absolute, on the address this server was reached at',
+    route: 'GET /messages/:ticketId from FRONTEND_URL (whaticket served on another origin)',
+    shape: 'Origin: http://atendimento.example (= FRONTEND_URL): media addresses come absolute, on the address this server was reached at',
     method: 'GET',
     url: () => `/api/messages/${s.ticket.id}`,
     send: () => ({ headers: { origin: 'http://atendimento.example', host: 'desk.example:8080' } }),
@@ -187,6 +187,19 @@ const TABLE: Row[] = [
       expect(media?.mediaUrl).toMatch(/^http:\/\/desk\.example:8080\/api\/media\/\d+\?expires=\d+&signature=/);
       const path = new URL(media?.mediaUrl ?? '').pathname + new URL(media?.mediaUrl ?? '').search;
       expect((await t.request({ method: 'GET', url: path })).rawPayload.equals(PNG)).toBe(true);
+    },
+  },
+  {
+    who: 'refused',
+    route: 'GET /messages/:ticketId from an origin other than FRONTEND_URL',
+    shape: 'Origin: http://outro.example: relative media addresses (nothing made for it)',
+    method: 'GET',
+    url: () => `/api/messages/${s.ticket.id}`,
+    send: () => ({ headers: { origin: 'http://outro.example', host: 'desk.example:8080' } }),
+    status: 200,
+    effect: async (res) => {
+      const media = res.json<{ messages: TMessage[] }>().messages.find((m) => m.id === s.mediaMessage.id);
+      expect(media?.mediaUrl).toMatch(/^\/api\/media\/\d+\?/);
     },
   },
   {
@@ -539,7 +552,7 @@ const TABLE: Row[] = [
 ];
 
 beforeAll(async () => {
-  t = await createTestApp({ SIMULATOR: 'on' });
+  t = await createTestApp({ SIMULATOR: 'on', FRONTEND_URL: 'http://atendimento.example' });
   const created = await t.request({ method: 'POST', url: '/api/whatsapp', token: t.adminToken, payload: { name: 'Loja', channel: 'simulator', isDefault: true } });
   s.phone = created.json<{ id: number }>().id;
   await t.request({ method: 'POST', url: `/api/simulator/${s.phone}/scan`, token: t.adminToken });

@@ -36,8 +36,8 @@ const ZTicketParams = z.object({ ticketId: z.coerce.number('INVALID').int('INVAL
 export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['messages'];
   const onRequest = authenticate(ctx);
-  // These routes' answers only (the plugin is encapsulated): media addresses for a frontend on another origin.
-  app.addHook('preSerialization', async (req, _reply, payload) => mediaForOrigin(req, payload));
+  // These routes' answers only (the plugin is encapsulated): media addresses for whaticket's frontend at FRONTEND_URL.
+  app.addHook('preSerialization', async (req, _reply, payload) => mediaForOrigin(req, ctx.config.frontendOrigin, payload));
 
   app.get('/messages/:ticketId', { schema: { tags, params: ZTicketParams, querystring: ZMessagePageQuerySchema, response: { 200: ZMessageListSchema } }, onRequest }, (req) =>
     service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
