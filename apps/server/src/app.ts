@@ -55,6 +55,7 @@ import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
 import { vonageRoutes } from './features/vonage/vonage.routes.js';
 import { instagramRoutes } from './features/instagram/instagram.routes.js';
 import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
+import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js';
 import { LOG_REDACT_CENSOR, LOG_REDACT_PATHS, requestSerializer } from './core/http/log-redaction.js';
 import { connectRedis } from './core/redis.js';
 import { Leases } from './core/cluster/leases.js';
@@ -262,6 +263,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
         whatsappsRoutes,
         ticketsRoutes,
         messagesRoutes,
+        whaticketApiRoutes,
         historyRoutes,
         campaignsRoutes,
         toolApiRoutes,

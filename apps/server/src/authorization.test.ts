@@ -414,6 +414,9 @@ const table: Record<string, Row> = {
   'GET /api/local-media': { anon: 401, user: ok, admin: ok, perm: 'campaigns' },
   'POST /api/local-media/recordings': { anon: 401, user: 201, admin: 201, perm: 'campaigns', call: () => multipartBytes('file', 'note.ogg', 'audio/ogg', OPUS_FILE) },
 
+  // whaticket's integration send takes an API token only, never a session (its table of calls with
+  // tokens is whaticket-contract/integration-api.test.ts).
+  'POST /api/messages/send': { anon: 401, user: 401, admin: 401, call: () => ({ payload: { number: '447700700001', body: 'Oi' } }) },
   // The tool API: a session or the userApiToken; sends are one-recipient campaigns (202).
   'POST /api/zdg': {
     anon: 401,
@@ -568,7 +571,7 @@ const toolPermissions: Record<string, Permission> = {
 };
 
 /** The routes a named token may call: the tool API's, and a send's state. */
-const takesApiTokens = new Set([...Object.keys(toolPermissions), 'GET /api/campaigns/{id}', 'GET /api/campaigns/{id}/recipients']);
+const takesApiTokens = new Set([...Object.keys(toolPermissions), 'GET /api/campaigns/{id}', 'GET /api/campaigns/{id}/recipients', 'POST /api/messages/send']);
 
 async function namedToken(permissions: Permission[]): Promise<TApiTokenCreated> {
   const res = await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: `Token ${(n += 1)}`, permissions } });

@@ -51,6 +51,21 @@ export type TTicket = z.infer<typeof ZTicketSchema>;
 
 const ZFlag = z.enum(['true', 'false'], 'INVALID');
 
+/** An ISO 8601 date-time with its offset, as `Date.prototype.toISOString` writes it. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+const pad = (n: number) => String(n).padStart(2, '0');
+/** The local calendar day (YYYY-MM-DD) an instant falls on, or undefined for no instant. */
+function localDayOf(isoDateTime: string): string | undefined {
+  const at = new Date(isoDateTime);
+  if (Number.isNaN(at.getTime())) return undefined;
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+function isCalendarDay(value: string): boolean {
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(year, month - 1, day);
+  return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
+}
+
 export const ZTicketListQuerySchema = z.object({
   pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
   status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
@@ -76,15 +91,20 @@ export const ZTicketListQuerySchema = z.object({
   withUnreadMessages: ZFlag.optional().default('false'),
   /** The Group tab: 'true' group tickets only, 'false' private ones only; absent both. */
   isGroup: ZFlag.optional(),
-  /** Tickets created on this day (YYYY-MM-DD, the server's time zone). */
+  /**
+   * Tickets created on this day (YYYY-MM-DD, the server's time zone). whaticket's dashboard sends
+   * an ISO date-time (`new Date().toISOString()`): the day that instant falls on here, as its
+   * server reads it.
+   */
   date: z
     .string('INVALID')
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'INVALID')
-    .refine((value) => {
-      const [year, month, day] = value.split('-').map(Number) as [number, number, number];
-      const date = new Date(year, month - 1, day);
-      return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
-    }, 'INVALID')
+    .max(40, 'INVALID')
+    .transform((value, ctx) => {
+      const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : ISO_DATE_TIME.test(value) ? localDayOf(value) : undefined;
+      if (day && isCalendarDay(day)) return day;
+      ctx.addIssue({ code: 'custom', message: 'INVALID' });
+      return z.NEVER;
+    })
     .optional(),
 });
 export type TTicketListQuery = z.infer<typeof ZTicketListQuerySchema>;
@@ -94,7 +114,8 @@ export const ZTicketUpdateSchema = z
     status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
     userId: ZIdValue.nullable().optional(),
     queueId: ZIdValue.nullable().optional(),
-    whatsappId: ZIdValue.optional(),
+    /** whaticket's transfer forms send `false` or `''` for 'no connection chosen': no move. */
+    whatsappId: z.preprocess((v) => (v === false || v === '' ? undefined : v), ZIdValue.optional()),
   })
   .refine((v) => v.status !== undefined || v.userId !== undefined || v.queueId !== undefined || v.whatsappId !== undefined, { message: 'REQUIRED', path: ['status'] });
 export type TTicketUpdate = z.infer<typeof ZTicketUpdateSchema>;
@@ -172,9 +193,10 @@ export const ZSendTextSchema = z.object({
     .refine(noNul, 'INVALID')
     .refine((v) => v.trim().length > 0, 'REQUIRED'),
   quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),
-  read: z.boolean().optional(),
-  fromMe: z.boolean().optional(),
-  mediaUrl: z.string().optional(),
+  // What whaticket's chat sends along with a text, ignored: `read: 1`, `fromMe: true`, `mediaUrl: ""`.
+  read: z.union([z.boolean(), z.literal(1), z.literal(0)], 'INVALID').optional(),
+  fromMe: z.literal(true, 'INVALID').optional(),
+  mediaUrl: z.literal('', 'INVALID').optional(),
 });
 
 // ---------- simulator ----------

@@ -226,8 +226,11 @@ export const ZContactInputSchema = z.object({
   number: ZContactNumber,
   email: ZOptionalEmail.optional().default(''),
   extraInfo: z
-    .array(z.object({ name: requiredText(1, 100), value: freeText().trim().max(1000, 'TOO_LONG') }), 'INVALID')
-    .max(50, 'TOO_LONG')
+    .preprocess(
+      // whaticket's contact form adds a row as `{ name: "", value: "" }`: a row left blank is dropped.
+      (rows) => (Array.isArray(rows) ? rows.filter((r: unknown) => !(typeof r === 'object' && r !== null && 'name' in r && 'value' in r && r.name === '' && r.value === '')) : rows),
+      z.array(z.object({ name: requiredText(1, 100), value: freeText().trim().max(1000, 'TOO_LONG') }), 'INVALID').max(50, 'TOO_LONG'),
+    )
     .optional(),
 });
 export type TContactInput = z.input<typeof ZContactInputSchema>;

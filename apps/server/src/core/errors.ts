@@ -7,11 +7,15 @@ export class AppError extends Error {
   readonly fields: Record<string, string> | undefined;
   readonly messageId: number | undefined;
 
-  constructor(code: ErrorCode, options: { message?: string; fields?: Record<string, string>; messageId?: number } = {}) {
+  /**
+   * `status` overrides the code's usual status, for a foreign client that knows the code with
+   * another status (whaticket's integration API answers ERR_SESSION_EXPIRED with 401).
+   */
+  constructor(code: ErrorCode, options: { message?: string; fields?: Record<string, string>; messageId?: number; status?: number } = {}) {
     super(options.message ?? ERROR_MESSAGES[code]);
     this.name = 'AppError';
     this.code = code;
-    this.statusCode = ERROR_STATUS[code];
+    this.statusCode = options.status ?? ERROR_STATUS[code];
     this.fields = options.fields;
     this.messageId = options.messageId;
   }

@@ -46,6 +46,8 @@ declare module 'fastify' {
  * request (bad fields, broken JSON, an oversized body) never became an action.
  */
 const SKIPPED_ERRORS = new Set(['ERR_SESSION_EXPIRED', 'ERR_VALIDATION']);
+/** whaticket's integration API refuses a wrong token with 401 ERR_SESSION_EXPIRED: that refusal is recorded. */
+const skipped = (error: string, statusCode: number) => SKIPPED_ERRORS.has(error) && !(error === 'ERR_SESSION_EXPIRED' && statusCode === 401);
 const USER_AGENT_CHARS = 200;
 const TEXT_CHARS = 200;
 /** Larger answers (exports) are not read for facts. */
@@ -133,7 +135,7 @@ export function installAuditHook(app: FastifyInstance, log: () => AuditLog): voi
     if (!outcome) return payload;
     const answer = readJson(payload);
     const error = outcome === 'ok' ? undefined : textField(answer, 'error');
-    if (error !== undefined && SKIPPED_ERRORS.has(error)) return payload;
+    if (error !== undefined && skipped(error, statusCode)) return payload;
     const { action, target, onlyApiToken, pick } = typeof rule === 'string' ? { action: rule, target: undefined, onlyApiToken: false, pick: undefined } : rule;
     const actor = actorOf(request);
     if (onlyApiToken && actor.kind !== 'apiToken') return payload;

@@ -104,6 +104,21 @@ async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise
   req.toolActor = { userId: user.id, admin, source: 'api', permissions: user.permissions, token: null };
 }
 
+/**
+ * The caller a bare API token names: the userApiToken setting (admin rights) or a live named
+ * token (its own permissions); undefined for anything else. Sessions are not looked at.
+ */
+export async function apiTokenCaller(ctx: AppContext, token: string): Promise<{ actor: ToolActor; audit: AuditActor } | undefined> {
+  const apiToken = await readSecretSetting(ctx, 'userApiToken');
+  if (apiToken && sameSecret(token, apiToken)) return { actor: { userId: null, admin: true, source: 'api', permissions: ALL_PERMISSIONS, token: null }, audit: API_TOKEN_ACTOR };
+  const named = isNamedApiToken(token) ? await resolveApiToken(ctx, token) : undefined;
+  if (!named) return undefined;
+  return {
+    actor: { userId: null, admin: true, source: 'api', permissions: named.permissions, token: { id: named.id, name: named.name } },
+    audit: { kind: 'apiToken', userId: null, name: named.name, tokenName: named.name },
+  };
+}
+
 /** The permission a send of this kind needs: what a named token must hold to read it. */
 export function campaignPermission(campaign: Pick<TCampaign, 'kind' | 'audience' | 'channel'>): Permission {
   if (isPhoneKind(campaign.kind)) return 'phone';

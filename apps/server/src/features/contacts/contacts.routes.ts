@@ -16,7 +16,10 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   const tags = ['contacts'];
   const onRequest = authenticate(ctx);
 
-  app.get('/contacts', { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest }, (req) => service.listContacts(ctx, currentUser(req), req.query));
+  const list = { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest };
+  app.get('/contacts', list, (req) => service.listContacts(ctx, currentUser(req), req.query));
+  // whaticket's Contacts page asks with a trailing slash.
+  app.get('/contacts/', { ...list, schema: { ...list.schema, hide: true } }, (req) => service.listContacts(ctx, currentUser(req), req.query));
 
   app.get('/contacts/export', { schema: { tags, produces: ['text/csv'] }, onRequest: requirePermission(ctx, 'contactsImportExport'), config: { audit: 'contacts.export' } }, async (req, reply) => {
     const csv = await service.exportContactsCsv(ctx, currentUser(req));
@@ -56,12 +59,16 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       config: { audit: { action: 'contacts.import', pick: ({ reply }) => ({ detail: compact({ created: numberField(reply, 'created') }) }) } },
     },
     async (req, reply) => {
+      // whaticket's Contacts page posts nothing: its server read the contacts off the phone. A
+      // session here cannot list the phone's address book, so that call gets a clear refusal.
+      if (!req.isMultipart() && !req.headers['content-type'] && Number(req.headers['content-length'] ?? 0) === 0) throw new AppError('ERR_INVALID_CSV', { message: PHONE_IMPORT });
       const { rows, invalid } = parseContactsCsv(await readUploadedFile(ctx, req, reply));
       return service.importContacts(ctx, rows, invalid);
     },
   );
 };
 
+const PHONE_IMPORT = 'Contacts are not imported from the phone: export them as a CSV (name, number, email) and import the file in Contacts.';
 const SEND_AS_MULTIPART = 'Send the CSV as multipart/form-data in a field named file.';
 
 /** The route's own errors of a CSV's upload (one file). */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LIMITS, MAX_ID } from '@zapdesk/shared/domain';
@@ -9,6 +10,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { uploadOptions, withUpload } from '../../core/http/uploads.js';
+import { mediaForOrigin } from './cross-origin-media.js';
 import * as service from './messages.service.js';
 
 /** The route's own errors of a multipart message. */
@@ -34,6 +36,8 @@ const ZTicketParams = z.object({ ticketId: z.coerce.number('INVALID').int('INVAL
 export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
   const tags = ['messages'];
   const onRequest = authenticate(ctx);
+  // These routes' answers only (the plugin is encapsulated): media addresses for whaticket's frontend at FRONTEND_URL.
+  app.addHook('preSerialization', async (req, _reply, payload) => mediaForOrigin(req, ctx.config.frontendOrigin, payload));
 
   app.get('/messages/:ticketId', { schema: { tags, params: ZTicketParams, querystring: ZMessagePageQuerySchema, response: { 200: ZMessageListSchema } }, onRequest }, (req) =>
     service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
@@ -47,7 +51,12 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
       const sent = await withUpload(req, reply, uploadOptions(ctx, actor.id, MESSAGE_UPLOAD), async ({ files, fields }) => {
         const medias = files.map((f) => ({ path: f.path, size: f.size, mimetype: f.mimetype, filename: f.filename || 'file' }));
         if (medias.length === 0) throw new AppError('ERR_VALIDATION', { message: 'Send at least one file in `medias`.', fields: { medias: 'REQUIRED' } });
-        const parsed = ZSendMediaFieldsSchema.safeParse({ body: fields.get('body') ?? '', quotedMsgId: fields.get('quotedMsgId') });
+        // whaticket's chat sends `fromMe=true` and each file's name as a `body`: its server sends files
+        // without a caption, and so does this one for that shape.
+        const fromMe = fields.get('fromMe');
+        if (fromMe !== undefined && fromMe !== 'true') throw new AppError('ERR_VALIDATION', { message: 'fromMe can only be true.', fields: { fromMe: 'INVALID' } });
+        const caption = fromMe === undefined ? (fields.get('body') ?? '') : '';
+        const parsed = ZSendMediaFieldsSchema.safeParse({ body: caption, quotedMsgId: fields.get('quotedMsgId') });
         if (!parsed.success) {
           const issues = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', i.message]));
           throw new AppError('ERR_VALIDATION', { message: 'The caption is too long or invalid.', fields: issues });
@@ -75,17 +84,18 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
   });
 
   // Media by signed address: <img> and <audio> cannot send a bearer header.
-  app.get(
-    '/media/:id',
-    { schema: { tags, params: ZIdParamsSchema, querystring: z.object({ expires: z.coerce.number('INVALID').int('INVALID'), signature: z.string('INVALID').max(200) }) } },
-    async (req, reply) => {
-      const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
-      return reply
-        .header('cache-control', 'private, max-age=3600')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
-        .type(type)
-        .send(fs.createReadStream(file));
-    },
-  );
+  const media = { schema: { tags, params: ZIdParamsSchema, querystring: z.object({ expires: z.coerce.number('INVALID').int('INVALID'), signature: z.string('INVALID').max(200) }) } };
+  const sendMedia = async (req: FastifyRequest<{ Params: z.infer<typeof ZIdParamsSchema>; Querystring: { expires: number; signature: string } }>, reply: FastifyReply) => {
+    const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
+    return reply
+      .header('cache-control', 'private, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
+      .type(type)
+      .send(fs.createReadStream(file));
+  };
+  app.get('/media/:id', media, sendMedia);
+  // whaticket's chat fetches a picture through its API client, whose base URL (`<origin>/api`) is
+  // put before our relative address: /api/api/media/…. That address, and only it, is served too.
+  app.get('/api/media/:id', { ...media, schema: { ...media.schema, hide: true } }, sendMedia);
 };
