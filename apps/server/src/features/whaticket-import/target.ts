@@ -50,7 +50,11 @@ async function sqliteCopy<T>(dataDir: string, work: TargetWork<T>): Promise<T> {
   if (fs.existsSync(file)) {
     const original = new SQLite(file, { readonly: true, fileMustExist: true });
     try {
-      memory = new SQLite(original.serialize());
+      const image = original.serialize();
+      // A WAL database's header says so; an in-memory copy must read as a rollback-journal one.
+      image[18] = 1;
+      image[19] = 1;
+      memory = new SQLite(image);
     } finally {
       original.close();
     }
