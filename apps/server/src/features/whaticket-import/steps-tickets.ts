@@ -66,7 +66,9 @@ type Resolved = Omit<repo.TicketInsert, 'whatsappId' | 'contactId'> & { whatsapp
 /** The ticket's fields our way; `report` false on a rerun's refresh (the first run reported them). */
 function resolve(ctx: ImportCtx, refs: Refs, row: SourceRow, id: string, report: boolean): Resolved {
   const note = (rule: Parameters<ImportCtx['report']['changed']>[2], detail: string) => report && ctx.report.changed('Tickets', id, rule, detail);
-  let { status, known } = mapStatus(toText(row.status));
+  const mapped = mapStatus(toText(row.status));
+  let status = mapped.status;
+  const known = mapped.known;
   if (!known) note('status-unknown', `status '${toText(row.status)}' imported as closed`);
   let userId: number | null = null;
   if (row.userId !== null && row.userId !== undefined) {

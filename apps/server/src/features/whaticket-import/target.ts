@@ -82,6 +82,6 @@ async function applyPendingMigrations(trx: Db, kind: DbKind): Promise<void> {
   }
   const all = migrationsFor(kind);
   for (const name of Object.keys(all).sort()) {
-    if (!done.has(name)) await all[name]?.up(trx as unknown as Kysely<unknown>);
+    if (!done.has(name)) await all[name]?.up(trx);
   }
 }
