@@ -22,6 +22,8 @@ export async function withTarget<T>(options: { databaseUrl: string | undefined; 
     const handle = openDatabase(options);
     try {
       await migrateToLatest(handle);
+      // SQLite: a page cache the size of the indexes a large import grows (256 MB, a fixed cap).
+      if (handle.kind === 'sqlite') await sql`pragma cache_size = -262144`.execute(handle.db);
       return await work(handle.db, (fn) => handle.db.transaction().execute(fn), handle.kind);
     } finally {
       await handle.close();
