@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import type { Progress } from './progress.js';
@@ -19,16 +20,37 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const MYSQL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const quiet: Progress = { start: () => undefined, advance: () => undefined, finish: () => undefined };
 
-let app: TestApp;
-let sourceUrl: string;
-let dropSource: () => Promise<void>;
+const PG = process.env.TEST_DATABASE_URL;
 
-beforeAll(async () => {
-  const base = new URL(MYSQL);
+/** A fresh source database with the fixture: MariaDB always; PostgreSQL when TEST_DATABASE_URL names one. */
+async function createSource(kind: 'mysql' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `wt_import_${randomBytes(4).toString('hex')}`;
+  if (kind === 'postgres') {
+    const admin = new pg.Client({ connectionString: PG });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(PG ?? '');
+    url.pathname = `/${name}`;
+    const c = new pg.Client({ connectionString: url.toString() });
+    await c.connect();
+    await c.query(fs.readFileSync(path.join(here, 'fixtures/whaticket-postgres.sql'), 'utf8'));
+    await c.end();
+    return {
+      url: url.toString(),
+      drop: async () => {
+        const d = new pg.Client({ connectionString: PG });
+        await d.connect();
+        await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await d.end();
+      },
+    };
+  }
+  const base = new URL(MYSQL);
+  const options = { host: base.hostname, port: Number(base.port || 3306), user: base.username || 'root', password: base.password };
   let conn: mysql.Connection;
   try {
-    conn = await mysql.createConnection({ host: base.hostname, port: Number(base.port || 3306), user: base.username || 'root', password: base.password, multipleStatements: true });
+    conn = await mysql.createConnection({ ...options, multipleStatements: true });
   } catch (error) {
     throw new Error(`MariaDB expected at ${MYSQL} for the whaticket import test but unreachable: ${(error as Error).message}`);
   }
@@ -38,39 +60,51 @@ beforeAll(async () => {
   await conn.end();
   const url = new URL(MYSQL);
   url.pathname = `/${name}`;
-  sourceUrl = url.toString();
-  dropSource = async () => {
-    const c = await mysql.createConnection({ host: base.hostname, port: Number(base.port || 3306), user: base.username || 'root', password: base.password });
-    await c.query(`DROP DATABASE IF EXISTS ${name}`);
-    await c.end();
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = await mysql.createConnection(options);
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      await c.end();
+    },
   };
-  app = await createTestApp();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await dropSource?.();
-});
-
-async function importOnce(options: { dryRun?: boolean; progress?: Progress; batchSize?: number } = {}) {
-  const source = await openSource(sourceUrl);
-  try {
-    const report = await runImport({
-      source,
-      target: { databaseUrl: app.ctx.config.databaseUrl, dataDir: app.ctx.config.dataDir, mediaDir: app.ctx.config.mediaDir },
-      mediaFrom: path.join(here, 'fixtures/public'),
-      dryRun: options.dryRun ?? false,
-      batchSize: options.batchSize ?? 2000,
-      offset: '-03:00',
-      progress: options.progress ?? quiet,
-    });
-    return report.toJSON();
-  } finally {
-    await source.close();
-  }
 }
 
-describe('whaticket import', () => {
+describe.each(PG ? (['mysql', 'postgres'] as const) : (['mysql'] as const))('whaticket import from %s', (kind) => {
+  let app: TestApp;
+  let sourceUrl: string;
+  let dropSource: () => Promise<void>;
+
+  beforeAll(async () => {
+    const source = await createSource(kind);
+    sourceUrl = source.url;
+    dropSource = source.drop;
+    app = await createTestApp();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await dropSource?.();
+  });
+
+  async function importOnce(options: { dryRun?: boolean; progress?: Progress; batchSize?: number } = {}) {
+    const source = await openSource(sourceUrl);
+    try {
+      const report = await runImport({
+        source,
+        target: { databaseUrl: app.ctx.config.databaseUrl, dataDir: app.ctx.config.dataDir, mediaDir: app.ctx.config.mediaDir },
+        mediaFrom: path.join(here, 'fixtures/public'),
+        dryRun: options.dryRun ?? false,
+        batchSize: options.batchSize ?? 2000,
+        offset: '-03:00',
+        progress: options.progress ?? quiet,
+      });
+      return report.toJSON();
+    } finally {
+      await source.close();
+    }
+  }
+
   it('a dry run reports everything and writes nothing', async () => {
     const report = await importOnce({ dryRun: true });
     expect(report.tables.Messages).toMatchObject({ read: 10, imported: 9, skipped: 1 });
