@@ -23,16 +23,19 @@ export type ImportCtx = {
   batchSize: number;
   /** The zone of a MySQL source's DATETIMEs. */
   offset: string;
+  /** Messages: read only those updated since (a rerun after a complete run); the latest updatedAt read, for the next run. */
+  messagesSince: Date | undefined;
+  messagesWatermark: string | undefined;
 };
 
 /** Every page of a source table, with its progress bar; a table the source lacks is reported and passed over. */
-export async function eachPage(ctx: ImportCtx, table: TableName, key: string, work: (rows: SourceRow[]) => Promise<void>): Promise<void> {
+export async function eachPage(ctx: ImportCtx, table: TableName, key: string, work: (rows: SourceRow[]) => Promise<void>, since?: Date): Promise<void> {
   if (!(await ctx.source.hasTable(table))) {
     ctx.report.warn(`The source has no ${table} table: nothing imported from it.`);
     return;
   }
-  ctx.progress.start(table, await ctx.source.count(table));
-  for await (const rows of pages(ctx.source, table, ctx.batchSize, key)) {
+  ctx.progress.start(table, await ctx.source.count(table, since));
+  for await (const rows of pages(ctx.source, table, ctx.batchSize, key, since)) {
     ctx.report.add(table, 'read', rows.length);
     await work(rows);
     ctx.progress.advance(rows.length);
