@@ -1,5 +1,5 @@
 /** What every step of a run shares. */
-import type { Db } from '../../core/db/database.js';
+import type { Db, DbKind } from '../../core/db/database.js';
 import type { Progress } from './progress.js';
 import type { Report, TableName } from './report.js';
 import { pages, type Source, type SourceRow } from './source.js';
@@ -8,6 +8,7 @@ import type { Batcher } from './target.js';
 export type ImportCtx = {
   /** Reads outside a batch (in a PostgreSQL dry run: the run's transaction). */
   db: Db;
+  kind: DbKind;
   /** One transaction per batch: rows and their map rows commit together. */
   batch: Batcher;
   source: Source;

@@ -12,6 +12,7 @@ import { importQuickAnswers, importSettings } from './steps-misc.js';
 import { importQueues, importUserQueues, importUsers, importWhatsappQueues, importWhatsapps } from './steps-setup.js';
 import { importTickets } from './steps-tickets.js';
 import { withTarget } from './target.js';
+import { refreshStatistics } from './importer.repository.js';
 
 export type RunOptions = {
   source: Source;
@@ -24,6 +25,9 @@ export type RunOptions = {
   /** Read every message again, not only those updated since the last complete run. */
   full?: boolean;
 };
+
+/** The tables the steps look rows up in (PostgreSQL's statistics refreshed before each step). */
+export const STATISTICS_TABLES = ['importMap', 'contacts', 'tickets', 'messages', 'importPendingQuotes'] as const;
 
 const MESSAGES_MARGIN_MS = 24 * 60 * 60 * 1000;
 
@@ -43,9 +47,10 @@ const STEPS = [
 
 export async function runImport(options: RunOptions): Promise<Report> {
   const report = new Report(options.source.label, options.dryRun);
-  await withTarget({ databaseUrl: options.target.databaseUrl, dataDir: options.target.dataDir, dryRun: options.dryRun }, async (db, batch) => {
+  await withTarget({ databaseUrl: options.target.databaseUrl, dataDir: options.target.dataDir, dryRun: options.dryRun }, async (db, batch, kind) => {
     const ctx: ImportCtx = {
       db,
+      kind,
       batch,
       source: options.source,
       key: options.source.label,
@@ -69,7 +74,10 @@ export async function runImport(options: RunOptions): Promise<Report> {
     }
     if (!ctx.mediaFrom) report.warn('No --media folder given: media messages are imported without their files.');
     const runId = await batch((trx) => startRun(trx, ctx.key, nowIso()));
-    for (const step of STEPS) await step(ctx);
+    for (const step of STEPS) {
+      await refreshStatistics(db, kind, STATISTICS_TABLES);
+      await step(ctx);
+    }
     await batch((trx) => finishRun(trx, runId, JSON.stringify(report.toJSON()), nowIso(), ctx.messagesWatermark ?? null));
   });
   if (options.dryRun) report.warn('Dry run: nothing was written (target and media store untouched).');

@@ -16,17 +16,21 @@ import { mapMediaType, mediaFileName, toBool, toInt, toIso, toText } from './rul
 import type { SourceRow } from './source.js';
 
 const MEDIA_CONCURRENCY = 16;
+/** PostgreSQL's statistics of the growing messages table, refreshed every so many pages. */
+const STATISTICS_EVERY_PAGES = 25;
 
 type Known = { id: number; updatedAt: string };
 type Place = { ticketId: number; whatsappId: number };
 type FileResult = CopiedMedia | { missing: string } | undefined;
 
 export async function importMessages(ctx: ImportCtx): Promise<void> {
+  let pagesRead = 0;
   await eachPage(
     ctx,
     'Messages',
     'id',
     async (rows) => {
+      if (++pagesRead % STATISTICS_EVERY_PAGES === 0) await repo.refreshStatistics(ctx.db, ctx.kind, ['messages', 'importPendingQuotes']);
       for (const row of rows) {
         const updatedAt = toIso(row.updatedAt, ctx.offset);
         if (!ctx.messagesWatermark || updatedAt > ctx.messagesWatermark) ctx.messagesWatermark = updatedAt;
