@@ -25,6 +25,7 @@ import { apiTokensMigration } from './migrations/022_api_tokens.js';
 import { auditEventsMigration } from './migrations/024_audit_events.js';
 import { webhookReplaysMigration } from './migrations/025_webhook_replays.js';
 import { rolesMigration } from './migrations/021_roles.js';
+import { whaticketImportMigration } from './migrations/027_whaticket_import.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -36,8 +37,10 @@ export async function migrateUpTo(handle: DbHandle, name: string): Promise<void>
   await migrate(handle, (migrator) => migrator.migrateTo(name));
 }
 
-async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
-  const migrations: Record<string, Migration> = {
+/** Every migration by name (the importer's dry run applies the pending ones inside a transaction it rolls back). */
+export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration> {
+  const handle = { kind };
+  return {
     '001_initial': initialMigration(handle.kind),
     '002_users_search_text': usersSearchTextMigration(),
     '003_message_search': messageSearchMigration(handle.kind),
@@ -63,7 +66,12 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
     '024_audit_events': auditEventsMigration(handle.kind),
     '025_webhook_replays': webhookReplaysMigration(handle.kind),
     '021_roles': rolesMigration(handle.kind),
+    '027_whaticket_import': whaticketImportMigration(handle.kind),
   };
+}
+
+async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
+  const migrations = migrationsFor(handle.kind);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });
   const { error, results } = await run(migrator);

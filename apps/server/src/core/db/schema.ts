@@ -382,6 +382,14 @@ export type RolesTable = {
   updatedAt: Timestamp;
 };
 
+/** The whaticket importer's map: a source row and the row it became (migration 027). */
+export type ImportMapTable = { source: string; sourceTable: string; sourceId: string; targetId: number; sourceUpdatedAt: Timestamp | null };
+
+export type ImportRunsTable = { id: Generated<number>; source: string; startedAt: Timestamp; finishedAt: Timestamp | null; report: string | null };
+
+/** An imported message whose quoted message was not imported yet. */
+export type ImportPendingQuotesTable = { source: string; messageId: number; quotedSourceId: string };
+
 export type Database = {
   users: UsersTable;
   signInRecords: SignInRecordsTable;
@@ -411,4 +419,7 @@ export type Database = {
   quickAnswers: QuickAnswersTable;
   settings: SettingsTable;
   auditEvents: AuditEventsTable;
+  importMap: ImportMapTable;
+  importRuns: ImportRunsTable;
+  importPendingQuotes: ImportPendingQuotesTable;
 };

@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { PERMISSIONS } from '@zapdesk/shared/permissions';
 import type { TLogin, TLoginResponse, TSignup, TUser } from '@zapdesk/shared/schemas';
 import type { TTwoFactorPending } from '@zapdesk/shared/two-factor';
-import { hashPassword, verifyPassword } from '../../core/auth/password.js';
+import { hashPassword, isLegacyHash, verifyPassword } from '../../core/auth/password.js';
 import { meetsPasswordPolicy } from '../../core/auth/password-policy.js';
 import { nowIso } from '../../core/time.js';
 import { randomToken } from '../../core/secrets.js';
@@ -51,6 +51,8 @@ export async function login(ctx: AppContext, guard: LoginGuard, input: TLogin, a
     await guard.failed(attempt, creds?.id);
     throw new AppError('ERR_INVALID_CREDENTIALS');
   }
+  // A whaticket (bcrypt) hash carried by the importer: replaced by argon2 now that the password is known.
+  if (isLegacyHash(creds.passwordHash)) await users.replacePasswordHash(ctx.db, creds.id, creds.passwordHash, await hashPassword(input.password));
   const belowPolicy = !meetsPasswordPolicy(input.password);
   if (belowPolicy !== (await users.isPasswordChangeRequired(ctx.db, creds.id))) await users.setPasswordChangeRequired(ctx.db, creds.id, belowPolicy);
   const pending = await secondFactorOwed(ctx, creds.id);

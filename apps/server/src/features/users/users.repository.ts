@@ -61,6 +61,11 @@ export async function findPasswordHash(db: Db, id: number): Promise<string | und
   return row?.passwordHash;
 }
 
+/** Replaces an imported (bcrypt) hash by a new one of the same password: no sign-out, no change of password. */
+export async function replacePasswordHash(db: Db, id: number, oldHash: string, newHash: string): Promise<void> {
+  await db.updateTable('users').set({ passwordHash: newHash }).where('id', '=', id).where('passwordHash', '=', oldHash).execute();
+}
+
 export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
   let q = db.selectFrom('users').select('id').where('email', '=', email);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);

@@ -1,0 +1,63 @@
+/** One import run: the steps in dependency order over one source snapshot, into the target. */
+import path from 'node:path';
+import { nowIso } from '../../core/time.js';
+import type { ImportCtx } from './context.js';
+import { finishRun, startRun } from './map.repository.js';
+import type { Progress } from './progress.js';
+import { Report } from './report.js';
+import type { Source } from './source.js';
+import { importContactCustomFields, importContacts } from './steps-contacts.js';
+import { importMessages } from './steps-messages.js';
+import { importQuickAnswers, importSettings } from './steps-misc.js';
+import { importQueues, importUserQueues, importUsers, importWhatsappQueues, importWhatsapps } from './steps-setup.js';
+import { importTickets } from './steps-tickets.js';
+import { withTarget } from './target.js';
+
+export type RunOptions = {
+  source: Source;
+  target: { databaseUrl: string | undefined; dataDir: string; mediaDir: string };
+  mediaFrom: string | undefined;
+  dryRun: boolean;
+  batchSize: number;
+  offset: string;
+  progress: Progress;
+};
+
+const STEPS = [
+  importQueues,
+  importWhatsapps,
+  importWhatsappQueues,
+  importUsers,
+  importUserQueues,
+  importContacts,
+  importContactCustomFields,
+  importTickets,
+  importMessages,
+  importQuickAnswers,
+  importSettings,
+];
+
+export async function runImport(options: RunOptions): Promise<Report> {
+  const report = new Report(options.source.label, options.dryRun);
+  await withTarget({ databaseUrl: options.target.databaseUrl, dataDir: options.target.dataDir, dryRun: options.dryRun }, async (db, batch) => {
+    const ctx: ImportCtx = {
+      db,
+      batch,
+      source: options.source,
+      key: options.source.label,
+      report,
+      progress: options.progress,
+      dryRun: options.dryRun,
+      mediaFrom: options.mediaFrom ? path.resolve(options.mediaFrom) : undefined,
+      mediaDir: options.target.mediaDir,
+      batchSize: options.batchSize,
+      offset: options.offset,
+    };
+    if (!ctx.mediaFrom) report.warn('No --media folder given: media messages are imported without their files.');
+    const runId = await batch((trx) => startRun(trx, ctx.key, nowIso()));
+    for (const step of STEPS) await step(ctx);
+    await batch((trx) => finishRun(trx, runId, JSON.stringify(report.toJSON()), nowIso()));
+  });
+  if (options.dryRun) report.warn('Dry run: nothing was written (target and media store untouched).');
+  return report;
+}
