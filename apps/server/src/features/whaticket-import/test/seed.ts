@@ -4,7 +4,7 @@
  * to rows deleted since: the join tables have no foreign keys), connections, contacts in odd number
  * forms, group contacts, custom fields, tickets in every status (two open ones for one contact),
  * messages with quotes, deletions, acks and media files in `publicDir`, quick answers and settings.
- * Deterministic for a given seed; multi-row INSERTs, streamed by ticket chunks, so it scales to 1M
+ * Deterministic for a given seed and `now` (active tickets are dated in the day before it); multi-row INSERTs, streamed by ticket chunks, so it scales to 1M
  * messages with flat memory.
  */
 import path from 'node:path';
@@ -12,7 +12,17 @@ import bcrypt from 'bcryptjs';
 import { mediaFile, prng, writeMedia, type MediaKind } from './seed-media.js';
 import type { SourceDb } from './whaticket-source.js';
 
-export type SeedOptions = { contacts?: number; tickets?: number; messages?: number; seed?: number; publicDir: string; batchSize?: number; mediaEvery?: number; distinctMediaFiles?: number };
+export type SeedOptions = {
+  contacts?: number;
+  tickets?: number;
+  messages?: number;
+  seed?: number;
+  publicDir: string;
+  batchSize?: number;
+  now?: Date;
+  mediaEvery?: number;
+  distinctMediaFiles?: number;
+};
 
 export type SeedUser = { id: number; name: string; email: string; password: string; profile: string; queueIds: number[]; verifiable: boolean };
 export type SeedFacts = {
@@ -67,6 +77,7 @@ export async function seedWhaticket(db: SourceDb, options: SeedOptions): Promise
   const mediaEvery = options.mediaEvery ?? 37;
   const random = prng(options.seed ?? 26);
   const at = (ms: number) => new Date(BASE + ms);
+  const nowMs = (options.now?.getTime() ?? BASE + 40 * 86_400_000) - BASE;
   const counts: Record<string, number> = {};
   const insert = async (table: string, columns: string[], rows: unknown[][]) => {
     for (let i = 0; i < rows.length; i += batch) await db.insertRows(table, columns, rows.slice(i, i + batch));
@@ -202,7 +213,8 @@ export async function seedWhaticket(db: SourceDb, options: SeedOptions): Promise
       queueId: random.int(6) === 0 ? null : 1 + random.int(queues.length),
       whatsappId: random.int(20) === 0 ? null : random.int(5) === 0 ? 2 : 1,
       messages: count,
-      createdAt: id * 3_600_000 + random.int(3_000_000),
+      // Active tickets live in the last day (the product closes open tickets idle for 24 h); history before.
+      createdAt: status === 'closed' ? id * 3_600_000 + random.int(3_000_000) : nowMs - 23 * 3_600_000 + random.int(12 * 3_600_000),
     });
   }
 
