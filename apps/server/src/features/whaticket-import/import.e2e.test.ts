@@ -50,6 +50,12 @@ for (const { label, url } of sources) {
       opened.push(t);
       return t;
     };
+    // A restarted app shares its database with the one it replaces: only the new one is closed at the end.
+    const restart = async (t: TestApp) => {
+      const next = await t.restart();
+      opened[opened.indexOf(t)] = next;
+      return next;
+    };
     const args = () => ['--from', source.url, '--media', publicDir];
 
     beforeAll(async () => {
@@ -86,8 +92,7 @@ for (const { label, url } of sources) {
       async () => {
         let t = await app();
         const run = await runImport(t, args());
-        t = await t.restart();
-        opened.push(t);
+        t = await restart(t);
         clean = t;
         cleanDigest = await digest(t);
         await checkReportAndCounts(t, run.report, facts);
@@ -106,8 +111,7 @@ for (const { label, url } of sources) {
         for (const [table, numbers] of Object.entries(run.report.tables)) {
           expect({ table, imported: numbers.imported, updated: numbers.updated ?? 0 }).toEqual({ table, imported: 0, updated: 0 });
         }
-        const t = await clean.restart();
-        opened.push(t);
+        const t = await restart(clean);
         clean = t;
         expect(await digest(t)).toEqual(cleanDigest);
       },
@@ -133,8 +137,7 @@ for (const { label, url } of sources) {
         expect(atKill, 'the kill came after the import ended: nothing was interrupted').toBeLessThan(total);
         const resumed = await runImport(t, args());
         expect(resumed.report.tables.Messages?.existing).toBeGreaterThanOrEqual(atKill);
-        t = await t.restart();
-        opened.push(t);
+        t = await restart(t);
         expect(await digest(t)).toEqual(cleanDigest);
       },
       LONG,
