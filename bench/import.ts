@@ -108,7 +108,11 @@ async function main(): Promise<void> {
     if (values.pg) {
       const pgDb = await createPostgresDatabase();
       const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wt-bench-target-'));
-      targets.push({ name: 'postgres', env: { ...process.env, DATA_DIR: pgDir, DATABASE_URL: pgDb.url, LOG_LEVEL: 'silent' }, cleanup: async () => (await pgDb.drop(), fs.rmSync(pgDir, { recursive: true, force: true })) });
+      targets.push({
+        name: 'postgres',
+        env: { ...process.env, DATA_DIR: pgDir, DATABASE_URL: pgDb.url, LOG_LEVEL: 'silent' },
+        cleanup: async () => (await pgDb.drop(), fs.rmSync(pgDir, { recursive: true, force: true })),
+      });
     }
     const runs = [];
     for (const target of targets) {
@@ -116,7 +120,14 @@ async function main(): Promise<void> {
       runs.push(await runImporter(source.url, publicDir, target));
     }
     const date = new Date().toISOString().slice(0, 10);
-    const result = { date, machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB`, source: 'MariaDB', seed: { ...facts.counts, seconds: seedSeconds }, goal: { messagesPerSecond: 5000, memory: 'flat' }, runs };
+    const result = {
+      date,
+      machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB`,
+      source: 'MariaDB',
+      seed: { ...facts.counts, seconds: seedSeconds },
+      goal: { messagesPerSecond: 5000, memory: 'flat' },
+      runs,
+    };
     const out = path.join(import.meta.dirname, 'results', `import-${date}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
