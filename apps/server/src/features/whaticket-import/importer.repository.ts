@@ -180,6 +180,24 @@ export async function setQuoted(db: Db, messageId: number, quotedMsgId: number):
   await db.updateTable('messages').set({ quotedMsgId }).where('id', '=', messageId).execute();
 }
 
+/** Messages of a connection by WhatsApp id: the id here and when it last changed. */
+export async function messagesByProviderIds(db: Db, whatsappId: number, providerIds: string[]): Promise<Map<string, { id: number; updatedAt: string }>> {
+  const found = new Map<string, { id: number; updatedAt: string }>();
+  for (const part of chunks([...new Set(providerIds)])) {
+    const rows = await db.selectFrom('messages').select(['id', 'providerId', 'updatedAt']).where('whatsappId', '=', whatsappId).where('providerId', 'in', part).execute();
+    for (const r of rows) found.set(r.providerId, { id: r.id, updatedAt: r.updatedAt });
+  }
+  return found;
+}
+
+export async function providerIdsOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  for (const part of chunks([...new Set(ids)])) {
+    for (const r of await db.selectFrom('messages').select(['id', 'providerId']).where('id', 'in', part).execute()) found.set(r.id, r.providerId);
+  }
+  return found;
+}
+
 export async function findMessageId(db: Db, whatsappId: number, providerId: string): Promise<number | undefined> {
   return (await db.selectFrom('messages').select('id').where('whatsappId', '=', whatsappId).where('providerId', '=', providerId).executeTakeFirst())?.id;
 }

@@ -57,7 +57,7 @@ export function mapProfile(profile: string | null): { profile: 'admin' | 'user';
  */
 export function toIso(value: unknown, offset: string): string {
   if (value instanceof Date) return value.toISOString();
-  const text = String(value ?? '').trim();
+  const text = toText(value).trim();
   const local = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?$/.exec(text);
   if (local) return new Date(`${local[1]}T${local[2]}${local[3] ?? ''}${offset === 'Z' ? 'Z' : offset}`).toISOString();
   const parsed = new Date(text);
@@ -79,7 +79,12 @@ export function toInt(value: unknown, fallback = 0): number {
 }
 
 export function toText(value: unknown): string {
-  return value === null || value === undefined ? '' : String(value);
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return JSON.stringify(value);
 }
 
 /**
@@ -89,7 +94,14 @@ export function toText(value: unknown): string {
 export function mediaFileName(mediaUrl: string | null): { name: string } | { unsafe: string } | undefined {
   const raw = (mediaUrl ?? '').trim();
   if (!raw) return undefined;
-  const last = /^https?:\/\//i.test(raw) ? decodeURIComponent(new URL(raw).pathname.split('/').pop() ?? '') : raw;
+  let last = raw;
+  if (/^https?:\/\//i.test(raw)) {
+    try {
+      last = decodeURIComponent(new URL(raw).pathname.split('/').pop() ?? '');
+    } catch {
+      return { unsafe: raw };
+    }
+  }
   if (!last || last.includes('/') || last.includes('\\') || last === '.' || last === '..' || last.includes('\0')) return { unsafe: raw };
   return { name: path.basename(last) };
 }

@@ -1,12 +1,13 @@
 /**
  * Messages, the bulk of a migration: a page of the source (by id, WhatsApp's message id), its
- * files copied first, then one transaction with a multi-row insert and the page's map rows.
- * A quote of a message not imported yet waits in importPendingQuotes until that one arrives.
+ * files copied first, then one transaction with a multi-row insert. A message needs no map row:
+ * whaticket's Messages.id is the WhatsApp message id, which is our providerId (unique per
+ * connection), so a rerun finds what is here by it. A quote of a message not imported yet waits in importPendingQuotes until that one arrives.
  */
 import type { Db } from '../../core/db/database.js';
 import { eachPage, type ImportCtx } from './context.js';
 import * as repo from './importer.repository.js';
-import { addPendingQuotes, importedTargets, insertMaps, listPendingQuotes, lookup, settlePendingQuotes, touchMap, type MapWrite } from './map.repository.js';
+import { addPendingQuotes, listPendingQuotes, lookup, settlePendingQuotes } from './map.repository.js';
 import { copyMedia, mapLimit, type CopiedMedia } from './media.js';
 import { mapMediaType, mediaFileName, toBool, toInt, toIso, toText } from './rules.js';
 import type { SourceRow } from './source.js';
@@ -15,16 +16,56 @@ const MEDIA_CONCURRENCY = 16;
 
 export async function importMessages(ctx: ImportCtx): Promise<void> {
   await eachPage(ctx, 'Messages', 'id', async (rows) => {
-    const ids = rows.map((r) => toText(r.id));
-    const mapped = await lookup(ctx.db, ctx.key, 'Messages', ids);
-    const fresh = rows.filter((r) => !mapped.has(toText(r.id)));
+    const placed = await place(ctx, rows);
+    const known = new Map<string, Known>();
+    for (const [whatsappId, providerIds] of byConnection(rows, placed)) {
+      for (const [providerId, row] of await repo.messagesByProviderIds(ctx.db, whatsappId, providerIds)) known.set(providerId, row);
+    }
+    const fresh = rows.filter((r) => placed.has(toText(r.id)) && !known.has(toText(r.id)));
     const files = await mapLimit(fresh, MEDIA_CONCURRENCY, (row) => mediaOf(ctx, row));
     await ctx.batch(async (db) => {
-      await refreshKnown(ctx, db, rows, mapped);
-      if (fresh.length) await insertFresh(ctx, db, fresh, files);
+      for (const row of rows) if (!placed.has(toText(row.id))) ctx.report.skipped('Messages', toText(row.id), 'missing-ticket', `ticket #${toText(row.ticketId)} was not imported`);
+      await refreshKnown(ctx, db, rows, known);
+      if (fresh.length) await insertFresh(ctx, db, fresh, files, placed);
     });
   });
   await reportUnsettledQuotes(ctx);
+}
+
+type Known = { id: number; updatedAt: string };
+type Place = { ticketId: number; whatsappId: number };
+
+/** Each message's ticket here and that ticket's connection; absent: its ticket was not imported. */
+async function place(ctx: ImportCtx, rows: SourceRow[]): Promise<Map<string, Place>> {
+  const tickets = await lookup(
+    ctx.db,
+    ctx.key,
+    'Tickets',
+    rows.map((r) => toText(r.ticketId)),
+  );
+  const connections = await repo.ticketConnections(
+    ctx.db,
+    [...tickets.values()].map((t) => t.targetId),
+  );
+  const placed = new Map<string, Place>();
+  for (const row of rows) {
+    const ticket = tickets.get(toText(row.ticketId));
+    const whatsappId = ticket ? connections.get(ticket.targetId) : undefined;
+    if (ticket && whatsappId !== undefined) placed.set(toText(row.id), { ticketId: ticket.targetId, whatsappId });
+  }
+  return placed;
+}
+
+/** The source ids (WhatsApp message ids) per connection. */
+function byConnection(rows: SourceRow[], placed: Map<string, Place>, pick: (row: SourceRow) => string = (r) => toText(r.id)): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const row of rows) {
+    const where = placed.get(toText(row.id));
+    const id = pick(row);
+    if (!where || !id) continue;
+    out.set(where.whatsappId, [...(out.get(where.whatsappId) ?? []), id]);
+  }
+  return out;
 }
 
 type FileResult = CopiedMedia | { missing: string } | undefined;
@@ -38,51 +79,42 @@ async function mediaOf(ctx: ImportCtx, row: SourceRow): Promise<FileResult> {
   return copied ?? { missing: `media file ${name.name} is not in ${ctx.mediaFrom}: the message is kept without it` };
 }
 
-/** A rerun: messages changed in whaticket since (ack, read, deleted, edited) are refreshed. */
-async function refreshKnown(ctx: ImportCtx, db: Db, rows: SourceRow[], mapped: Map<string, { targetId: number; sourceUpdatedAt: string | null }>): Promise<void> {
+/**
+ * Already here (an earlier run, or this server's own copy of that WhatsApp message): a message
+ * changed in whaticket since (ack, read, deleted) is refreshed when whaticket's copy is newer.
+ */
+async function refreshKnown(ctx: ImportCtx, db: Db, rows: SourceRow[], known: Map<string, Known>): Promise<void> {
   for (const row of rows) {
-    const known = mapped.get(toText(row.id));
-    if (!known) continue;
+    const here = known.get(toText(row.id));
+    if (!here) continue;
     const updatedAt = toIso(row.updatedAt, ctx.offset);
-    if (known.sourceUpdatedAt === updatedAt) {
+    if (updatedAt <= here.updatedAt) {
       ctx.report.add('Messages', 'existing');
       continue;
     }
-    await repo.refreshMessage(db, known.targetId, { ack: toInt(row.ack), read: toBool(row.read), isDeleted: toBool(row.isDeleted), body: toText(row.body), updatedAt });
-    await touchMap(db, ctx.key, 'Messages', toText(row.id), updatedAt);
+    await repo.refreshMessage(db, here.id, { ack: toInt(row.ack), read: toBool(row.read), isDeleted: toBool(row.isDeleted), body: toText(row.body), updatedAt });
     ctx.report.add('Messages', 'updated');
   }
 }
 
-async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: FileResult[]): Promise<void> {
-  const tickets = await lookup(
-    db,
-    ctx.key,
-    'Tickets',
-    rows.map((r) => toText(r.ticketId)),
-  );
-  const connections = await repo.ticketConnections(
-    db,
-    [...tickets.values()].map((t) => t.targetId),
-  );
+async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: FileResult[], placed: Map<string, Place>): Promise<void> {
   const contacts = await lookup(
     db,
     ctx.key,
     'Contacts',
     rows.filter((r) => r.contactId !== null && r.contactId !== undefined).map((r) => toText(r.contactId)),
   );
-  const quotedIds = rows.map((r) => toText(r.quotedMsgId)).filter(Boolean);
-  const quoted = await lookup(db, ctx.key, 'Messages', quotedIds);
+  const quoted = new Map<string, number>();
+  for (const [whatsappId, providerIds] of byConnection(rows, placed, (r) => toText(r.quotedMsgId))) {
+    for (const [providerId, row] of await repo.messagesByProviderIds(db, whatsappId, providerIds)) quoted.set(`${whatsappId}:${providerId}`, row.id);
+  }
   const inserts: repo.MessageInsert[] = [];
   const sourceIds: string[] = [];
   rows.forEach((row, i) => {
     const id = toText(row.id);
-    const ticket = tickets.get(toText(row.ticketId));
-    const whatsappId = ticket ? connections.get(ticket.targetId) : undefined;
-    if (!ticket || whatsappId === undefined) {
-      ctx.report.skipped('Messages', id, 'missing-ticket', `ticket #${toText(row.ticketId)} was not imported`);
-      return;
-    }
+    const where = placed.get(id);
+    if (!where) return;
+    const { whatsappId } = where;
     const file = files[i];
     let media: CopiedMedia | undefined;
     if (file && 'missing' in file) ctx.report.changed('Messages', id, file.missing.startsWith("media '") ? 'media-unsafe-name' : 'media-missing', file.missing);
@@ -91,7 +123,7 @@ async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: Fil
     if (row.contactId !== null && row.contactId !== undefined) contactId = contacts.get(toText(row.contactId))?.targetId ?? null;
     const name = mediaFileName(toText(row.mediaUrl) || null);
     inserts.push({
-      ticketId: ticket.targetId,
+      ticketId: where.ticketId,
       whatsappId,
       providerId: id,
       contactId,
@@ -103,7 +135,7 @@ async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: Fil
       mediaPath: media?.relative ?? null,
       mediaName: media && name && 'name' in name ? name.name : null,
       mediaSize: media?.size ?? null,
-      quotedMsgId: quoted.get(toText(row.quotedMsgId))?.targetId ?? null,
+      quotedMsgId: quoted.get(`${whatsappId}:${toText(row.quotedMsgId)}`) ?? null,
       isDeleted: toBool(row.isDeleted),
       createdAt: toIso(row.createdAt, ctx.offset),
       updatedAt: toIso(row.updatedAt, ctx.offset),
@@ -111,7 +143,6 @@ async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: Fil
     sourceIds.push(id);
   });
   const inserted = await repo.insertMessages(db, inserts);
-  const maps: MapWrite[] = [];
   const bySource = new Map<string, number>();
   const pending: { messageId: number; quotedSourceId: string }[] = [];
   const rowById = new Map(rows.map((r) => [toText(r.id), r]));
@@ -129,9 +160,7 @@ async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: Fil
       if (quotedSource && data.quotedMsgId === null) pending.push({ messageId: targetId, quotedSourceId: quotedSource });
     }
     bySource.set(sourceId, targetId);
-    maps.push({ sourceTable: 'Messages', sourceId, targetId, sourceUpdatedAt: data.updatedAt });
   }
-  await insertMaps(db, ctx.key, maps);
   // Quotes inside this page, then earlier pages' quotes of these messages.
   const stillPending = pending.filter((p) => !bySource.has(p.quotedSourceId));
   for (const p of pending) {
@@ -145,10 +174,8 @@ async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: Fil
 /** Quotes whose message never came (deleted in whaticket, or its ticket skipped): the message is kept without its quote. */
 async function reportUnsettledQuotes(ctx: ImportCtx): Promise<void> {
   const pending = await listPendingQuotes(ctx.db, ctx.key);
-  const sources = await importedTargets(
+  const sources = await repo.providerIdsOf(
     ctx.db,
-    ctx.key,
-    'Messages',
     pending.map((p) => p.messageId),
   );
   for (const p of pending) {

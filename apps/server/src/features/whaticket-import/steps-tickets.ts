@@ -5,7 +5,7 @@
 import type { Db } from '../../core/db/database.js';
 import { eachPage, type ImportCtx } from './context.js';
 import * as repo from './importer.repository.js';
-import { importedTargets, insertMaps, lookup, lookupAll, touchMap, type MapWrite } from './map.repository.js';
+import { importedTargets, insertMaps, lookup, lookupAll, touchMap } from './map.repository.js';
 import { mapStatus, toBool, toInt, toIso, toText } from './rules.js';
 import type { SourceRow } from './source.js';
 
@@ -32,7 +32,6 @@ export async function importTickets(ctx: ImportCtx): Promise<void> {
         'Contacts',
         rows.map((r) => toText(r.contactId)),
       );
-      const maps: MapWrite[] = [];
       for (const row of rows) {
         const id = String(row.id);
         const known = mapped.get(id);
@@ -55,9 +54,9 @@ export async function importTickets(ctx: ImportCtx): Promise<void> {
         if (ticket.status !== 'closed') await settleActive(ctx, db, id, ticket);
         const targetId = await repo.insertTicket(db, ticket);
         ctx.report.add('Tickets', 'imported');
-        maps.push({ sourceTable: 'Tickets', sourceId: id, targetId, sourceUpdatedAt: data.updatedAt });
+        // Mapped at once: the next ticket's conflict check must know where this one came from.
+        await insertMaps(db, ctx.key, [{ sourceTable: 'Tickets', sourceId: id, targetId, sourceUpdatedAt: data.updatedAt }]);
       }
-      await insertMaps(db, ctx.key, maps);
     }),
   );
 }
@@ -67,7 +66,9 @@ type Resolved = Omit<repo.TicketInsert, 'whatsappId' | 'contactId'> & { whatsapp
 /** The ticket's fields our way; `report` false on a rerun's refresh (the first run reported them). */
 function resolve(ctx: ImportCtx, refs: Refs, row: SourceRow, id: string, report: boolean): Resolved {
   const note = (rule: Parameters<ImportCtx['report']['changed']>[2], detail: string) => report && ctx.report.changed('Tickets', id, rule, detail);
-  let { status, known } = mapStatus(toText(row.status));
+  const mapped = mapStatus(toText(row.status));
+  let status = mapped.status;
+  const known = mapped.known;
   if (!known) note('status-unknown', `status '${toText(row.status)}' imported as closed`);
   let userId: number | null = null;
   if (row.userId !== null && row.userId !== undefined) {

@@ -22,6 +22,8 @@ export async function withTarget<T>(options: { databaseUrl: string | undefined; 
     const handle = openDatabase(options);
     try {
       await migrateToLatest(handle);
+      // SQLite: a page cache the size of the indexes a large import grows (256 MB, a fixed cap).
+      if (handle.kind === 'sqlite') await sql`pragma cache_size = -262144`.execute(handle.db);
       return await work(handle.db, (fn) => handle.db.transaction().execute(fn), handle.kind);
     } finally {
       await handle.close();
@@ -50,7 +52,11 @@ async function sqliteCopy<T>(dataDir: string, work: TargetWork<T>): Promise<T> {
   if (fs.existsSync(file)) {
     const original = new SQLite(file, { readonly: true, fileMustExist: true });
     try {
-      memory = new SQLite(original.serialize());
+      const image = original.serialize();
+      // A WAL database's header says so; an in-memory copy must read as a rollback-journal one.
+      image[18] = 1;
+      image[19] = 1;
+      memory = new SQLite(image);
     } finally {
       original.close();
     }
@@ -78,6 +84,6 @@ async function applyPendingMigrations(trx: Db, kind: DbKind): Promise<void> {
   }
   const all = migrationsFor(kind);
   for (const name of Object.keys(all).sort()) {
-    if (!done.has(name)) await all[name]?.up(trx as unknown as Kysely<unknown>);
+    if (!done.has(name)) await all[name]?.up(trx);
   }
 }
