@@ -55,7 +55,7 @@ try {
     'the messages half-way',
   );
   const progress = pane(true);
-  await waitPane((t) => t.includes('[exit '), 'the end of the import');
+  await waitPane((t) => /^\[exit \d+\]$/m.test(t), 'the end of the import');
   const report = pane(true);
   fs.mkdirSync(SHOTS, { recursive: true });
   // Progress: the screen as it was (from the command line down); report: from the report's title on.

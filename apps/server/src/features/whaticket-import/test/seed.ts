@@ -247,7 +247,8 @@ export async function seedWhaticket(db: SourceDb, options: SeedOptions): Promise
         if (seq % mediaEvery === 0) {
           const file = mediaFile(random, kinds[(seq / mediaEvery) % kinds.length] ?? 'image', BASE + ms);
           const reuse = options.distinctMediaFiles !== undefined && media.length >= options.distinctMediaFiles;
-          const name = reuse ? (media[seq % media.length]?.name ?? file.name) : file.name;
+          const present = media.filter((m) => m.exists);
+          const name = reuse ? (present[seq % present.length]?.name ?? file.name) : file.name;
           const exists = reuse || missingMediaMessageId !== '' || media.length < 3;
           if (!reuse) {
             if (exists) writeMedia(options.publicDir, file.name, file.bytes);
