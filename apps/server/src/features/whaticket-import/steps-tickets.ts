@@ -89,7 +89,12 @@ function resolve(ctx: ImportCtx, refs: Refs, row: SourceRow, id: string, report:
   let whatsappId = row.whatsappId === null || row.whatsappId === undefined ? undefined : refs.whatsapps.get(toText(row.whatsappId));
   if (whatsappId === undefined && refs.fallbackWhatsapp !== undefined) {
     whatsappId = refs.fallbackWhatsapp;
-    note('missing-whatsapp', `connection #${toText(row.whatsappId) || 'none'} is not in the source: attached to the default connection`);
+    note(
+      'missing-whatsapp',
+      row.whatsappId === null || row.whatsappId === undefined
+        ? 'no connection in whaticket: attached to the default connection'
+        : `connection #${toText(row.whatsappId)} is not in the source: attached to the default connection`,
+    );
   }
   return {
     status,

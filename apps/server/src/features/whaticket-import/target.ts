@@ -22,8 +22,8 @@ export async function withTarget<T>(options: { databaseUrl: string | undefined; 
     const handle = openDatabase(options);
     try {
       await migrateToLatest(handle);
-      // SQLite: a page cache the size of the indexes a large import grows (256 MB, a fixed cap).
-      if (handle.kind === 'sqlite') await sql`pragma cache_size = -262144`.execute(handle.db);
+      // SQLite: a larger page cache for the indexes a large import grows (64 MB, a fixed cap).
+      if (handle.kind === 'sqlite') await sql`pragma cache_size = -65536`.execute(handle.db);
       return await work(handle.db, (fn) => handle.db.transaction().execute(fn), handle.kind);
     } finally {
       await handle.close();

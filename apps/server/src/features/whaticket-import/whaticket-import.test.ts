@@ -113,17 +113,25 @@ describe.each(PG ? (['mysql', 'postgres'] as const) : (['mysql'] as const))('wha
   });
 
   it('an interrupted run resumes to the same result, and the conflicts follow the written rules', async () => {
-    // Interrupted after the first committed page of messages (batches of 100 rows: 10 messages fit in one).
+    // Pages of 3 rows; the run dies right after the second page of messages committed (6 of 10 read),
+    // with contacts, tickets and their map rows committed page by page before.
+    let table = '';
+    let pagesDone = 0;
     const failing: Progress = {
       ...quiet,
-      advance: () => undefined,
-      start: (table) => {
-        if (table === 'QuickAnswers') throw new Error('killed');
+      start: (name) => {
+        table = name;
+      },
+      advance: () => {
+        if (table === 'Messages' && ++pagesDone === 2) throw new Error('killed');
       },
     };
-    await expect(importOnce({ progress: failing, batchSize: 100 })).rejects.toThrow('killed');
-    const report = await importOnce({ batchSize: 100 });
-    expect(report.tables.Messages).toMatchObject({ read: 10, imported: 0, existing: 9, skipped: 1 });
+    await expect(importOnce({ progress: failing, batchSize: 3 })).rejects.toThrow('killed');
+    const halfway = await app.ctx.db.selectFrom('messages').select('providerId').execute();
+    expect(halfway.length).toBe(6);
+    const report = await importOnce({ batchSize: 3 });
+    expect(report.tables.Messages).toMatchObject({ read: 10, imported: 3, existing: 6, skipped: 1 });
+    expect(report.tables.Tickets).toMatchObject({ imported: 0, existing: 5, skipped: 1 });
     expect(report.tables.QuickAnswers).toMatchObject({ imported: 1 });
     const rules = report.changes.map((c) => `${c.table}:${c.sourceId}:${c.rule}`);
     expect(rules).toEqual(expect.arrayContaining(['Messages:3EB0AA:missing-ticket', 'Messages:3EB0A7:quoted-missing']));
