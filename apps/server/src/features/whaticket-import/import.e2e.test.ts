@@ -96,7 +96,11 @@ for (const { label, url } of sources) {
         clean = t;
         cleanDigest = await digest(t);
         await checkReportAndCounts(t, run.report, facts);
-        for (const ticketId of facts.sampleTicketIds) await checkConversation(t, source, facts, ticketId, run.report);
+        const seen = { messages: 0, quoted: 0, deleted: 0, mediaBytes: 0, mediaMissing: 0 };
+        for (const ticketId of facts.sampleTicketIds) await checkConversation(t, source, facts, ticketId, run.report, seen);
+        // The samples did cover what they are for: quotes, deletions, media compared byte for byte, the missing file.
+        expect(facts.sampleTicketIds.length).toBeGreaterThanOrEqual(5);
+        expect(seen.quoted * seen.deleted * seen.mediaBytes * seen.mediaMissing, JSON.stringify(seen)).toBeGreaterThan(0);
         await checkUsersQueuesConnections(t, run.report, facts);
         await checkContactsAndConflicts(t, run.report, facts);
       },

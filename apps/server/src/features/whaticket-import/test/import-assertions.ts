@@ -52,7 +52,10 @@ async function sourceConversation(source: SourceDb, ticketId: number): Promise<S
 
 const MEDIA_TYPES: Record<string, string[]> = { image: ['image'], audio: ['audio'], video: ['video'], application: ['application', 'document'] };
 
-export async function checkConversation(t: TestApp, source: SourceDb, facts: SeedFacts, sourceTicketId: number, report: ImportReport): Promise<void> {
+export type Seen = { messages: number; quoted: number; deleted: number; mediaBytes: number; mediaMissing: number };
+
+/** One ticket's conversation through the API against the source's; adds what it compared to `seen`. */
+export async function checkConversation(t: TestApp, source: SourceDb, facts: SeedFacts, sourceTicketId: number, report: ImportReport, seen: Seen): Promise<void> {
   const ticketId = await targetIdOf(t, 'Tickets', sourceTicketId);
   expect(ticketId, `ticket ${sourceTicketId} imported`).toBeDefined();
   const expected = await sourceConversation(source, sourceTicketId);
@@ -63,10 +66,13 @@ export async function checkConversation(t: TestApp, source: SourceDb, facts: See
     got.map((m) => ({ body: m.body, fromMe: m.fromMe, isDeleted: m.isDeleted, at: new Date(m.createdAt).getTime() })),
     `conversation of ticket ${sourceTicketId}`,
   ).toEqual(expected.map(view));
+  seen.messages += got.length;
   for (const [i, m] of got.entries()) {
     const src = expected[i];
     if (!src) continue;
+    if (Number(src.isDeleted)) seen.deleted += 1;
     const quoted = src.quotedMsgId ? byId.get(src.quotedMsgId) : undefined;
+    if (quoted) seen.quoted += 1;
     if (quoted) expect({ id: src.id, quoted: m.quotedMsg?.body }).toEqual({ id: src.id, quoted: Number(quoted.isDeleted) ? '' : quoted.body });
     else expect({ id: src.id, quoted: m.quotedMsg }).toEqual({ id: src.id, quoted: null });
     if (!src.mediaUrl) continue;
@@ -74,6 +80,7 @@ export async function checkConversation(t: TestApp, source: SourceDb, facts: See
     if (src.id === facts.missingMediaMessageId || file?.exists === false) {
       expect(change(report, 'Messages', src.id).map((c) => c.rule)).toContain('media-missing');
       expect(m.mediaUrl).toBeNull();
+      seen.mediaMissing += 1;
       continue;
     }
     expect(MEDIA_TYPES[src.mediaType ?? '']).toContain(m.mediaType);
@@ -82,6 +89,7 @@ export async function checkConversation(t: TestApp, source: SourceDb, facts: See
     const res = await t.request({ method: 'GET', url: m.mediaUrl ?? '' });
     expect(res.statusCode).toBe(200);
     expect(Buffer.compare(res.rawPayload, fs.readFileSync(file?.path ?? '')), `bytes of ${src.mediaUrl}`).toBe(0);
+    seen.mediaBytes += 1;
   }
 }
 
