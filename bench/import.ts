@@ -5,7 +5,7 @@
  * Measures messages/s and the importer process's memory (VmRSS sampled from /proc every 250 ms,
  * VmHWM for the peak), and writes bench/results/import-<date>.json plus a markdown line.
  *
- *   npm run bench:import [-- --messages 1000000 --mysql mysql://root@127.0.0.1:3306/test --pg]
+ *   npm run bench:import [-- --messages 1000000 --mysql mysql://root@127.0.0.1:3306/test --pg | --targets sqlite,postgres]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     messages: { type: 'string', default: '1000000' },
     mysql: { type: 'string', default: process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test' },
     pg: { type: 'boolean', default: false },
+    targets: { type: 'string', default: 'sqlite' },
     'batch-size': { type: 'string' },
   },
 });
@@ -104,8 +105,10 @@ async function main(): Promise<void> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wt-bench-target-'));
     const sqliteEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     delete sqliteEnv.DATABASE_URL;
-    targets.push({ name: 'sqlite', env: sqliteEnv, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) });
-    if (values.pg) {
+    const wanted = new Set((values.targets ?? 'sqlite').split(','));
+    if (values.pg) wanted.add('postgres');
+    if (wanted.has('sqlite')) targets.push({ name: 'sqlite', env: sqliteEnv, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) });
+    if (wanted.has('postgres')) {
       const pgDb = await createPostgresDatabase();
       const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wt-bench-target-'));
       targets.push({
@@ -114,28 +117,32 @@ async function main(): Promise<void> {
         cleanup: async () => (await pgDb.drop(), fs.rmSync(pgDir, { recursive: true, force: true })),
       });
     }
-    const runs = [];
+    type Run = Awaited<ReturnType<typeof runImporter>>;
+    const runs: Run[] = [];
     for (const target of targets) {
       console.log(`\nimporting into ${target.name} …`);
       runs.push(await runImporter(source.url, publicDir, target));
     }
     const date = new Date().toISOString().slice(0, 10);
+    const out = path.join(import.meta.dirname, 'results', `import-${date}.json`);
+    // One file per day: a run for one target replaces that target's earlier run of the day and keeps the others.
+    const earlier = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as { runs: Run[] }).runs : [];
+    const allRuns = [...earlier.filter((r) => !runs.some((n) => n.target === r.target)), ...runs];
     const result = {
       date,
-      machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB`,
+      machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GB, load average ${os.loadavg()[0]?.toFixed(1)} at the end`,
       source: 'MariaDB',
       seed: { ...facts.counts, seconds: seedSeconds },
       goal: { messagesPerSecond: 5000, memory: 'flat' },
-      runs,
+      runs: allRuns,
     };
-    const out = path.join(import.meta.dirname, 'results', `import-${date}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
-    const lines = runs.map(
+    const lines = allRuns.map(
       (r) =>
-        `| bench:import (MariaDB → ${r.target}) | ${r.messagesImported.toLocaleString('en')} messages in ${r.reportSeconds} s | ${r.messagesPerSecond.toLocaleString('en')} messages/s (goal > 5,000) | peak RSS ${r.peakRssMb} MB, ${r.rssFlat ? 'flat' : 'GROWING'} (${r.rssMbByTenthOfRun[1]} → ${r.rssMbByTenthOfRun[9]} MB) |`,
+        `| bench:import (MariaDB → ${r.target}) | ${r.messagesImported.toLocaleString('en')} messages in ${r.reportSeconds} s | ${r.messagesPerSecond.toLocaleString('en')} messages/s overall (goal > 5,000), messages step ${r.messagesPhaseRowsPerSecond?.toLocaleString('en') ?? '?'} rows/s | peak RSS ${r.peakRssMb} MB, ${r.rssFlat ? 'flat' : 'GROWING'} (${r.rssMbByTenthOfRun[1]} → ${r.rssMbByTenthOfRun[9]} MB) |`,
     );
-    fs.writeFileSync(path.join(import.meta.dirname, 'results', `import-${date}.md`), lines.join('\n') + '\n');
+    fs.writeFileSync(out.replace(/\.json$/, '.md'), lines.join('\n') + '\n');
     console.log(`\n${lines.join('\n')}\nwritten to ${out}`);
   } finally {
     for (const target of targets) await target.cleanup().catch(() => undefined);
