@@ -1,8 +1,11 @@
 /**
- * Messages, the bulk of a migration: a page of the source (by id, WhatsApp's message id), its
- * files copied first, then one transaction with a multi-row insert. A message needs no map row:
- * whaticket's Messages.id is the WhatsApp message id, which is our providerId (unique per
- * connection), so a rerun finds what is here by it. A quote of a message not imported yet waits in importPendingQuotes until that one arrives.
+ * Messages, the bulk of a migration. A page of the source (by id: WhatsApp's message id), its
+ * files copied first, then one transaction: a multi-row insert that leaves alone what is already
+ * here, then the rows that were here are compared (a rerun refreshes what whaticket changed).
+ * A message needs no map row: whaticket's Messages.id is the WhatsApp id, our providerId
+ * (unique per connection). Only rows with a file are looked up before the insert, so a rerun
+ * does not copy their files again. A quote of a message not imported yet waits in
+ * importPendingQuotes until that one arrives.
  */
 import type { Db } from '../../core/db/database.js';
 import { eachPage, type ImportCtx } from './context.js';
@@ -14,26 +17,37 @@ import type { SourceRow } from './source.js';
 
 const MEDIA_CONCURRENCY = 16;
 
+type Known = { id: number; updatedAt: string };
+type Place = { ticketId: number; whatsappId: number };
+type FileResult = CopiedMedia | { missing: string } | undefined;
+
 export async function importMessages(ctx: ImportCtx): Promise<void> {
   await eachPage(ctx, 'Messages', 'id', async (rows) => {
     const placed = await place(ctx, rows);
-    const known = new Map<string, Known>();
-    for (const [whatsappId, providerIds] of byConnection(rows, placed)) {
-      for (const [providerId, row] of await repo.messagesByProviderIds(ctx.db, whatsappId, providerIds)) known.set(providerId, row);
-    }
-    const fresh = rows.filter((r) => placed.has(toText(r.id)) && !known.has(toText(r.id)));
-    const files = await mapLimit(fresh, MEDIA_CONCURRENCY, (row) => mediaOf(ctx, row));
+    const withFile = rows.filter((r) => placed.has(toText(r.id)) && mediaFileName(toText(r.mediaUrl) || null));
+    const knownWithFile = await findHere(ctx.db, withFile, placed, (r) => toText(r.id));
+    const candidates = rows.filter((r) => placed.has(toText(r.id)) && !knownWithFile.has(toText(r.id)));
+    const files = await mapLimit(candidates, MEDIA_CONCURRENCY, (row) => mediaOf(ctx, row));
     await ctx.batch(async (db) => {
       for (const row of rows) if (!placed.has(toText(row.id))) ctx.report.skipped('Messages', toText(row.id), 'missing-ticket', `ticket #${toText(row.ticketId)} was not imported`);
-      await refreshKnown(ctx, db, rows, known);
-      if (fresh.length) await insertFresh(ctx, db, fresh, files, placed);
+      const inserted = await insertNew(ctx, db, candidates, files, placed);
+      const notNew = rows.filter((r) => placed.has(toText(r.id)) && !inserted.has(toText(r.id)));
+      const here = new Map([
+        ...knownWithFile,
+        ...(await findHere(
+          db,
+          notNew.filter((r) => !knownWithFile.has(toText(r.id))),
+          placed,
+          (r) => toText(r.id),
+        )),
+      ]);
+      await refreshKnown(ctx, db, notNew, here);
+      const all = new Map([...inserted, ...[...here].map(([k, v]) => [k, v.id] as const)]);
+      await settlePendingQuotes(db, ctx.key, all);
     });
   });
   await reportUnsettledQuotes(ctx);
 }
-
-type Known = { id: number; updatedAt: string };
-type Place = { ticketId: number; whatsappId: number };
 
 /** Each message's ticket here and that ticket's connection; absent: its ticket was not imported. */
 async function place(ctx: ImportCtx, rows: SourceRow[]): Promise<Map<string, Place>> {
@@ -56,19 +70,25 @@ async function place(ctx: ImportCtx, rows: SourceRow[]): Promise<Map<string, Pla
   return placed;
 }
 
-/** The source ids (WhatsApp message ids) per connection. */
-function byConnection(rows: SourceRow[], placed: Map<string, Place>, pick: (row: SourceRow) => string = (r) => toText(r.id)): Map<number, string[]> {
-  const out = new Map<number, string[]>();
+/** The messages here with the WhatsApp ids `pick` gives (the row's own, or the one it quotes), on the row's connection. */
+async function findHere(db: Db, rows: SourceRow[], placed: Map<string, Place>, pick: (row: SourceRow) => string): Promise<Map<string, Known>> {
+  const byConnection = new Map<number, string[]>();
   for (const row of rows) {
     const where = placed.get(toText(row.id));
     const id = pick(row);
-    if (!where || !id) continue;
-    out.set(where.whatsappId, [...(out.get(where.whatsappId) ?? []), id]);
+    if (where && id) byConnection.set(where.whatsappId, [...(byConnection.get(where.whatsappId) ?? []), id]);
+  }
+  const found = new Map<string, Known>();
+  for (const [whatsappId, ids] of byConnection) for (const [providerId, row] of await repo.messagesByProviderIds(db, whatsappId, ids)) found.set(`${whatsappId}:${providerId}`, row);
+  // Keyed by source id for the row's own id (one connection per row).
+  const out = new Map<string, Known>();
+  for (const row of rows) {
+    const where = placed.get(toText(row.id));
+    const hit = where ? found.get(`${where.whatsappId}:${pick(row)}`) : undefined;
+    if (hit) out.set(pick(row), hit);
   }
   return out;
 }
-
-type FileResult = CopiedMedia | { missing: string } | undefined;
 
 async function mediaOf(ctx: ImportCtx, row: SourceRow): Promise<FileResult> {
   const name = mediaFileName(toText(row.mediaUrl) || null);
@@ -79,54 +99,31 @@ async function mediaOf(ctx: ImportCtx, row: SourceRow): Promise<FileResult> {
   return copied ?? { missing: `media file ${name.name} is not in ${ctx.mediaFrom}: the message is kept without it` };
 }
 
-/**
- * Already here (an earlier run, or this server's own copy of that WhatsApp message): a message
- * changed in whaticket since (ack, read, deleted) is refreshed when whaticket's copy is newer.
- */
-async function refreshKnown(ctx: ImportCtx, db: Db, rows: SourceRow[], known: Map<string, Known>): Promise<void> {
-  for (const row of rows) {
-    const here = known.get(toText(row.id));
-    if (!here) continue;
-    const updatedAt = toIso(row.updatedAt, ctx.offset);
-    if (updatedAt <= here.updatedAt) {
-      ctx.report.add('Messages', 'existing');
-      continue;
-    }
-    await repo.refreshMessage(db, here.id, { ack: toInt(row.ack), read: toBool(row.read), isDeleted: toBool(row.isDeleted), body: toText(row.body), updatedAt });
-    ctx.report.add('Messages', 'updated');
-  }
-}
-
-async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: FileResult[], placed: Map<string, Place>): Promise<void> {
+/** New messages in one multi-row insert; returns source id → new id (rows already here are left out). */
+async function insertNew(ctx: ImportCtx, db: Db, rows: SourceRow[], files: FileResult[], placed: Map<string, Place>): Promise<Map<string, number>> {
+  if (!rows.length) return new Map();
+  const quotedRows = rows.filter((r) => toText(r.quotedMsgId));
+  const quoted = await findHere(db, quotedRows, placed, (r) => toText(r.quotedMsgId));
   const contacts = await lookup(
     db,
     ctx.key,
     'Contacts',
     rows.filter((r) => r.contactId !== null && r.contactId !== undefined).map((r) => toText(r.contactId)),
   );
-  const quoted = new Map<string, number>();
-  for (const [whatsappId, providerIds] of byConnection(rows, placed, (r) => toText(r.quotedMsgId))) {
-    for (const [providerId, row] of await repo.messagesByProviderIds(db, whatsappId, providerIds)) quoted.set(`${whatsappId}:${providerId}`, row.id);
-  }
   const inserts: repo.MessageInsert[] = [];
-  const sourceIds: string[] = [];
+  const notes: { id: string; file: { missing: string } }[] = [];
   rows.forEach((row, i) => {
     const id = toText(row.id);
-    const where = placed.get(id);
-    if (!where) return;
-    const { whatsappId } = where;
+    const where = placed.get(id) as Place;
     const file = files[i];
-    let media: CopiedMedia | undefined;
-    if (file && 'missing' in file) ctx.report.changed('Messages', id, file.missing.startsWith("media '") ? 'media-unsafe-name' : 'media-missing', file.missing);
-    else media = file;
-    let contactId: number | null = null;
-    if (row.contactId !== null && row.contactId !== undefined) contactId = contacts.get(toText(row.contactId))?.targetId ?? null;
+    const media = file && !('missing' in file) ? file : undefined;
+    if (file && 'missing' in file) notes.push({ id, file });
     const name = mediaFileName(toText(row.mediaUrl) || null);
     inserts.push({
       ticketId: where.ticketId,
-      whatsappId,
+      whatsappId: where.whatsappId,
       providerId: id,
-      contactId,
+      contactId: row.contactId === null || row.contactId === undefined ? null : (contacts.get(toText(row.contactId))?.targetId ?? null),
       body: toText(row.body),
       fromMe: toBool(row.fromMe),
       read: toBool(row.read),
@@ -135,40 +132,51 @@ async function insertFresh(ctx: ImportCtx, db: Db, rows: SourceRow[], files: Fil
       mediaPath: media?.relative ?? null,
       mediaName: media && name && 'name' in name ? name.name : null,
       mediaSize: media?.size ?? null,
-      quotedMsgId: quoted.get(`${whatsappId}:${toText(row.quotedMsgId)}`) ?? null,
+      quotedMsgId: quoted.get(toText(row.quotedMsgId))?.id ?? null,
       isDeleted: toBool(row.isDeleted),
       createdAt: toIso(row.createdAt, ctx.offset),
       updatedAt: toIso(row.updatedAt, ctx.offset),
     });
-    sourceIds.push(id);
   });
-  const inserted = await repo.insertMessages(db, inserts);
-  const bySource = new Map<string, number>();
+  const created = await repo.insertMessages(db, inserts);
+  const inserted = new Map<string, number>();
   const pending: { messageId: number; quotedSourceId: string }[] = [];
-  const rowById = new Map(rows.map((r) => [toText(r.id), r]));
-  for (const [i, data] of inserts.entries()) {
-    const sourceId = sourceIds[i] as string;
-    let targetId = inserted.get(`${data.whatsappId}:${data.providerId}`);
-    if (targetId === undefined) {
-      // The connection already had this WhatsApp id (a message this server received itself): linked to it.
-      targetId = await repo.findMessageId(db, data.whatsappId, data.providerId);
-      if (targetId === undefined) continue;
+  for (const data of inserts) {
+    const id = created.get(`${data.whatsappId}:${data.providerId}`);
+    if (id === undefined) continue;
+    inserted.set(data.providerId, id);
+    ctx.report.add('Messages', 'imported');
+  }
+  for (const { id, file } of notes) if (inserted.has(id)) ctx.report.changed('Messages', id, file.missing.startsWith("media '") ? 'media-unsafe-name' : 'media-missing', file.missing);
+  // Quotes inside this page at once; the others wait for their message.
+  for (const row of quotedRows) {
+    const messageId = inserted.get(toText(row.id));
+    const quotedSourceId = toText(row.quotedMsgId);
+    if (messageId === undefined || quoted.has(quotedSourceId)) continue;
+    const inPage = inserted.get(quotedSourceId);
+    if (inPage !== undefined) await repo.setQuoted(db, messageId, inPage);
+    else pending.push({ messageId, quotedSourceId });
+  }
+  await addPendingQuotes(db, ctx.key, pending);
+  return inserted;
+}
+
+/**
+ * Already here (an earlier run, or this server's own copy of that WhatsApp message): a message
+ * changed in whaticket since (ack, read, deleted) is refreshed when whaticket's copy is newer.
+ */
+async function refreshKnown(ctx: ImportCtx, db: Db, rows: SourceRow[], here: Map<string, Known>): Promise<void> {
+  for (const row of rows) {
+    const known = here.get(toText(row.id));
+    if (!known) continue;
+    const updatedAt = toIso(row.updatedAt, ctx.offset);
+    if (updatedAt <= known.updatedAt) {
       ctx.report.add('Messages', 'existing');
-    } else {
-      ctx.report.add('Messages', 'imported');
-      const quotedSource = toText(rowById.get(sourceId)?.quotedMsgId);
-      if (quotedSource && data.quotedMsgId === null) pending.push({ messageId: targetId, quotedSourceId: quotedSource });
+      continue;
     }
-    bySource.set(sourceId, targetId);
+    await repo.refreshMessage(db, known.id, { ack: toInt(row.ack), read: toBool(row.read), isDeleted: toBool(row.isDeleted), body: toText(row.body), updatedAt });
+    ctx.report.add('Messages', 'updated');
   }
-  // Quotes inside this page, then earlier pages' quotes of these messages.
-  const stillPending = pending.filter((p) => !bySource.has(p.quotedSourceId));
-  for (const p of pending) {
-    const quotedId = bySource.get(p.quotedSourceId);
-    if (quotedId !== undefined) await repo.setQuoted(db, p.messageId, quotedId);
-  }
-  await settlePendingQuotes(db, ctx.key, bySource);
-  await addPendingQuotes(db, ctx.key, stillPending);
 }
 
 /** Quotes whose message never came (deleted in whaticket, or its ticket skipped): the message is kept without its quote. */

@@ -35,21 +35,24 @@ export async function importTickets(ctx: ImportCtx): Promise<void> {
       for (const row of rows) {
         const id = String(row.id);
         const known = mapped.get(id);
-        const data = resolve(ctx, refs, row, id, !known);
         if (known) {
+          const data = resolve(ctx, refs, row, id, false);
           if (known.sourceUpdatedAt !== data.updatedAt) await refresh(ctx, db, id, known.targetId, data);
           else ctx.report.add('Tickets', 'existing');
           continue;
         }
+        // Skips first, so a skipped row is not also reported as changed.
         const contact = contacts.get(toText(row.contactId));
         if (!contact) {
           ctx.report.skipped('Tickets', id, 'missing-contact', `contact #${toText(row.contactId)} was not imported (deleted, or no number): the ticket and its messages are left out`);
           continue;
         }
-        if (data.whatsappId === undefined) {
+        if (refs.whatsapps.get(toText(row.whatsappId)) === undefined && refs.fallbackWhatsapp === undefined) {
           ctx.report.skipped('Tickets', id, 'missing-whatsapp', 'no connection to attach it to (the source has none)');
           continue;
         }
+        const data = resolve(ctx, refs, row, id, true);
+        if (data.whatsappId === undefined) continue;
         const ticket: repo.TicketInsert = { ...data, whatsappId: data.whatsappId, contactId: contact.targetId };
         if (ticket.status !== 'closed') await settleActive(ctx, db, id, ticket);
         const targetId = await repo.insertTicket(db, ticket);
