@@ -26,6 +26,8 @@ const { values } = parseArgs({
   },
 });
 const MESSAGES = Number(values.messages);
+// A PostgreSQL target is a throwaway database on this server.
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLI = path.join(ROOT, 'apps/server/src/features/whaticket-import/cli.ts');
 
