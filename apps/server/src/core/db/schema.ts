@@ -385,7 +385,7 @@ export type RolesTable = {
 /** The whaticket importer's map: a source row and the row it became (migration 027). */
 export type ImportMapTable = { source: string; sourceTable: string; sourceId: string; targetId: number; sourceUpdatedAt: Timestamp | null };
 
-export type ImportRunsTable = { id: Generated<number>; source: string; startedAt: Timestamp; finishedAt: Timestamp | null; report: string | null };
+export type ImportRunsTable = { id: Generated<number>; source: string; startedAt: Timestamp; finishedAt: Timestamp | null; report: string | null; messagesWatermark: Timestamp | null };
 
 /** An imported message whose quoted message was not imported yet. */
 export type ImportPendingQuotesTable = { source: string; messageId: number; quotedSourceId: string };

@@ -2,13 +2,13 @@
 import { isOffset } from './rules.js';
 import { UsageError } from './source.js';
 
-export type Args = { from: string; media: string | undefined; dryRun: boolean; report: string | undefined; batchSize: number; offset: string; plain: boolean };
+export type Args = { from: string; media: string | undefined; dryRun: boolean; report: string | undefined; batchSize: number; offset: string; plain: boolean; full: boolean };
 
 export const USAGE =
-  'usage: npm run import:whaticket -- --from <mysql://…|mariadb://…|postgres://…> --media <whaticket backend/public folder> [--dry-run] [--report <file.json>] [--batch-size <100-10000>] [--source-timezone <±HH:MM>] [--plain]';
+  'usage: npm run import:whaticket -- --from <mysql://…|mariadb://…|postgres://…> --media <whaticket backend/public folder> [--dry-run] [--report <file.json>] [--batch-size <100-10000>] [--source-timezone <±HH:MM>] [--plain] [--full]';
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { from: '', media: undefined, dryRun: false, report: undefined, batchSize: 2000, offset: '-03:00', plain: false };
+  const args: Args = { from: '', media: undefined, dryRun: false, report: undefined, batchSize: 2000, offset: '-03:00', plain: false, full: false };
   const value = (i: number, flag: string) => {
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
@@ -27,6 +27,7 @@ export function parseArgs(argv: string[]): Args {
     else if (flag === '--report') args.report = take();
     else if (flag === '--dry-run') args.dryRun = true;
     else if (flag === '--plain') args.plain = true;
+    else if (flag === '--full') args.full = true;
     else if (flag === '--batch-size') {
       const n = Number(take());
       if (!Number.isInteger(n) || n < 100 || n > 10000) throw new UsageError('--batch-size takes a whole number from 100 to 10000');

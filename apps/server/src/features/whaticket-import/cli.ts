@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   const tty = Boolean(process.stderr.isTTY) && !args.plain;
   let source: Source;
   try {
-    source = await openSource(args.from);
+    source = await openSource(args.from, args.offset);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n${USAGE}\n`);
@@ -44,7 +44,16 @@ async function main(): Promise<number> {
   try {
     const targetName = target.databaseUrl ? new URL(target.databaseUrl).host + new URL(target.databaseUrl).pathname : path.join(dataDir, 'zapdesk.sqlite');
     process.stderr.write(`whaticket import${args.dryRun ? ' (dry run)' : ''}: ${source.label} → ${target.databaseUrl ? 'postgres://' : 'sqlite:'}${targetName}, media → ${target.mediaDir}\n`);
-    const report = await runImport({ source, target, mediaFrom: args.media, dryRun: args.dryRun, batchSize: args.batchSize, offset: args.offset, progress: createProgress(process.stderr, { tty }) });
+    const report = await runImport({
+      source,
+      target,
+      mediaFrom: args.media,
+      dryRun: args.dryRun,
+      batchSize: args.batchSize,
+      offset: args.offset,
+      full: args.full,
+      progress: createProgress(process.stderr, { tty }),
+    });
     const json = report.toJSON();
     if (args.report) await fs.writeFile(args.report, `${JSON.stringify(json, null, 2)}\n`);
     process.stdout.write(formatReport(json, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, reportFile: args.report }));

@@ -1,5 +1,5 @@
 /** What every step of a run shares. */
-import type { Db } from '../../core/db/database.js';
+import type { Db, DbKind } from '../../core/db/database.js';
 import type { Progress } from './progress.js';
 import type { Report, TableName } from './report.js';
 import { pages, type Source, type SourceRow } from './source.js';
@@ -8,6 +8,7 @@ import type { Batcher } from './target.js';
 export type ImportCtx = {
   /** Reads outside a batch (in a PostgreSQL dry run: the run's transaction). */
   db: Db;
+  kind: DbKind;
   /** One transaction per batch: rows and their map rows commit together. */
   batch: Batcher;
   source: Source;
@@ -23,16 +24,19 @@ export type ImportCtx = {
   batchSize: number;
   /** The zone of a MySQL source's DATETIMEs. */
   offset: string;
+  /** Messages: read only those updated since (a rerun after a complete run); the latest updatedAt read, for the next run. */
+  messagesSince: Date | undefined;
+  messagesWatermark: string | undefined;
 };
 
 /** Every page of a source table, with its progress bar; a table the source lacks is reported and passed over. */
-export async function eachPage(ctx: ImportCtx, table: TableName, key: string, work: (rows: SourceRow[]) => Promise<void>): Promise<void> {
+export async function eachPage(ctx: ImportCtx, table: TableName, key: string, work: (rows: SourceRow[]) => Promise<void>, since?: Date): Promise<void> {
   if (!(await ctx.source.hasTable(table))) {
     ctx.report.warn(`The source has no ${table} table: nothing imported from it.`);
     return;
   }
-  ctx.progress.start(table, await ctx.source.count(table));
-  for await (const rows of pages(ctx.source, table, ctx.batchSize, key)) {
+  ctx.progress.start(table, await ctx.source.count(table, since));
+  for await (const rows of pages(ctx.source, table, ctx.batchSize, key, since)) {
     ctx.report.add(table, 'read', rows.length);
     await work(rows);
     ctx.progress.advance(rows.length);

@@ -1,6 +1,7 @@
 /** The importer's writes to the product's tables (multi-row where the volume is: contacts, messages). */
 import { foldText, type MediaType, type TicketStatus } from '@zapdesk/shared/domain';
-import type { Db } from '../../core/db/database.js';
+import { sql } from 'kysely';
+import type { Db, DbKind } from '../../core/db/database.js';
 
 const CHUNK = 500;
 function chunks<T>(items: T[], size = CHUNK): T[][] {
@@ -212,4 +213,14 @@ export async function refreshMessage(db: Db, id: number, data: { ack: number; re
 
 export async function findQuickAnswer(db: Db, shortcut: string, message: string): Promise<number | undefined> {
   return (await db.selectFrom('quickAnswers').select('id').where('shortcut', '=', shortcut).where('message', '=', message).executeTakeFirst())?.id;
+}
+
+/**
+ * PostgreSQL plans by its statistics; tables that grew from nothing during the import still look
+ * empty to it, and a lookup by WhatsApp id then reads the whole connection's messages. Refreshed
+ * between steps and every so many pages (ANALYZE samples; it is cheap). SQLite plans without.
+ */
+export async function refreshStatistics(db: Db, kind: DbKind, tables: readonly string[]): Promise<void> {
+  if (kind !== 'postgres') return;
+  for (const table of tables) await sql`analyze ${sql.table(table)}`.execute(db);
 }

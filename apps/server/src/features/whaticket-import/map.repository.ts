@@ -54,12 +54,25 @@ export async function touchMap(db: Db, source: string, sourceTable: string, sour
 }
 
 export async function startRun(db: Db, source: string, now: string): Promise<number> {
-  const row = await db.insertInto('importRuns').values({ source, startedAt: now, finishedAt: null, report: null }).returning('id').executeTakeFirstOrThrow();
+  const row = await db.insertInto('importRuns').values({ source, startedAt: now, finishedAt: null, report: null, messagesWatermark: null }).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function finishRun(db: Db, id: number, report: string, now: string): Promise<void> {
-  await db.updateTable('importRuns').set({ finishedAt: now, report }).where('id', '=', id).execute();
+export async function finishRun(db: Db, id: number, report: string, now: string, messagesWatermark: string | null): Promise<void> {
+  await db.updateTable('importRuns').set({ finishedAt: now, report, messagesWatermark }).where('id', '=', id).execute();
+}
+
+/** The latest messages watermark of a complete run of this source (an interrupted run's does not count). */
+export async function lastMessagesWatermark(db: Db, source: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('importRuns')
+    .select('messagesWatermark')
+    .where('source', '=', source)
+    .where('finishedAt', 'is not', null)
+    .where('messagesWatermark', 'is not', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.messagesWatermark ?? undefined;
 }
 
 export async function addPendingQuotes(db: Db, source: string, rows: { messageId: number; quotedSourceId: string }[]): Promise<void> {

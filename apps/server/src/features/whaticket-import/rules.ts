@@ -64,6 +64,13 @@ export function toIso(value: unknown, offset: string): string {
   return Number.isNaN(parsed.getTime()) ? new Date(0).toISOString() : parsed.toISOString();
 }
 
+/** The reverse of toIso for a MySQL source: an instant as a DATETIME text in the source's zone. */
+export function toLocalDatetime(date: Date, offset: string): string {
+  const m = /^([+-])(\d{2}):(\d{2})$/.exec(offset);
+  const minutes = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  return new Date(date.getTime() + minutes * 60_000).toISOString().replace('T', ' ').replace('Z', '');
+}
+
 export function isOffset(value: string): boolean {
   return value === 'Z' || /^[+-](0\d|1[0-4]):[0-5]\d$/.test(value);
 }

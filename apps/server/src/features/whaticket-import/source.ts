@@ -5,6 +5,7 @@
  */
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { toLocalDatetime } from './rules.js';
 
 export type SourceRow = Record<string, unknown>;
 
@@ -12,9 +13,10 @@ export type Source = {
   kind: 'mysql' | 'postgres';
   /** The URL without user and password: the key of the import map. */
   label: string;
-  count(table: string): Promise<number>;
+  /** Rows of a table; `since`: only those updated at or after it (a rerun's Messages). */
+  count(table: string, since?: Date): Promise<number>;
   /** Rows with `key` above `after`, in key order; `after` undefined: from the start. */
-  page(table: string, key: string, after: string | number | undefined, limit: number): Promise<SourceRow[]>;
+  page(table: string, key: string, after: string | number | undefined, limit: number, since?: Date): Promise<SourceRow[]>;
   /** A small table read whole (link tables, settings); missing table: no rows. */
   all(table: string): Promise<SourceRow[]>;
   hasTable(table: string): Promise<boolean>;
@@ -29,7 +31,8 @@ export function sourceLabel(url: string): string {
   return `${scheme}://${u.hostname}:${u.port || (scheme === 'mysql' ? '3306' : '5432')}${u.pathname}`;
 }
 
-export async function openSource(url: string): Promise<Source> {
+/** `offset`: the zone a MySQL source's DATETIMEs are in (whaticket's -03:00 by default). */
+export async function openSource(url: string, offset = '-03:00'): Promise<Source> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -37,12 +40,12 @@ export async function openSource(url: string): Promise<Source> {
     throw new UsageError('--from is not a URL (mysql://, mariadb:// or postgres://)');
   }
   const scheme = parsed.protocol.replace(':', '');
-  if (scheme === 'mysql' || scheme === 'mariadb') return openMysql(parsed);
+  if (scheme === 'mysql' || scheme === 'mariadb') return openMysql(parsed, offset);
   if (scheme === 'postgres' || scheme === 'postgresql') return openPostgres(url);
   throw new UsageError(`--from: unsupported scheme ${scheme}: (mysql://, mariadb:// or postgres://)`);
 }
 
-async function openMysql(url: URL): Promise<Source> {
+async function openMysql(url: URL, offset: string): Promise<Source> {
   const conn = await mysql.createConnection({
     host: url.hostname,
     port: url.port ? Number(url.port) : 3306,
@@ -61,14 +64,25 @@ async function openMysql(url: URL): Promise<Source> {
   return {
     kind: 'mysql',
     label: sourceLabel(url.toString()),
-    async count(table) {
-      const [rows] = await conn.query(`SELECT COUNT(*) AS n FROM ${q(table)}`);
+    async count(table, since) {
+      const [rows] = since
+        ? await conn.query(`SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${q('updatedAt')} >= ?`, [toLocalDatetime(since, offset)])
+        : await conn.query(`SELECT COUNT(*) AS n FROM ${q(table)}`);
       return Number((rows as SourceRow[])[0]?.n ?? 0);
     },
-    async page(table, key, after, limit) {
-      const where = after === undefined ? '' : `WHERE ${q(key)} > ?`;
-      const params = after === undefined ? [limit] : [after, limit];
-      const [rows] = await conn.query(`SELECT * FROM ${q(table)} ${where} ORDER BY ${q(key)} LIMIT ?`, params);
+    async page(table, key, after, limit, since) {
+      const conditions: string[] = [];
+      const params: unknown[] = [];
+      if (after !== undefined) {
+        conditions.push(`${q(key)} > ?`);
+        params.push(after);
+      }
+      if (since) {
+        conditions.push(`${q('updatedAt')} >= ?`);
+        params.push(toLocalDatetime(since, offset));
+      }
+      const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+      const [rows] = await conn.query(`SELECT * FROM ${q(table)} ${where} ORDER BY ${q(key)} LIMIT ?`, [...params, limit]);
       return rows as SourceRow[];
     },
     async all(table) {
@@ -94,13 +108,26 @@ async function openPostgres(url: string): Promise<Source> {
   return {
     kind: 'postgres',
     label: sourceLabel(url),
-    async count(table) {
-      const { rows } = await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${q(table)}`);
+    async count(table, since) {
+      const { rows } = since
+        ? await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${q(table)} WHERE ${q('updatedAt')} >= $1`, [since.toISOString()])
+        : await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${q(table)}`);
       return Number(rows[0]?.n ?? 0);
     },
-    async page(table, key, after, limit) {
-      const sql = after === undefined ? `SELECT * FROM ${q(table)} ORDER BY ${q(key)} LIMIT $1` : `SELECT * FROM ${q(table)} WHERE ${q(key)} > $1 ORDER BY ${q(key)} LIMIT $2`;
-      const { rows } = await client.query<SourceRow>(sql, after === undefined ? [limit] : [after, limit]);
+    async page(table, key, after, limit, since) {
+      const conditions: string[] = [];
+      const params: unknown[] = [];
+      if (after !== undefined) {
+        params.push(after);
+        conditions.push(`${q(key)} > $${params.length}`);
+      }
+      if (since) {
+        params.push(since.toISOString());
+        conditions.push(`${q('updatedAt')} >= $${params.length}`);
+      }
+      params.push(limit);
+      const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+      const { rows } = await client.query<SourceRow>(`SELECT * FROM ${q(table)} ${where} ORDER BY ${q(key)} LIMIT $${params.length}`, params);
       return rows;
     },
     async all(table) {
@@ -122,10 +149,10 @@ async function openPostgres(url: string): Promise<Source> {
  * Every page of a table in key order, the next page read while the current one is written.
  * Integer keys for most tables; Messages' key is WhatsApp's message id (a string).
  */
-export async function* pages(source: Source, table: string, limit: number, key = 'id'): AsyncGenerator<SourceRow[]> {
+export async function* pages(source: Source, table: string, limit: number, key = 'id', since?: Date): AsyncGenerator<SourceRow[]> {
   // A prefetch left behind by a failed write must not become an unhandled rejection.
   const read = (after: string | number | undefined) => {
-    const promise = source.page(table, key, after, limit);
+    const promise = source.page(table, key, after, limit, since);
     promise.catch(() => undefined);
     return promise;
   };

@@ -16,36 +16,50 @@ import { mapMediaType, mediaFileName, toBool, toInt, toIso, toText } from './rul
 import type { SourceRow } from './source.js';
 
 const MEDIA_CONCURRENCY = 16;
+/** PostgreSQL's statistics of the growing messages table, refreshed every so many pages. */
+const STATISTICS_EVERY_PAGES = 25;
 
 type Known = { id: number; updatedAt: string };
 type Place = { ticketId: number; whatsappId: number };
 type FileResult = CopiedMedia | { missing: string } | undefined;
 
 export async function importMessages(ctx: ImportCtx): Promise<void> {
-  await eachPage(ctx, 'Messages', 'id', async (rows) => {
-    const placed = await place(ctx, rows);
-    const withFile = rows.filter((r) => placed.has(toText(r.id)) && mediaFileName(toText(r.mediaUrl) || null));
-    const knownWithFile = await findHere(ctx.db, withFile, placed, (r) => toText(r.id));
-    const candidates = rows.filter((r) => placed.has(toText(r.id)) && !knownWithFile.has(toText(r.id)));
-    const files = await mapLimit(candidates, MEDIA_CONCURRENCY, (row) => mediaOf(ctx, row));
-    await ctx.batch(async (db) => {
-      for (const row of rows) if (!placed.has(toText(row.id))) ctx.report.skipped('Messages', toText(row.id), 'missing-ticket', `ticket #${toText(row.ticketId)} was not imported`);
-      const inserted = await insertNew(ctx, db, candidates, files, placed);
-      const notNew = rows.filter((r) => placed.has(toText(r.id)) && !inserted.has(toText(r.id)));
-      const here = new Map([
-        ...knownWithFile,
-        ...(await findHere(
-          db,
-          notNew.filter((r) => !knownWithFile.has(toText(r.id))),
-          placed,
-          (r) => toText(r.id),
-        )),
-      ]);
-      await refreshKnown(ctx, db, notNew, here);
-      const all = new Map([...inserted, ...[...here].map(([k, v]) => [k, v.id] as const)]);
-      await settlePendingQuotes(db, ctx.key, all);
-    });
-  });
+  let pagesRead = 0;
+  await eachPage(
+    ctx,
+    'Messages',
+    'id',
+    async (rows) => {
+      if (++pagesRead % STATISTICS_EVERY_PAGES === 0) await repo.refreshStatistics(ctx.db, ctx.kind, ['messages', 'importPendingQuotes']);
+      for (const row of rows) {
+        const updatedAt = toIso(row.updatedAt, ctx.offset);
+        if (!ctx.messagesWatermark || updatedAt > ctx.messagesWatermark) ctx.messagesWatermark = updatedAt;
+      }
+      const placed = await place(ctx, rows);
+      const withFile = rows.filter((r) => placed.has(toText(r.id)) && mediaFileName(toText(r.mediaUrl) || null));
+      const knownWithFile = await findHere(ctx.db, withFile, placed, (r) => toText(r.id));
+      const candidates = rows.filter((r) => placed.has(toText(r.id)) && !knownWithFile.has(toText(r.id)));
+      const files = await mapLimit(candidates, MEDIA_CONCURRENCY, (row) => mediaOf(ctx, row));
+      await ctx.batch(async (db) => {
+        for (const row of rows) if (!placed.has(toText(row.id))) ctx.report.skipped('Messages', toText(row.id), 'missing-ticket', `ticket #${toText(row.ticketId)} was not imported`);
+        const inserted = await insertNew(ctx, db, candidates, files, placed);
+        const notNew = rows.filter((r) => placed.has(toText(r.id)) && !inserted.has(toText(r.id)));
+        const here = new Map([
+          ...knownWithFile,
+          ...(await findHere(
+            db,
+            notNew.filter((r) => !knownWithFile.has(toText(r.id))),
+            placed,
+            (r) => toText(r.id),
+          )),
+        ]);
+        await refreshKnown(ctx, db, notNew, here);
+        const all = new Map([...inserted, ...[...here].map(([k, v]) => [k, v.id] as const)]);
+        await settlePendingQuotes(db, ctx.key, all);
+      });
+    },
+    ctx.messagesSince,
+  );
   await reportUnsettledQuotes(ctx);
 }
 

@@ -190,4 +190,39 @@ describe.each(PG ? (['mysql', 'postgres'] as const) : (['mysql'] as const))('wha
     const report = await importOnce();
     for (const [table, counts] of Object.entries(report.tables)) expect({ table, imported: counts.imported, updated: counts.updated }).toEqual({ table, imported: 0, updated: 0 });
   });
+
+  it('the switch-over run brings what whaticket did since: a new message, an ack, a ticket closed', async () => {
+    const q = (name: string) => (kind === 'mysql' ? `\`${name}\`` : `"${name}"`);
+    const now = kind === 'mysql' ? "'2024-02-01 10:00:00.000000'" : "'2024-02-01T13:00:00Z'";
+    await sourceExec(kind, sourceUrl, [
+      `INSERT INTO ${q('Messages')} (${['id', 'body', 'ack', 'read', 'mediaType', 'ticketId', 'createdAt', 'updatedAt', 'fromMe', 'isDeleted', 'contactId'].map(q).join(', ')}) VALUES ('3EB0B1', 'nova', 0, ${kind === 'mysql' ? 0 : 'false'}, 'chat', 2, ${now}, ${now}, ${kind === 'mysql' ? 0 : 'false'}, ${kind === 'mysql' ? 0 : 'false'}, 1)`,
+      `UPDATE ${q('Messages')} SET ${q('ack')} = 4, ${q('updatedAt')} = ${now} WHERE ${q('id')} = '3EB0A4'`,
+      `UPDATE ${q('Tickets')} SET ${q('status')} = 'closed', ${q('updatedAt')} = ${now} WHERE ${q('id')} = 2`,
+    ]);
+    const report = await importOnce();
+    expect(report.tables.Messages).toMatchObject({ imported: 1, updated: 1 });
+    expect(report.tables.Tickets).toMatchObject({ imported: 0, updated: 1 });
+    const acked = await app.ctx.db.selectFrom('messages').select('ack').where('providerId', '=', '3EB0A4').executeTakeFirstOrThrow();
+    expect(acked.ack).toBe(4);
+    const fresh = await app.ctx.db.selectFrom('messages').select(['body', 'createdAt']).where('providerId', '=', '3EB0B1').executeTakeFirstOrThrow();
+    expect(fresh).toEqual({ body: 'nova', createdAt: '2024-02-01T13:00:00.000Z' });
+    // A third run reads only the messages updated since the last one (less a day) and finds nothing new.
+    const third = await importOnce();
+    expect(third.tables.Messages).toMatchObject({ imported: 0, updated: 0 });
+    expect(third.tables.Messages?.read).toBeLessThan(10);
+  });
 });
+
+async function sourceExec(kind: 'mysql' | 'postgres', url: string, statements: string[]): Promise<void> {
+  if (kind === 'postgres') {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    for (const statement of statements) await c.query(statement);
+    await c.end();
+    return;
+  }
+  const u = new URL(url);
+  const c = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: u.username || 'root', password: u.password, database: u.pathname.slice(1) });
+  for (const statement of statements) await c.query(statement);
+  await c.end();
+}

@@ -6,7 +6,8 @@ import type { DbKind } from '../database.js';
  * imported (or matched to a row the product already had), by source, table and source id, with
  * the target id; written in the same transaction as the row, so a rerun after an interruption
  * skips exactly what was committed. `importRuns`: one row per run with its report.
- * `importPendingQuotes`: a message quoting one not imported yet (the source is read by id, not
+ * `importRuns.messagesWatermark`: the latest Messages.updatedAt a complete run read; the next
+ * run reads only the messages updated since (less a margin). `importPendingQuotes`: a message quoting one not imported yet (the source is read by id, not
  * by date), resolved when the quoted one arrives.
  */
 export function whaticketImportMigration(kind: DbKind) {
@@ -29,6 +30,7 @@ export function whaticketImportMigration(kind: DbKind) {
         .addColumn('startedAt', ts, (c) => c.notNull())
         .addColumn('finishedAt', ts)
         .addColumn('report', 'text')
+        .addColumn('messagesWatermark', ts)
         .execute();
       await db.schema
         .createTable('importPendingQuotes')
