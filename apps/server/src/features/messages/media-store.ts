@@ -86,10 +86,19 @@ function signature(ctx: AppContext, messageId: number, expires: number): string 
   return createHmac('sha256', ctx.secrets.jwtSecret).update(`media:${messageId}:${expires}`).digest('base64url');
 }
 
-export function signedMediaUrl(ctx: AppContext, messageId: number, nowMs = Date.now()): string {
+/**
+ * A media address valid for MEDIA_URL_TTL_SECONDS. Given the file's name, the address ends with
+ * it (`&name=photo.png`, not signed, not read): whaticket's chat shows a picture only when its
+ * address ends in .jpg, .jpeg, .png or .gif, and offers a download button otherwise.
+ */
+export function signedMediaUrl(ctx: AppContext, messageId: number, nowMs = Date.now(), name?: string | null): string {
   const expires = Math.floor(nowMs / 1000) + MEDIA_URL_TTL_SECONDS;
-  return `/api/media/${messageId}?expires=${expires}&signature=${signature(ctx, messageId, expires)}`;
+  const tail = name ? `&name=${encodeURIComponent(name.slice(-MEDIA_NAME_IN_URL_MAX))}` : '';
+  return `/api/media/${messageId}?expires=${expires}&signature=${signature(ctx, messageId, expires)}${tail}`;
 }
+
+/** The longest file name an address carries (its end: the extension is what matters). */
+export const MEDIA_NAME_IN_URL_MAX = 100;
 
 export function verifyMediaSignature(ctx: AppContext, messageId: number, expires: number, given: string): boolean {
   if (expires * 1000 < Date.now()) return false;

@@ -38,7 +38,7 @@ export function presentWithRefs(ctx: AppContext, rows: readonly MessageRow[], { 
       sendStatus: r.sendStatus,
       sendError: r.sendError,
       mediaType: r.mediaType,
-      mediaUrl: r.mediaPath && !r.isDeleted ? signedMediaUrl(ctx, r.id) : null,
+      mediaUrl: r.mediaPath && !r.isDeleted ? signedMediaUrl(ctx, r.id, Date.now(), r.mediaName) : null,
       mediaName: r.isDeleted ? null : r.mediaName,
       mediaSize: r.isDeleted ? null : r.mediaSize,
       quotedMsg: q ? { id: q.id, body: q.isDeleted ? '' : q.body, fromMe: q.fromMe, contact: quotedContact ? { name: quotedContact.name } : null } : null,

@@ -84,8 +84,19 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
   });
 
   // Media by signed address: <img> and <audio> cannot send a bearer header.
-  const media = { schema: { tags, params: ZIdParamsSchema, querystring: z.object({ expires: z.coerce.number('INVALID').int('INVALID'), signature: z.string('INVALID').max(200) }) } };
-  const sendMedia = async (req: FastifyRequest<{ Params: z.infer<typeof ZIdParamsSchema>; Querystring: { expires: number; signature: string } }>, reply: FastifyReply) => {
+  const media = {
+    schema: {
+      tags,
+      params: ZIdParamsSchema,
+      querystring: z.object({
+        expires: z.coerce.number('INVALID').int('INVALID'),
+        signature: z.string('INVALID').max(200),
+        // The file's name at the address's end, for whaticket's chat (see signedMediaUrl); not read.
+        name: z.string('INVALID').max(400).optional(),
+      }),
+    },
+  };
+  const sendMedia = async (req: FastifyRequest<{ Params: z.infer<typeof ZIdParamsSchema>; Querystring: { expires: number; signature: string; name?: string | undefined } }>, reply: FastifyReply) => {
     const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
     return reply
       .header('cache-control', 'private, max-age=3600')
