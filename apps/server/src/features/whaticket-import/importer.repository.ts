@@ -89,7 +89,26 @@ export async function insertExtraInfo(db: Db, data: { contactId: number; name: s
 }
 
 export async function findActiveTicket(db: Db, contactId: number, whatsappId: number): Promise<{ id: number; updatedAt: string } | undefined> {
-  return db.selectFrom('tickets').select(['id', 'updatedAt']).where('contactId', '=', contactId).where('whatsappId', '=', whatsappId).where('status', 'in', ['open', 'pending']).executeTakeFirst();
+  // 'open or pending' spelled with literals, as the partial unique index spells it: with parameters
+  // SQLite may scan every ticket of the connection instead (quadratic over an import).
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'updatedAt'])
+    .where('contactId', '=', contactId)
+    .where('whatsappId', '=', whatsappId)
+    .where(sql<boolean>`${sql.ref('status')} in (${sql.lit('open')}, ${sql.lit('pending')})`)
+    .executeTakeFirst();
+}
+
+/** Open tickets not touched since `cutoff`: those the product's auto-close closes at its next start. */
+export async function countOpenTicketsIdleSince(db: Db, cutoff: string): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', 'open')
+    .where('updatedAt', '<', cutoff)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function closeTicket(db: Db, id: number): Promise<void> {

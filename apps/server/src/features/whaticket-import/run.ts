@@ -12,7 +12,8 @@ import { importQuickAnswers, importSettings } from './steps-misc.js';
 import { importQueues, importUserQueues, importUsers, importWhatsappQueues, importWhatsapps } from './steps-setup.js';
 import { importTickets } from './steps-tickets.js';
 import { withTarget } from './target.js';
-import { refreshStatistics } from './importer.repository.js';
+import { countOpenTicketsIdleSince, refreshStatistics } from './importer.repository.js';
+import { LIMITS } from '@zapdesk/shared/domain';
 
 export type RunOptions = {
   source: Source;
@@ -78,6 +79,9 @@ export async function runImport(options: RunOptions): Promise<Report> {
       await refreshStatistics(db, kind, STATISTICS_TABLES);
       await step(ctx);
     }
+    // The product closes open tickets idle for LIMITS.autoCloseHours when it starts: say so before it happens.
+    const idle = await countOpenTicketsIdleSince(db, new Date(Date.now() - LIMITS.autoCloseHours * 3600 * 1000).toISOString());
+    if (idle > 0) report.warn(`${idle} open ticket(s) idle for more than ${LIMITS.autoCloseHours} h will be closed by the auto-close when the product starts (its rule for every ticket).`);
     await batch((trx) => finishRun(trx, runId, JSON.stringify(report.toJSON()), nowIso(), ctx.messagesWatermark ?? null));
   });
   if (options.dryRun) report.warn('Dry run: nothing was written (target and media store untouched).');
