@@ -1,7 +1,8 @@
 /** The importer's writes to the product's tables (multi-row where the volume is: contacts, messages). */
-import { foldText, type MediaType, type TicketStatus } from '@zapdesk/shared/domain';
+import { foldText, type TicketStatus } from '@zapdesk/shared/domain';
 import { sql } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
+import type { MessageRow } from '../messages/messages.repository.js';
 
 const CHUNK = 500;
 function chunks<T>(items: T[], size = CHUNK): T[][] {
@@ -154,24 +155,26 @@ export async function ticketConnections(db: Db, ids: number[]): Promise<Map<numb
   return found;
 }
 
-export type MessageInsert = {
-  ticketId: number;
-  whatsappId: number;
-  providerId: string;
-  contactId: number | null;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  ack: number;
-  mediaType: MediaType | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaSize: number | null;
-  quotedMsgId: number | null;
-  isDeleted: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+/** A message as the importer writes it: the product's row, less what only the product sets. */
+export type MessageInsert = Pick<
+  MessageRow,
+  | 'ticketId'
+  | 'whatsappId'
+  | 'providerId'
+  | 'contactId'
+  | 'body'
+  | 'fromMe'
+  | 'read'
+  | 'ack'
+  | 'mediaType'
+  | 'mediaPath'
+  | 'mediaName'
+  | 'mediaSize'
+  | 'quotedMsgId'
+  | 'isDeleted'
+  | 'createdAt'
+  | 'updatedAt'
+>;
 
 /** Multi-row insert; a provider id the connection already has is left alone. Returns `whatsappId:providerId` → id of the new rows. */
 export async function insertMessages(db: Db, rows: MessageInsert[]): Promise<Map<string, number>> {
