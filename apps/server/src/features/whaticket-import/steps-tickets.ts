@@ -44,7 +44,14 @@ export async function importTickets(ctx: ImportCtx): Promise<void> {
         // Skips first, so a skipped row is not also reported as changed.
         const contact = contacts.get(toText(row.contactId));
         if (!contact) {
-          ctx.report.skipped('Tickets', id, 'missing-contact', `contact #${toText(row.contactId)} was not imported (deleted, or no number): the ticket and its messages are left out`);
+          ctx.report.skipped(
+            'Tickets',
+            id,
+            'missing-contact',
+            row.contactId == null
+              ? 'the ticket has no contact: the ticket and its messages are left out'
+              : `contact #${toText(row.contactId)} was not imported (deleted, or no number): the ticket and its messages are left out`,
+          );
           continue;
         }
         if (refs.whatsapps.get(toText(row.whatsappId)) === undefined && refs.fallbackWhatsapp === undefined) {
