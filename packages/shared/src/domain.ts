@@ -22,6 +22,14 @@ export type Channel = (typeof CHANNELS)[number];
 export const MEDIA_TYPES = ['image', 'audio', 'video', 'location', 'vcard', 'other'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
+/** The kind of a file from its MIME type: image, audio, video, or other (a document). */
+export function mediaTypeOfMime(mimetype: string): 'image' | 'audio' | 'video' | 'other' {
+  if (mimetype.startsWith('image/')) return 'image';
+  if (mimetype.startsWith('audio/')) return 'audio';
+  if (mimetype.startsWith('video/')) return 'video';
+  return 'other';
+}
+
 /**
  * An own message's way out: stored and waiting for its send (queued), handed to the channel
  * (sent, then acks 1-4 follow), or given up on (failed, with its ERR_ code; it can be retried).

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import { CAMPAIGN_LIMITS } from '@zapdesk/shared/campaigns';
-import type { MediaType } from '@zapdesk/shared/domain';
+import { mediaTypeOfMime, type MediaType } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { fetchUrl } from '../../core/net/fetch-url.js';
@@ -28,13 +28,6 @@ export function isOggOpus(data: Buffer): boolean {
   return data.subarray(headerLength, headerLength + 8).toString('latin1') === 'OpusHead';
 }
 
-function mediaTypeOf(mimetype: string): MediaType {
-  if (mimetype.startsWith('image/')) return 'image';
-  if (mimetype.startsWith('video/')) return 'video';
-  if (mimetype.startsWith('audio/')) return 'audio';
-  return 'other';
-}
-
 async function typed(data: Buffer, name: string, voice: boolean): Promise<Omit<PreparedMedia, 'mediaPath'>> {
   if (voice) {
     if (!isOggOpus(data)) throw new AppError('ERR_VOICE_NOT_OPUS');
@@ -43,7 +36,7 @@ async function typed(data: Buffer, name: string, voice: boolean): Promise<Omit<P
   // The type comes from the bytes, not from the name or what a server claims.
   const detected = await fileTypeFromBuffer(data);
   const mimetype = detected?.mime ?? 'application/octet-stream';
-  return { mimetype, name, mediaType: mediaTypeOf(mimetype) };
+  return { mimetype, name, mediaType: mediaTypeOfMime(mimetype) };
 }
 
 async function store(ctx: AppContext, data: Buffer, media: Omit<PreparedMedia, 'mediaPath'>): Promise<PreparedMedia> {

@@ -80,21 +80,14 @@ async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise
   const candidates = [bodyToken(req), bearer];
   const apiToken = await readSecretSetting(ctx, 'userApiToken');
   for (const candidate of candidates) {
-    if (candidate && apiToken && sameSecret(candidate, apiToken)) {
-      req.toolActor = { userId: null, admin: true, source: 'api', permissions: ALL_PERMISSIONS, token: null };
-      req.auditActor = API_TOKEN_ACTOR;
-      return;
-    }
+    if (candidate && apiToken && sameSecret(candidate, apiToken)) return actAs(req, USER_API_TOKEN_CALLER);
   }
   // A named token that is presented decides: a wrong, expired or revoked one is refused, even beside a session.
   for (const candidate of candidates) {
     if (!candidate || !isNamedApiToken(candidate)) continue;
     const named = await resolveApiToken(ctx, candidate);
     if (!named) throw new AppError('ERR_API_TOKEN_INVALID');
-    // It sees what an admin sees, within its permissions (each route checks its own).
-    req.toolActor = { userId: null, admin: true, source: 'api', permissions: named.permissions, token: { id: named.id, name: named.name } };
-    req.auditActor = { kind: 'apiToken', userId: null, name: named.name, tokenName: named.name };
-    return;
+    return actAs(req, namedTokenCaller(named));
   }
   if (!bearer) throw new AppError('ERR_API_TOKEN_INVALID');
   const user = await userFromAccessToken(ctx, bearer);
@@ -108,15 +101,30 @@ async function identifyToolCaller(ctx: AppContext, req: FastifyRequest): Promise
  * The caller a bare API token names: the userApiToken setting (admin rights) or a live named
  * token (its own permissions); undefined for anything else. Sessions are not looked at.
  */
-export async function apiTokenCaller(ctx: AppContext, token: string): Promise<{ actor: ToolActor; audit: AuditActor } | undefined> {
+export async function apiTokenCaller(ctx: AppContext, token: string): Promise<TokenCaller | undefined> {
   const apiToken = await readSecretSetting(ctx, 'userApiToken');
-  if (apiToken && sameSecret(token, apiToken)) return { actor: { userId: null, admin: true, source: 'api', permissions: ALL_PERMISSIONS, token: null }, audit: API_TOKEN_ACTOR };
+  if (apiToken && sameSecret(token, apiToken)) return USER_API_TOKEN_CALLER;
   const named = isNamedApiToken(token) ? await resolveApiToken(ctx, token) : undefined;
-  if (!named) return undefined;
+  return named ? namedTokenCaller(named) : undefined;
+}
+
+/** Who a token acts as, and how the audit log names it. */
+export type TokenCaller = { actor: ToolActor; audit: AuditActor };
+
+/** The userApiToken setting: admin rights, every permission. */
+const USER_API_TOKEN_CALLER: TokenCaller = { actor: { userId: null, admin: true, source: 'api', permissions: ALL_PERMISSIONS, token: null }, audit: API_TOKEN_ACTOR };
+
+/** A named token sees what an admin sees, within its permissions (each route checks its own). */
+function namedTokenCaller(named: { id: number; name: string; permissions: ToolActor['permissions'] }): TokenCaller {
   return {
     actor: { userId: null, admin: true, source: 'api', permissions: named.permissions, token: { id: named.id, name: named.name } },
     audit: { kind: 'apiToken', userId: null, name: named.name, tokenName: named.name },
   };
+}
+
+export function actAs(req: FastifyRequest, caller: TokenCaller): void {
+  req.toolActor = caller.actor;
+  req.auditActor = caller.audit;
 }
 
 /** The permission a send of this kind needs: what a named token must hold to read it. */

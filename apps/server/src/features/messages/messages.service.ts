@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LIMITS, type MediaType } from '@zapdesk/shared/domain';
+import { LIMITS, mediaTypeOfMime } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
@@ -55,13 +55,6 @@ export async function listMessages(
 /** A file of a chat message, as uploaded: a temporary file on disk. */
 export type UploadedMedia = { path: string; size: number; mimetype: string; filename: string };
 
-function mediaTypeOf(mimetype: string): MediaType {
-  if (mimetype.startsWith('image/')) return 'image';
-  if (mimetype.startsWith('audio/')) return 'audio';
-  if (mimetype.startsWith('video/')) return 'video';
-  return 'other';
-}
-
 /**
  * A recorded voice note. Chromium records WebM; phones play voice notes as Ogg Opus only, so a
  * WebM recording with Opus inside is moved into Ogg (same packets, no decoding). Anything else
@@ -88,7 +81,7 @@ export async function sendMessage(
           ? () => voiceNote(m)
           : async () => ({
               kind: 'media',
-              mediaType: mediaTypeOf(m.mimetype),
+              mediaType: mediaTypeOfMime(m.mimetype),
               staged: m,
               mimetype: m.mimetype,
               filename: m.filename,

@@ -13,7 +13,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { bearerToken } from '../../core/http/auth-hooks.js';
 import { FailureThrottle } from '../../core/http/failure-throttle.js';
-import { API_TOKEN_FAILURES_PER_MINUTE, apiTokenCaller } from '../campaigns/tool-auth.js';
+import { actAs, API_TOKEN_FAILURES_PER_MINUTE, apiTokenCaller } from '../campaigns/tool-auth.js';
 
 const refused = () => new AppError('ERR_SESSION_EXPIRED', { status: 401, message: 'A valid API token is required: Authorization: Bearer <token>.' });
 
@@ -29,8 +29,7 @@ export function whaticketApiToken(ctx: AppContext, permission: Permission): preV
       await guesses.fail(req.ip);
       throw refused();
     }
-    req.toolActor = caller.actor;
-    req.auditActor = caller.audit;
+    actAs(req, caller);
     assertPermission(caller.actor, permission);
   };
 }

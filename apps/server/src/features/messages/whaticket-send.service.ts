@@ -6,7 +6,7 @@
  * one. The contact is found by number (either Brazilian form) or created, named by its number.
  * Each message takes the outbound path of every send: stored first, then sent.
  */
-import { numberVariants } from '@zapdesk/shared/domain';
+import { mediaTypeOfMime, numberVariants } from '@zapdesk/shared/domain';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -23,13 +23,6 @@ export const REOPEN_WITHIN_SECONDS = 2 * 60 * 60;
 
 export type IntegrationFile = { path: string; size: number; mimetype: string; filename: string };
 export type IntegrationSend = { number: string; body: string; whatsappId?: number | undefined; medias?: IntegrationFile[] };
-
-function mediaTypeOf(mimetype: string) {
-  if (mimetype.startsWith('image/')) return 'image' as const;
-  if (mimetype.startsWith('audio/')) return 'audio' as const;
-  if (mimetype.startsWith('video/')) return 'video' as const;
-  return 'other' as const;
-}
 
 async function connectionFor(ctx: AppContext, whatsappId: number | undefined): Promise<number> {
   if (whatsappId === undefined) {
@@ -78,7 +71,7 @@ export async function sendFromIntegration(ctx: AppContext, sessions: SessionMana
   const contents: ReplyContent[] = input.medias?.length
     ? input.medias.map((m) => ({
         kind: 'media',
-        mediaType: mediaTypeOf(m.mimetype),
+        mediaType: mediaTypeOfMime(m.mimetype),
         staged: m,
         mimetype: m.mimetype,
         filename: m.filename,

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_ID, type MediaType } from '@zapdesk/shared/domain';
+import { MAX_ID, mediaTypeOfMime } from '@zapdesk/shared/domain';
 import { ZSimulatorGroupCreateSchema, ZSimulatorGroupSchema, ZSimulatorGroupsSchema } from '@zapdesk/shared/groups';
 import {
   ZSimulatorCallItemSchema,
@@ -23,13 +23,6 @@ import { requireAdmin } from '../../core/http/auth-hooks.js';
 import { getWhatsapp } from '../whatsapps/whatsapps.service.js';
 
 const ZParams = z.object({ connectionId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') });
-
-function mediaTypeOf(mimetype: string): MediaType {
-  if (mimetype.startsWith('image/')) return 'image';
-  if (mimetype.startsWith('audio/')) return 'audio';
-  if (mimetype.startsWith('video/')) return 'video';
-  return 'other';
-}
 
 /** The simulated phone's controls, each answered when done (here, or on the node that runs the session). */
 type SimulatorControl = {
@@ -107,7 +100,7 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
       sender: { number: input.from, ...(input.name ? { name: input.name } : {}) },
       fromMe: input.fromMe,
       body: input.body,
-      ...(media && data ? { media: { mediaType: mediaTypeOf(media.mimetype), mimetype: media.mimetype, filename: media.filename, load: async () => data } } : {}),
+      ...(media && data ? { media: { mediaType: mediaTypeOfMime(media.mimetype), mimetype: media.mimetype, filename: media.filename, load: async () => data } } : {}),
       ...(input.location ? { location: input.location } : {}),
       ...(input.vcard ? { vcard: input.vcard } : {}),
       ...(input.quotedId ? { quotedProviderId: input.quotedId } : {}),
