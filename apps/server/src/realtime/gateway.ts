@@ -37,8 +37,10 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
 
   serveConnections(ctx, main, 'auth');
   serveConnections(ctx, whaticket, 'query');
-  broadcastEvents(ctx, main, 'zapdesk');
-  broadcastEvents(ctx, whaticket, 'whaticket');
+  broadcastEvents(ctx, [
+    { nsp: main, form: 'zapdesk' },
+    { nsp: whaticket, form: 'whaticket' },
+  ]);
 
   // Online: a socket open for the user on any node and namespace (the Redis adapter asks every
   // node). Should a node not answer in time, what this node's own sockets say is what is known.
