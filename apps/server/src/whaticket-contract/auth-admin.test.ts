@@ -123,6 +123,10 @@ const table: Row[] = [
     error: 'ERR_SESSION_EXPIRED',
   },
   { route: 'GET /users/', shape: 'no token', call: () => ({ method: 'GET', url: '/users/' }), status: 401, error: 'ERR_INVALID_TOKEN' },
+  // The other trailing-slash aliases are hidden from the API document (so from the authorization table): the same sign-in guard.
+  { route: 'GET /quickAnswers/', shape: 'no token', call: () => ({ method: 'GET', url: '/quickAnswers/' }), status: 401, error: 'ERR_INVALID_TOKEN' },
+  { route: 'GET /whatsapp/', shape: 'no token', call: () => ({ method: 'GET', url: '/whatsapp/' }), status: 401, error: 'ERR_INVALID_TOKEN' },
+  { route: 'GET /contacts/', shape: 'no token', call: () => ({ method: 'GET', url: '/contacts/' }), status: 401, error: 'ERR_INVALID_TOKEN' },
   { route: 'DELETE /auth/logout', shape: 'no body', call: async () => ({ method: 'DELETE', url: '/auth/logout', token: (await t.createUser()).token }), status: 204 },
   {
     route: 'POST /auth/signup',

@@ -3,12 +3,12 @@
  * Each returns what it did so the report can say why a row changed.
  */
 import path from 'node:path';
-import type { MediaType, TicketStatus } from '@zapdesk/shared/domain';
+import { normalizeNumber, type MediaType, type TicketStatus } from '@zapdesk/shared/domain';
 
 /** A contact's number our way: digits only for a person; a group keeps its id (digits and '-'). */
 export function normaliseNumber(raw: string, isGroup: boolean): { number: string; changed: boolean } | undefined {
   const trimmed = raw.trim().replace(/@(c|g|s)\.us$|@s\.whatsapp\.net$/i, '');
-  const number = isGroup ? trimmed.replace(/[^\d-]/g, '').replace(/^-+|-+$/g, '') : trimmed.replace(/\D/g, '');
+  const number = isGroup ? trimmed.replace(/[^\d-]/g, '').replace(/^-+|-+$/g, '') : normalizeNumber(trimmed);
   if (!/\d/.test(number)) return undefined;
   return { number, changed: number !== raw };
 }
