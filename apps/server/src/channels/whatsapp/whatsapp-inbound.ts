@@ -44,7 +44,7 @@ export class WhatsappInbound {
   /**
    * Hands the socket's inbound events to `run`, which handles them in order. Reactions
    * (messages.reaction, and reactionMessage upserts, which readContent skips) are not handed
-   * on: the inbox does not show them (see README, Decisions).
+   * on: the inbox does not show them (see docs/decisions.md).
    */
   listen(sock: WASocketLike, run: (task: () => Promise<void>) => void): void {
     sock.ev.on('messages.upsert', ({ messages }) => run(() => this.onMessages(sock, messages)));

@@ -1,6 +1,6 @@
 /**
  * The spec's history-import calls. Unlike whaticket's, they need a signed-in user (bearer token);
- * a `token` in the body is accepted for compatibility and ignored (see README 'Decisions').
+ * a `token` in the body is accepted for compatibility and ignored (see docs/decisions.md).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZHistoryImportResultSchema, ZSyncMessageSchema, ZSyncMessageUserSchema } from '@zapdesk/shared/messaging';

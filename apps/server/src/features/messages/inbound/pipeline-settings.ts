@@ -12,7 +12,7 @@ export type ConnectionQueue = Awaited<ReturnType<typeof listConnectionQueues>>[n
 export async function readPipelineSettings(db: Db, whatsappId: number): Promise<PipelineSettings> {
   return {
     queues: await listConnectionQueues(db, whatsappId),
-    // Group messages are taken only when CheckMsgIsGroup is disabled (see README).
+    // Group messages are taken only when CheckMsgIsGroup is disabled (see docs/decisions.md).
     acceptsGroups: (await getSettingValue(db, 'CheckMsgIsGroup')) === 'disabled',
     routesGroups: (await getSettingValue(db, 'groups')) === 'enabled',
     reopenWithinSeconds: Number(await getSettingValue(db, 'timeCreateNewTicket')) || 0,
