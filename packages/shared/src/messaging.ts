@@ -186,18 +186,22 @@ export const ZMessagePageQuerySchema = z.object({
 });
 /** The text fields sent with files (multipart): the caption may be empty, else as a text message's body. */
 export const ZSendMediaFieldsSchema = z.object({ body: ZLongText, quotedMsgId: z.coerce.number('INVALID').pipe(ZIdValue).optional() });
-export const ZSendTextSchema = z.object({
-  body: z
-    .string(required)
-    .max(30000, 'TOO_LONG')
-    .refine(noNul, 'INVALID')
-    .refine((v) => v.trim().length > 0, 'REQUIRED'),
-  quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),
-  // What whaticket's chat sends along with a text, ignored: `read: 1`, `fromMe: true`, `mediaUrl: ""`.
-  read: z.union([z.boolean(), z.literal(1), z.literal(0)], 'INVALID').optional(),
-  fromMe: z.literal(true, 'INVALID').optional(),
-  mediaUrl: z.literal('', 'INVALID').optional(),
-});
+/**
+ * A JSON message: a text, or with `mediaUrl` a file fetched from that address (the body is then
+ * its caption and may be empty). whaticket's chat sends `mediaUrl: ""` with every text.
+ */
+export const ZSendTextSchema = z
+  .object({
+    body: z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID').optional().default(''),
+    quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),
+    // What whaticket's chat sends along with a text, ignored: `read: 1`, `fromMe: true`.
+    read: z.union([z.boolean(), z.literal(1), z.literal(0)], 'INVALID').optional(),
+    fromMe: z.literal(true, 'INVALID').optional(),
+    mediaUrl: z.string('INVALID').max(2000, 'TOO_LONG').optional(),
+  })
+  .superRefine((value, issues) => {
+    if (!value.mediaUrl?.trim() && !value.body.trim()) issues.addIssue({ code: 'custom', path: ['body'], message: 'REQUIRED' });
+  });
 
 // ---------- simulator ----------
 export const ZSimulatorInboundSchema = z.object({

@@ -220,5 +220,4 @@ describe('POST /api/syncMessage', () => {
     expect((await sync({ limit: 5, ticketwhatsappId: w.id })).json()).toMatchObject({ error: 'ERR_WAPP_NOT_INITIALIZED' });
     expect((await importUser({ user: contact.number, limit: 5, ticketwhatsappId: w.id }, t.adminToken)).json()).toMatchObject({ error: 'ERR_WAPP_NOT_INITIALIZED' });
   });
-
 });

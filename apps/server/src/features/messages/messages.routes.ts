@@ -43,7 +43,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
   );
 
-  // JSON {body, quotedMsg} or multipart: `medias` files plus `body`.
+  // JSON {body, quotedMsg, mediaUrl} (a file by address, see media-url.ts) or multipart: `medias` files plus `body`.
   app.post('/messages/:ticketId', { schema: { tags, params: ZTicketParams, response: { 201: z.array(ZMessageSchema) } }, onRequest }, async (req, reply) => {
     const actor = currentUser(req);
     if (req.isMultipart()) {
@@ -70,7 +70,8 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
       const fields = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', i.message]));
       throw new AppError('ERR_VALIDATION', { message: 'The message is empty or invalid.', fields });
     }
-    return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsg?.id ?? null }));
+    const mediaUrl = parsed.data.mediaUrl?.trim() || undefined;
+    return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsg?.id ?? null, mediaUrl }));
   });
 
   // A reply whose send failed, tried again.

@@ -13,6 +13,7 @@ import { canSeeTicket, getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
 import type { ReplyContent } from './message-file.js';
+import { mediaFromUrl } from './media-url.js';
 import { loadMessageRefs, presentMessages, presentWithRefs, publishMessageUpdate } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, retryMessage, sendOnTicket } from './outbound.service.js';
@@ -71,24 +72,27 @@ export async function sendMessage(
   sessions: SessionManager,
   actor: AuthUser,
   ticketId: number,
-  input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[] },
+  input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[]; mediaUrl?: string | undefined },
 ): Promise<TMessage[]> {
   const ticket = await getVisibleTicket(ctx, actor, ticketId);
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
-  const contents: (() => Promise<ReplyContent>)[] = input.medias?.length
-    ? input.medias.map((m, i) =>
-        m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
-          ? () => voiceNote(m)
-          : async () => ({
-              kind: 'media',
-              mediaType: mediaTypeOfMime(m.mimetype),
-              staged: m,
-              mimetype: m.mimetype,
-              filename: m.filename,
-              ...(i === 0 && input.body.trim() ? { caption: input.body } : {}),
-            }),
-      )
-    : [async () => ({ kind: 'text', body: input.body })];
+  const { mediaUrl } = input;
+  const contents: (() => Promise<ReplyContent>)[] = mediaUrl
+    ? [() => mediaFromUrl(ctx, mediaUrl, input.body)]
+    : input.medias?.length
+      ? input.medias.map((m, i) =>
+          m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
+            ? () => voiceNote(m)
+            : async () => ({
+                kind: 'media',
+                mediaType: mediaTypeOfMime(m.mimetype),
+                staged: m,
+                mimetype: m.mimetype,
+                filename: m.filename,
+                ...(i === 0 && input.body.trim() ? { caption: input.body } : {}),
+              }),
+        )
+      : [async () => ({ kind: 'text', body: input.body })];
   const ids: number[] = [];
   // One file at a time: a voice note is read only when its turn comes.
   for (const next of contents) ids.push(await sendOnTicket(ctx, sessions, { ticket, content: await next(), quotedMsgId: input.quotedMsgId ?? null, userId: actor.id }));
