@@ -94,10 +94,15 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
         signature: z.string('INVALID').max(200),
         // The file's name at the address's end, for whaticket's chat (see signedMediaUrl); not read.
         name: z.string('INVALID').max(400).optional(),
+        // An audio's copy for browsers without Ogg Opus (Safari before 18.4): AAC in MP4, see audio-variant.ts.
+        format: z.enum(['m4a'], 'INVALID').optional(),
       }),
     },
   };
-  const sendMedia = async (req: FastifyRequest<{ Params: z.infer<typeof ZIdParamsSchema>; Querystring: { expires: number; signature: string; name?: string | undefined } }>, reply: FastifyReply) => {
+  const sendMedia = async (
+    req: FastifyRequest<{ Params: z.infer<typeof ZIdParamsSchema>; Querystring: { expires: number; signature: string; name?: string | undefined; format?: 'm4a' | undefined } }>,
+    reply: FastifyReply,
+  ) => {
     const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
     return reply
       .header('cache-control', 'private, max-age=3600')

@@ -14,6 +14,7 @@ import type { AuthUser } from '../users/users.repository.js';
 import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
 import type { ReplyContent } from './message-file.js';
 import { mediaFromUrl } from './media-url.js';
+import { m4aVariant } from './audio-variant.js';
 import { loadMessageRefs, presentMessages, presentWithRefs, publishMessageUpdate } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, retryMessage, sendOnTicket } from './outbound.service.js';
@@ -138,12 +139,17 @@ export async function retrySend(ctx: AppContext, sessions: SessionManager, actor
  * The stored file of a message, for its signed address (`<img>` and `<audio>` cannot send a
  * bearer header): pictures, sound and video show in the page, anything else is a download.
  */
-export async function mediaOfMessage(ctx: AppContext, messageId: number, signed: { expires: number; signature: string }): Promise<{ file: string; name: string; type: string; inline: boolean }> {
+export async function mediaOfMessage(
+  ctx: AppContext,
+  messageId: number,
+  signed: { expires: number; signature: string; format?: 'm4a' | undefined },
+): Promise<{ file: string; name: string; type: string; inline: boolean }> {
   if (!verifyMediaSignature(ctx, messageId, signed.expires, signed.signature)) throw new AppError('ERR_NO_PERMISSION', { message: 'This media address is invalid or expired.' });
   const row = await repo.findMessageById(ctx.db, messageId);
   const file = row?.mediaPath && !row.isDeleted ? mediaFile(ctx, row.mediaPath) : undefined;
   if (!file || !fs.existsSync(file)) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA');
-  const type = mimetypeOf(file);
   // Downloaded under the file's own name where it is known ('contrato.pdf'), not the stored one.
-  return { file, name: row?.mediaName || path.basename(file), type, inline: /^(image|audio|video)\//.test(type) && type !== 'image/svg+xml' };
+  const stored = { file, name: row?.mediaName || path.basename(file), type: mimetypeOf(file) };
+  const served = signed.format === 'm4a' ? await m4aVariant(ctx, stored) : stored;
+  return { ...served, inline: /^(image|audio|video)\//.test(served.type) && served.type !== 'image/svg+xml' };
 }

@@ -1217,6 +1217,8 @@ export const es: Messages = {
     ERR_MEDIA_URL_FORBIDDEN: 'Esta dirección no está permitida: apunta dentro de la red del servidor.',
     ERR_MEDIA_URL_FAILED: 'No se pudo descargar el archivo de esta dirección.',
     ERR_MEDIA_URL_TIMEOUT: 'La dirección tardó demasiado en responder.',
+    ERR_AUDIO_CONVERTER_MISSING: 'Este audio no se puede convertir para este navegador: el servidor no tiene ffmpeg instalado. Descarga el archivo.',
+    ERR_AUDIO_CONVERSION_FAILED: 'No se pudo convertir este audio para este navegador. Descarga el archivo.',
     ERR_MEDIA_TOO_LARGE: 'El archivo supera los 16 MB.',
     ERR_MEDIA_PATH_FORBIDDEN: 'Solo se pueden enviar archivos de la carpeta de medios local.',
     ERR_MEDIA_PATH_NOT_FOUND: 'Ese archivo no existe en la carpeta de medios local.',

@@ -1217,6 +1217,8 @@ export const pt: Messages = {
     ERR_MEDIA_URL_FORBIDDEN: 'Este endereço não é permitido: ele aponta para dentro da rede do servidor.',
     ERR_MEDIA_URL_FAILED: 'Não foi possível baixar o arquivo deste endereço.',
     ERR_MEDIA_URL_TIMEOUT: 'O endereço demorou demais para responder.',
+    ERR_AUDIO_CONVERTER_MISSING: 'Este áudio não pode ser convertido para este navegador: o servidor não tem o ffmpeg instalado. Baixe o arquivo.',
+    ERR_AUDIO_CONVERSION_FAILED: 'Não foi possível converter este áudio para este navegador. Baixe o arquivo.',
     ERR_MEDIA_TOO_LARGE: 'O arquivo é maior que 16 MB.',
     ERR_MEDIA_PATH_FORBIDDEN: 'Só arquivos dentro da pasta de mídia local podem ser enviados.',
     ERR_MEDIA_PATH_NOT_FOUND: 'Este arquivo não existe na pasta de mídia local.',
