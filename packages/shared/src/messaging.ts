@@ -219,7 +219,16 @@ export const ZSimulatorInboundSchema = z.object({
       filename: z.string('INVALID').max(200, 'TOO_LONG').optional().default('file'),
     })
     .optional(),
-  location: z.object({ latitude: z.number('INVALID').min(-90).max(90), longitude: z.number('INVALID').min(-180).max(180), description: z.string().max(500).optional() }).optional(),
+  // As WhatsApp shares a place: its coordinates, and its name and address when it has them (or a description as stored).
+  location: z
+    .object({
+      latitude: z.number('INVALID').min(-90).max(90),
+      longitude: z.number('INVALID').min(-180).max(180),
+      name: z.string('INVALID').max(200, 'TOO_LONG').optional(),
+      address: z.string('INVALID').max(300, 'TOO_LONG').optional(),
+      description: z.string().max(500).optional(),
+    })
+    .optional(),
   vcard: z.string('INVALID').max(10000, 'TOO_LONG').optional(),
   quotedId: z.string('INVALID').max(200, 'TOO_LONG').optional(),
   fromMe: z.boolean('INVALID').optional().default(false),

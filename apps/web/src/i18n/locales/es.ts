@@ -1154,6 +1154,15 @@ export const es: Messages = {
     },
   },
   confirmation: { confirm: 'Sí, eliminar', cancel: 'Cancelar' },
+  // Issue 27 — spec gaps: the location card, SMS and calls in the chat, the messages-loading alerts.
+  chatLocation: { shared: 'Ubicación compartida', google: 'Google Maps' },
+  chatPhone: { sms: '📱 SMS enviado:', call: '📞 Llamada de voz:', notWhatsapp: 'fuera de WhatsApp' },
+  chatLoading: {
+    older: 'Cargando mensajes anteriores…',
+    olderFailed: 'No se pudieron cargar los mensajes anteriores.',
+    failed: 'No se pudieron cargar los mensajes de esta conversación. Revisa tu conexión e inténtalo de nuevo.',
+    retry: 'Intentar de nuevo',
+  },
   backendErrors: {
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró un WhatsApp predeterminado. Verifica la página de conexiones.',

@@ -1154,6 +1154,15 @@ export const pt: Messages = {
     },
   },
   confirmation: { confirm: 'Sim, excluir', cancel: 'Cancelar' },
+  // Issue 27 — spec gaps: the location card, SMS and calls in the chat, the messages-loading alerts.
+  chatLocation: { shared: 'Localização compartilhada', google: 'Google Maps' },
+  chatPhone: { sms: '📱 SMS enviado:', call: '📞 Chamada de voz:', notWhatsapp: 'fora do WhatsApp' },
+  chatLoading: {
+    older: 'Carregando mensagens anteriores…',
+    olderFailed: 'Não foi possível carregar as mensagens anteriores.',
+    failed: 'Não foi possível carregar as mensagens desta conversa. Verifique sua conexão e tente de novo.',
+    retry: 'Tentar de novo',
+  },
   backendErrors: {
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão do WhatsApp.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhum WhatsApp padrão encontrado. Verifique a página de conexões.',
