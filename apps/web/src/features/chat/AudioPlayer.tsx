@@ -30,7 +30,8 @@ export function AudioPlayer({ src }: { src: string }) {
 
   return (
     <Box>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+      {/* A player that cannot play is hidden: the message below and the download take its place. */}
+      <Box sx={{ display: unsupported ? 'none' : 'flex', alignItems: 'center', gap: 0.5 }}>
         <Box
           component="audio"
           ref={audioRef}

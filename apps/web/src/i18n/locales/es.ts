@@ -1157,6 +1157,7 @@ export const es: Messages = {
   // Issue 27 — spec gaps: the location card, SMS and calls in the chat, the messages-loading alerts.
   chatLocation: { shared: 'Ubicación compartida', google: 'Google Maps' },
   chatPhone: { sms: '📱 SMS enviado:', call: '📞 Llamada de voz:', notWhatsapp: 'fuera de WhatsApp' },
+  networkErrors: { unreachable: 'No se pudo conectar con el servidor. Revisa tu conexión a internet e inténtalo de nuevo.' },
   chatLoading: {
     older: 'Cargando mensajes anteriores…',
     olderFailed: 'No se pudieron cargar los mensajes anteriores.',

@@ -1157,6 +1157,7 @@ export const pt: Messages = {
   // Issue 27 — spec gaps: the location card, SMS and calls in the chat, the messages-loading alerts.
   chatLocation: { shared: 'Localização compartilhada', google: 'Google Maps' },
   chatPhone: { sms: '📱 SMS enviado:', call: '📞 Chamada de voz:', notWhatsapp: 'fora do WhatsApp' },
+  networkErrors: { unreachable: 'Não foi possível falar com o servidor. Verifique sua internet e tente de novo.' },
   chatLoading: {
     older: 'Carregando mensagens anteriores…',
     olderFailed: 'Não foi possível carregar as mensagens anteriores.',
