@@ -28,13 +28,13 @@ let api: Api;
 let n = 0;
 
 /** A Portuguese browser at this size; `noOgg` makes it answer as Safari before 18.4 does: no Ogg Opus. */
-async function context(viewport: { width: number; height: number }, options: { noOgg?: boolean } = {}): Promise<BrowserContext> {
-  const created = await browser.newContext({ baseURL: server.baseUrl, locale: 'pt-BR', viewport, deviceScaleFactor: 1 });
+async function context(viewport: { width: number; height: number }, options: { noOgg?: boolean; baseURL?: string } = {}): Promise<BrowserContext> {
+  const created = await browser.newContext({ baseURL: options.baseURL ?? server.baseUrl, locale: 'pt-BR', viewport, deviceScaleFactor: 1 });
   created.setDefaultTimeout(15_000);
   if (options.noOgg) {
     await created.addInitScript(() => {
-      const canPlay = HTMLMediaElement.prototype.canPlayType;
-      HTMLMediaElement.prototype.canPlayType = function (type: string) {
+      const canPlay = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'canPlayType')?.value as (this: HTMLMediaElement, type: string) => CanPlayTypeResult;
+      HTMLMediaElement.prototype.canPlayType = function (this: HTMLMediaElement, type: string) {
         return /ogg|opus/i.test(type) ? '' : canPlay.call(this, type);
       };
     });
@@ -245,13 +245,7 @@ describe('without ffmpeg on the server', () => {
       const id = await idOf(await bareApi('/whatsapp', { method: 'POST', body: { name: 'Loja', channel: 'simulator' } }));
       await scanWhenReady(bareApi, id);
       const { ticketId } = await customerSends({ media: { base64: VOICE, mimetype: 'audio/ogg; codecs=opus', filename: 'audio.ogg' } }, { api: bareApi, connectionId: id });
-      const created = await browser.newContext({ baseURL: bare.baseUrl, locale: 'pt-BR', viewport: PHONE, deviceScaleFactor: 1 });
-      await created.addInitScript(() => {
-        const canPlay = HTMLMediaElement.prototype.canPlayType;
-        HTMLMediaElement.prototype.canPlayType = function (type: string) {
-          return /ogg|opus/i.test(type) ? '' : canPlay.call(this, type);
-        };
-      });
+      const created = await context(PHONE, { noOgg: true, baseURL: bare.baseUrl });
       const page = await created.newPage();
       await login(page);
       await openChat(page, ticketId);

@@ -20,7 +20,7 @@ export function OlderMessagesAlert({ loading, failed, onRetry }: { loading: bool
           severity="warning"
           sx={{ pointerEvents: 'auto', boxShadow: 1, py: 0 }}
           action={
-            <Button color="inherit" size="small" onClick={onRetry} data-testid="messages-older-retry">
+            <Button color="inherit" size="small" onClick={onRetry} sx={{ whiteSpace: 'nowrap' }} data-testid="messages-older-retry">
               {t('chatLoading.retry')}
             </Button>
           }
@@ -45,7 +45,7 @@ export function MessagesLoadFailed({ onRetry, retrying }: { onRetry: () => void;
       <Alert
         severity="error"
         action={
-          <Button color="inherit" size="small" onClick={onRetry} disabled={retrying} data-testid="messages-retry">
+          <Button color="inherit" size="small" onClick={onRetry} disabled={retrying} sx={{ whiteSpace: 'nowrap' }} data-testid="messages-retry">
             {t('chatLoading.retry')}
           </Button>
         }
