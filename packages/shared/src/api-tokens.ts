@@ -13,7 +13,7 @@ export const API_TOKEN_PREFIX = 'zdk_';
 export const API_TOKEN_SHOWN_CHARS = 10;
 export const API_TOKEN_NAME_MAX = 50;
 /** The permissions the tool API checks, the ones a token is made for (the form offers these). */
-export const API_TOKEN_PERMISSIONS: readonly Permission[] = ['campaigns', 'groups', 'email', 'phone', 'instagram', 'contactsImportExport', 'contactsDelete'];
+export const API_TOKEN_PERMISSIONS: readonly Permission[] = ['campaigns', 'groups', 'email', 'phone', 'instagram', 'history', 'contactsImportExport', 'contactsDelete'];
 
 export const ZApiTokenCreateSchema = z.object({
   name: requiredText(1, API_TOKEN_NAME_MAX),

@@ -186,18 +186,22 @@ export const ZMessagePageQuerySchema = z.object({
 });
 /** The text fields sent with files (multipart): the caption may be empty, else as a text message's body. */
 export const ZSendMediaFieldsSchema = z.object({ body: ZLongText, quotedMsgId: z.coerce.number('INVALID').pipe(ZIdValue).optional() });
-export const ZSendTextSchema = z.object({
-  body: z
-    .string(required)
-    .max(30000, 'TOO_LONG')
-    .refine(noNul, 'INVALID')
-    .refine((v) => v.trim().length > 0, 'REQUIRED'),
-  quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),
-  // What whaticket's chat sends along with a text, ignored: `read: 1`, `fromMe: true`, `mediaUrl: ""`.
-  read: z.union([z.boolean(), z.literal(1), z.literal(0)], 'INVALID').optional(),
-  fromMe: z.literal(true, 'INVALID').optional(),
-  mediaUrl: z.literal('', 'INVALID').optional(),
-});
+/**
+ * A JSON message: a text, or with `mediaUrl` a file fetched from that address (the body is then
+ * its caption and may be empty). whaticket's chat sends `mediaUrl: ""` with every text.
+ */
+export const ZSendTextSchema = z
+  .object({
+    body: z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID').optional().default(''),
+    quotedMsg: z.object({ id: ZIdValue }).nullable().optional(),
+    // What whaticket's chat sends along with a text, ignored: `read: 1`, `fromMe: true`.
+    read: z.union([z.boolean(), z.literal(1), z.literal(0)], 'INVALID').optional(),
+    fromMe: z.literal(true, 'INVALID').optional(),
+    mediaUrl: z.string('INVALID').max(2000, 'TOO_LONG').optional(),
+  })
+  .superRefine((value, issues) => {
+    if (!value.mediaUrl?.trim() && !value.body.trim()) issues.addIssue({ code: 'custom', path: ['body'], message: 'REQUIRED' });
+  });
 
 // ---------- simulator ----------
 export const ZSimulatorInboundSchema = z.object({
@@ -215,7 +219,16 @@ export const ZSimulatorInboundSchema = z.object({
       filename: z.string('INVALID').max(200, 'TOO_LONG').optional().default('file'),
     })
     .optional(),
-  location: z.object({ latitude: z.number('INVALID').min(-90).max(90), longitude: z.number('INVALID').min(-180).max(180), description: z.string().max(500).optional() }).optional(),
+  // As WhatsApp shares a place: its coordinates, and its name and address when it has them (or a description as stored).
+  location: z
+    .object({
+      latitude: z.number('INVALID').min(-90).max(90),
+      longitude: z.number('INVALID').min(-180).max(180),
+      name: z.string('INVALID').max(200, 'TOO_LONG').optional(),
+      address: z.string('INVALID').max(300, 'TOO_LONG').optional(),
+      description: z.string().max(500).optional(),
+    })
+    .optional(),
   vcard: z.string('INVALID').max(10000, 'TOO_LONG').optional(),
   quotedId: z.string('INVALID').max(200, 'TOO_LONG').optional(),
   fromMe: z.boolean('INVALID').optional().default(false),

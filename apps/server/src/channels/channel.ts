@@ -28,7 +28,7 @@ export type InboundMessage = {
   fromMe: boolean;
   body: string;
   media?: InboundMedia;
-  /** Location as the spec's pipe format: image|link|description. */
+  /** A shared place; the description is its name and address on two lines (see placeDescription). */
   location?: { latitude: number; longitude: number; description?: string };
   vcard?: string;
   quotedProviderId?: string;
@@ -156,4 +156,13 @@ export interface ChannelDriver {
   /** ERR_GROUP_NOT_ADMIN when the network refuses it to a member who is not admin. */
   updateGroup(groupId: string, change: GroupChange): Promise<void>;
   on<K extends keyof ChannelEvents>(event: K, listener: ChannelEvents[K]): void;
+}
+
+/**
+ * A shared place's description as stored: its name on the first line, its address on the next
+ * (either may be missing); the chat's location card shows them apart.
+ */
+export function placeDescription(name: string | null | undefined, address: string | null | undefined): string | undefined {
+  const parts = [name, address].map((p) => p?.trim()).filter((p): p is string => Boolean(p));
+  return parts.length ? parts.join('\n') : undefined;
 }

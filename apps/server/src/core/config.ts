@@ -108,6 +108,8 @@ const ZEnvSchema = z.object({
   LOCAL_MEDIA_DIR: z.string().optional(),
   MEDIA_DIR: z.string().optional(),
   ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
+  /** ffmpeg, for the voice notes browsers without Ogg (Safari before 18.4) play as AAC; looked up on PATH by default. */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   UPLOAD_MAX_FILE_MB: z.coerce.number().int().min(1).max(2048).default(20),
   UPLOAD_MAX_REQUEST_MB: z.coerce.number().int().min(1).max(10240).default(200),
   UPLOAD_MB_PER_MINUTE: z.coerce.number().int().min(1).max(102400).default(300),
@@ -160,6 +162,7 @@ export type Config = {
   mediaDir: string;
   /** The only folder 'media by local path' reads from. */
   localMediaDir: string;
+  ffmpegPath: string;
   /** Lets 'media by URL' reach loopback and private addresses (tests, intranets). */
   allowPrivateMediaUrls: boolean;
   /** Uploads: the largest file, the most bytes in one request, and the most bytes one user may upload in a minute. */
@@ -238,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'media')),
     localMediaDir: path.resolve(e.LOCAL_MEDIA_DIR ?? path.join(e.DATA_DIR, 'local-media')),
     allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
+    ffmpegPath: e.FFMPEG_PATH,
     uploadMaxFileBytes: e.UPLOAD_MAX_FILE_MB * 1024 * 1024,
     uploadMaxRequestBytes: e.UPLOAD_MAX_REQUEST_MB * 1024 * 1024,
     uploadBytesPerMinute: e.UPLOAD_MB_PER_MINUTE * 1024 * 1024,

@@ -251,7 +251,7 @@ const TABLE: Row[] = [
       ['read: 2', { read: 2, body: 'x' }, 'read'],
       ["read: '1'", { read: '1', body: 'x' }, 'read'],
       ['fromMe: false', { fromMe: false, body: 'x' }, 'fromMe'],
-      ['mediaUrl not empty', { mediaUrl: 'http://x/y.png', body: 'x' }, 'mediaUrl'],
+      ['mediaUrl not a string', { mediaUrl: 5, body: 'x' }, 'mediaUrl'],
       ['quotedMsg without a numeric id', { body: 'x', quotedMsg: { id: 'ABCDEF' } }, 'quotedMsg.id'],
     ] as const
   ).map(([shape, payload, field]): Row => ({

@@ -4,7 +4,7 @@
  */
 import type { MediaType } from '@zapdesk/shared/domain';
 import { proto, toNumber, WAMessageStatus, type AnyMessageContent, type WAMessage } from '@whiskeysockets/baileys';
-import type { InboundMedia, InboundMessage, MediaData, OutboundContent } from '../channel.js';
+import { placeDescription, type InboundMedia, type InboundMessage, type MediaData, type OutboundContent } from '../channel.js';
 
 export type MessageContent = Pick<InboundMessage, 'body' | 'media' | 'location' | 'vcard' | 'quotedProviderId'>;
 
@@ -57,11 +57,6 @@ function quotedIdOf(content: proto.IMessage): string | undefined {
   return undefined;
 }
 
-function describePlace(name: string | null | undefined, address: string | null | undefined): string | undefined {
-  const parts = [name, address].map((p) => p?.trim()).filter((p): p is string => Boolean(p));
-  return parts.length ? parts.join(' - ') : undefined;
-}
-
 /**
  * The product's reading of a normalized content (wrappers already removed); undefined for
  * what the inbox does not show (reactions, protocol messages, polls, buttons, ...).
@@ -98,12 +93,12 @@ export function readContent(content: proto.IMessage, load: () => Promise<Buffer>
   }
   if (content.locationMessage) {
     const m = content.locationMessage;
-    const description = describePlace(m.name, m.address);
+    const description = placeDescription(m.name, m.address);
     return withQuote({ body: '', location: { latitude: m.degreesLatitude ?? 0, longitude: m.degreesLongitude ?? 0, ...(description ? { description } : {}) } });
   }
   if (content.liveLocationMessage) {
     const m = content.liveLocationMessage;
-    const description = describePlace(m.caption, undefined);
+    const description = placeDescription(m.caption, undefined);
     return withQuote({ body: '', location: { latitude: m.degreesLatitude ?? 0, longitude: m.degreesLongitude ?? 0, ...(description ? { description } : {}) } });
   }
   if (content.contactMessage) {

@@ -621,7 +621,7 @@ describe('WhatsApp driver: inbound messages', () => {
       s,
       msg({ id: 'LOC1', pushName: 'Maria', message: { locationMessage: { degreesLatitude: -23.5505, degreesLongitude: -46.6333, name: 'Shop', address: 'Av. Paulista, 1000' } } }),
     );
-    expect(received).toEqual([fromCustomer({ providerId: 'LOC1', location: { latitude: -23.5505, longitude: -46.6333, description: 'Shop - Av. Paulista, 1000' } })]);
+    expect(received).toEqual([fromCustomer({ providerId: 'LOC1', location: { latitude: -23.5505, longitude: -46.6333, description: 'Shop\nAv. Paulista, 1000' } })]);
     const bare = await receive(s, msg({ id: 'LOC2', pushName: 'Maria', message: { locationMessage: { degreesLatitude: 1.5, degreesLongitude: 2.5 } } }));
     expect(bare).toEqual([fromCustomer({ providerId: 'LOC2', location: { latitude: 1.5, longitude: 2.5 } })]);
   });

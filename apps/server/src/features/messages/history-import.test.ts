@@ -183,6 +183,33 @@ describe('POST /api/syncMessage', () => {
     expect(await bodies(ta.id)).toEqual(['A1', 'A2', 'A3', 'agora A', GREETING]);
   });
 
+  it('takes the userApiToken (body or bearer) with admin rights, and a named token only with the history permission', async () => {
+    const a = nextNumber();
+    const ta = await liveTicket(a, 'agora token');
+    await seed(a, [{ body: 'T1' }, { body: 'T2' }]);
+    // Out of every agent's queues: only admin rights reach it.
+    const hidden = await t.createQueue({ name: `Escondida ${n}` });
+    await t.request({ method: 'PUT', url: `/api/tickets/${ta.id}`, token: t.adminToken, payload: { queueId: hidden.id } });
+    const settings = (await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken })).json<{ key: string; value: string }[]>();
+    const apiToken = settings.find((s) => s.key === 'userApiToken')?.value ?? '';
+    expect(apiToken.length).toBeGreaterThan(10);
+    const byBody = await t.request({ method: 'POST', url: '/api/syncMessage', payload: { limit: 1, ticketwhatsappId: w.id, token: apiToken } });
+    expect(byBody.statusCode).toBe(200);
+    expect((await bodies(ta.id)).slice(0, 2)).toEqual(['T2', 'agora token']);
+    const byBearer = await t.request({ method: 'POST', url: '/api/syncMessage', token: apiToken, payload: { limit: 1, ticketwhatsappId: w.id } });
+    expect(byBearer.statusCode).toBe(200);
+    expect((await bodies(ta.id)).slice(0, 3)).toEqual(['T1', 'T2', 'agora token']);
+
+    const wrong = await t.request({ method: 'POST', url: '/api/syncMessage', payload: { limit: 1, ticketwhatsappId: w.id, token: 'not-the-token' } });
+    expect(wrong.statusCode).toBe(401);
+    const named = async (permissions: string[]) =>
+      (await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: `Sync ${(n += 1)}`, permissions } })).json<{ token: string }>().token;
+    const withoutHistory = await t.request({ method: 'POST', url: '/api/syncMessage', token: await named(['groups']), payload: { limit: 1, ticketwhatsappId: w.id } });
+    expect(withoutHistory.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    const withHistory = await t.request({ method: 'POST', url: '/api/syncMessage', token: await named(['history']), payload: { limit: 1, ticketwhatsappId: w.id } });
+    expect(withHistory.statusCode).toBe(200);
+  });
+
   it('answers ERR_VALIDATION, ERR_NO_WAPP_FOUND and, when the phone is offline, ERR_WAPP_NOT_INITIALIZED', async () => {
     const sync = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/api/syncMessage', token: agent.token, payload });
     expect((await sync({ limit: -1, ticketwhatsappId: w.id })).json()).toMatchObject({ error: 'ERR_VALIDATION', fields: { limit: 'INVALID' } });

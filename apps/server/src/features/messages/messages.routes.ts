@@ -43,7 +43,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
   );
 
-  // JSON {body, quotedMsg} or multipart: `medias` files plus `body`.
+  // JSON {body, quotedMsg, mediaUrl} (a file by address, see media-url.ts) or multipart: `medias` files plus `body`.
   app.post('/messages/:ticketId', { schema: { tags, params: ZTicketParams, response: { 201: z.array(ZMessageSchema) } }, onRequest }, async (req, reply) => {
     const actor = currentUser(req);
     if (req.isMultipart()) {
@@ -70,7 +70,8 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
       const fields = Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'body', i.message]));
       throw new AppError('ERR_VALIDATION', { message: 'The message is empty or invalid.', fields });
     }
-    return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsg?.id ?? null }));
+    const mediaUrl = parsed.data.mediaUrl?.trim() || undefined;
+    return reply.code(201).send(await service.sendMessage(ctx, sessions, actor, req.params.ticketId, { body: parsed.data.body, quotedMsgId: parsed.data.quotedMsg?.id ?? null, mediaUrl }));
   });
 
   // A reply whose send failed, tried again.
@@ -93,10 +94,15 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
         signature: z.string('INVALID').max(200),
         // The file's name at the address's end, for whaticket's chat (see signedMediaUrl); not read.
         name: z.string('INVALID').max(400).optional(),
+        // An audio's copy for browsers without Ogg Opus (Safari before 18.4): AAC in MP4, see audio-variant.ts.
+        format: z.enum(['m4a'], 'INVALID').optional(),
       }),
     },
   };
-  const sendMedia = async (req: FastifyRequest<{ Params: z.infer<typeof ZIdParamsSchema>; Querystring: { expires: number; signature: string; name?: string | undefined } }>, reply: FastifyReply) => {
+  const sendMedia = async (
+    req: FastifyRequest<{ Params: z.infer<typeof ZIdParamsSchema>; Querystring: { expires: number; signature: string; name?: string | undefined; format?: 'm4a' | undefined } }>,
+    reply: FastifyReply,
+  ) => {
     const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
     return reply
       .header('cache-control', 'private, max-age=3600')

@@ -13,6 +13,8 @@ import { canSeeTicket, getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
 import type { ReplyContent } from './message-file.js';
+import { mediaFromUrl } from './media-url.js';
+import { m4aVariant } from './audio-variant.js';
 import { loadMessageRefs, presentMessages, presentWithRefs, publishMessageUpdate } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import { chatOf, retryMessage, sendOnTicket } from './outbound.service.js';
@@ -71,24 +73,27 @@ export async function sendMessage(
   sessions: SessionManager,
   actor: AuthUser,
   ticketId: number,
-  input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[] },
+  input: { body: string; quotedMsgId?: number | null | undefined; medias?: UploadedMedia[]; mediaUrl?: string | undefined },
 ): Promise<TMessage[]> {
   const ticket = await getVisibleTicket(ctx, actor, ticketId);
   if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN');
-  const contents: (() => Promise<ReplyContent>)[] = input.medias?.length
-    ? input.medias.map((m, i) =>
-        m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
-          ? () => voiceNote(m)
-          : async () => ({
-              kind: 'media',
-              mediaType: mediaTypeOfMime(m.mimetype),
-              staged: m,
-              mimetype: m.mimetype,
-              filename: m.filename,
-              ...(i === 0 && input.body.trim() ? { caption: input.body } : {}),
-            }),
-      )
-    : [async () => ({ kind: 'text', body: input.body })];
+  const { mediaUrl } = input;
+  const contents: (() => Promise<ReplyContent>)[] = mediaUrl
+    ? [() => mediaFromUrl(ctx, mediaUrl, input.body)]
+    : input.medias?.length
+      ? input.medias.map((m, i) =>
+          m.mimetype.startsWith('audio/') && m.filename.startsWith('audio-record')
+            ? () => voiceNote(m)
+            : async () => ({
+                kind: 'media',
+                mediaType: mediaTypeOfMime(m.mimetype),
+                staged: m,
+                mimetype: m.mimetype,
+                filename: m.filename,
+                ...(i === 0 && input.body.trim() ? { caption: input.body } : {}),
+              }),
+        )
+      : [async () => ({ kind: 'text', body: input.body })];
   const ids: number[] = [];
   // One file at a time: a voice note is read only when its turn comes.
   for (const next of contents) ids.push(await sendOnTicket(ctx, sessions, { ticket, content: await next(), quotedMsgId: input.quotedMsgId ?? null, userId: actor.id }));
@@ -134,12 +139,17 @@ export async function retrySend(ctx: AppContext, sessions: SessionManager, actor
  * The stored file of a message, for its signed address (`<img>` and `<audio>` cannot send a
  * bearer header): pictures, sound and video show in the page, anything else is a download.
  */
-export async function mediaOfMessage(ctx: AppContext, messageId: number, signed: { expires: number; signature: string }): Promise<{ file: string; name: string; type: string; inline: boolean }> {
+export async function mediaOfMessage(
+  ctx: AppContext,
+  messageId: number,
+  signed: { expires: number; signature: string; format?: 'm4a' | undefined },
+): Promise<{ file: string; name: string; type: string; inline: boolean }> {
   if (!verifyMediaSignature(ctx, messageId, signed.expires, signed.signature)) throw new AppError('ERR_NO_PERMISSION', { message: 'This media address is invalid or expired.' });
   const row = await repo.findMessageById(ctx.db, messageId);
   const file = row?.mediaPath && !row.isDeleted ? mediaFile(ctx, row.mediaPath) : undefined;
   if (!file || !fs.existsSync(file)) throw new AppError('ERR_WAPP_DOWNLOAD_MEDIA');
-  const type = mimetypeOf(file);
   // Downloaded under the file's own name where it is known ('contrato.pdf'), not the stored one.
-  return { file, name: row?.mediaName || path.basename(file), type, inline: /^(image|audio|video)\//.test(type) && type !== 'image/svg+xml' };
+  const stored = { file, name: row?.mediaName || path.basename(file), type: mimetypeOf(file) };
+  const served = signed.format === 'm4a' ? await m4aVariant(ctx, stored) : stored;
+  return { ...served, inline: /^(image|audio|video)\//.test(served.type) && served.type !== 'image/svg+xml' };
 }

@@ -364,6 +364,24 @@ describe('inbound pipeline', () => {
     expect(messages.find((m) => m.mediaType === 'vcard')?.body).toContain('FN:Ana');
   });
 
+  it("stores a shared place's name and address on two lines, as WhatsApp's locationMessage carries them", async () => {
+    const w = await connected();
+    const from = number();
+    await inbound(w.id, { from, location: { latitude: -23.561414, longitude: -46.655881, name: 'MASP', address: 'Av. Paulista, 1578 - Bela Vista, São Paulo' } });
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1 && x[0]?.lastMessage !== '',
+    );
+    const [location] = await waitFor(
+      () => messagesOf(ticket!.id),
+      (m) => m.length === 1,
+    );
+    const [image, link, description] = location?.body.split('|') ?? [];
+    expect(image).toContain('center=-23.561414,-46.655881');
+    expect(link).toContain('q=-23.561414,-46.655881');
+    expect(description).toBe('MASP\nAv. Paulista, 1578 - Bela Vista, São Paulo');
+  });
+
   it('keeps messages sent from the phone itself as fromMe, without unread', async () => {
     const w = await connected();
     const from = number();

@@ -13,7 +13,7 @@ import {
   ZSimulatorInboundSchema,
   ZSimulatorOutboxItemSchema,
 } from '@zapdesk/shared/messaging';
-import type { InboundMessage } from '../../channels/channel.js';
+import { placeDescription, type InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { RemoteDriver } from '../../channels/remote-driver.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
@@ -21,6 +21,18 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { requireAdmin } from '../../core/http/auth-hooks.js';
 import { getWhatsapp } from '../whatsapps/whatsapps.service.js';
+
+/** A shared place as WhatsApp's locationMessage carries it: name and address become the stored description, as the real channel does. */
+function simulatedPlace(place: {
+  latitude: number;
+  longitude: number;
+  name?: string | undefined;
+  address?: string | undefined;
+  description?: string | undefined;
+}): NonNullable<InboundMessage['location']> {
+  const description = place.description ?? placeDescription(place.name, place.address);
+  return { latitude: place.latitude, longitude: place.longitude, ...(description ? { description } : {}) };
+}
 
 const ZParams = z.object({ connectionId: z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID') });
 
@@ -101,7 +113,7 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
       fromMe: input.fromMe,
       body: input.body,
       ...(media && data ? { media: { mediaType: mediaTypeOfMime(media.mimetype), mimetype: media.mimetype, filename: media.filename, load: async () => data } } : {}),
-      ...(input.location ? { location: input.location } : {}),
+      ...(input.location ? { location: simulatedPlace(input.location) } : {}),
       ...(input.vcard ? { vcard: input.vcard } : {}),
       ...(input.quotedId ? { quotedProviderId: input.quotedId } : {}),
       ...(input.group ? { group: { subject: input.group.subject } } : {}),

@@ -75,4 +75,6 @@ export function applyCampaignEvent(queryClient: QueryClient, payload: Parameters
   queryClient.setQueryData(campaignsKeys.detail(payload.campaign.id), payload.campaign);
   void queryClient.invalidateQueries({ queryKey: campaignsKeys.recipients(payload.campaign.id) });
   void queryClient.invalidateQueries({ queryKey: ['campaigns', 'list'] });
+  // An SMS or call moved on: the contact's panel and chat show its state.
+  if (payload.campaign.kind === 'sms' || payload.campaign.kind === 'call') void queryClient.invalidateQueries({ queryKey: ['phone', 'sends'] });
 }

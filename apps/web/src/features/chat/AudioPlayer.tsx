@@ -1,16 +1,18 @@
 /**
  * A chat audio: the browser's player plus a speed button (0.5x, 1x, 1.5x, 2x, remembered).
  * WhatsApp voice notes are Ogg Opus, which Safari plays only from version 18.4 on (iOS 18.4):
- * when the browser cannot decode the file, the player says so and offers the download instead
- * of leaving a silent control.
+ * such a browser loads the server's m4a copy instead (see audioSource.ts). When the file still
+ * cannot be played (the copy could not be made: no ffmpeg on the server), the player says so
+ * and offers the original file to download instead of leaving a silent control.
  */
 import Download from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cycleAudioSpeed, useAudioSpeed } from './audioSpeed';
+import { playableAudio } from './audioSource';
 
 /** MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED: the format, not the network. */
 const FORMAT_NOT_SUPPORTED = 4;
@@ -20,6 +22,7 @@ export function AudioPlayer({ src }: { src: string }) {
   const speed = useAudioSpeed();
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const [unsupported, setUnsupported] = useState(false);
+  const playable = useMemo(() => playableAudio(src), [src]);
 
   useEffect(() => {
     if (audioRef.current) audioRef.current.playbackRate = speed;
@@ -27,13 +30,15 @@ export function AudioPlayer({ src }: { src: string }) {
 
   return (
     <Box>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+      {/* A player that cannot play is hidden: the message below and the download take its place. */}
+      <Box sx={{ display: unsupported ? 'none' : 'flex', alignItems: 'center', gap: 0.5 }}>
         <Box
           component="audio"
           ref={audioRef}
           controls
           preload="metadata"
-          src={src}
+          src={playable.src}
+          data-format={playable.converted ? 'm4a' : 'original'}
           onLoadedMetadata={(event) => {
             event.currentTarget.playbackRate = speed;
           }}
@@ -41,7 +46,8 @@ export function AudioPlayer({ src }: { src: string }) {
             event.currentTarget.playbackRate = speed;
           }}
           onError={(event) => {
-            if (event.currentTarget.error?.code === FORMAT_NOT_SUPPORTED) setUnsupported(true);
+            // The copy's address failing (no ffmpeg: 503) is as final as an unknown format.
+            if (event.currentTarget.error?.code === FORMAT_NOT_SUPPORTED || playable.converted) setUnsupported(true);
           }}
           sx={{ maxWidth: '100%', width: 240, height: 40 }}
           data-testid="message-audio"

@@ -14,7 +14,11 @@ import type { TMessage } from '@zapdesk/shared/messaging';
 import { formatDay } from '../../core/ui/formatDate';
 import { toastError } from '../../core/ui/toastError';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
+import { PhoneSendBubble } from '../phone/PhoneSendBubble';
+import { usePhoneSends } from '../phone/phoneSends';
 import { MessageBubble } from './MessageBubble';
+import { MessagesLoadFailed, OlderMessagesAlert } from './MessagesLoadingAlerts';
+import { placePhoneSends } from './phoneTimeline';
 import { deleteMessage, fetchMessagesPage, markTicketReadInCache, retryMessage, ticketsKeys } from '../tickets/tickets.api';
 
 /** Older messages load when scrolled within this distance of the top. */
@@ -29,9 +33,9 @@ const OPEN_AT_END = { index: 'LAST', align: 'end' } as const;
 /** How long to wait after an incoming message before telling the server the open chat read it. */
 const MARK_READ_DELAY_MS = 800;
 
-type Props = { ticketId: number; isGroup: boolean; onReply: (message: TMessage) => void };
+type Props = { ticketId: number; contactId: number; isGroup: boolean; onReply: (message: TMessage) => void };
 
-export function MessagesList({ ticketId, isGroup, onReply }: Props) {
+export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [toDelete, setToDelete] = useState<TMessage | null>(null);
@@ -44,11 +48,7 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     staleTime: 0,
     gcTime: 0,
   });
-  const { data, hasNextPage, isFetchingNextPage, fetchNextPage, error } = query;
-
-  useEffect(() => {
-    if (error) toastError(error);
-  }, [error]);
+  const { data, hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = query;
 
   // The first page read clears the ticket's unread count.
   const loaded = data !== undefined;
@@ -74,6 +74,9 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     return { messages: [...older, ...(pages[0]?.messages ?? [])], olderCount: older.length };
   }, [data]);
   const firstItemIndex = FIRST_INDEX - olderCount;
+  // The contact's SMS and calls, at their time among the messages (never sent on WhatsApp).
+  const phoneSends = usePhoneSends(isGroup ? undefined : contactId).data?.sends;
+  const phone = useMemo(() => placePhoneSends(messages, phoneSends ?? [], !hasNextPage), [messages, phoneSends, hasNextPage]);
 
   // A message that comes in while the chat is open is read: fetching the newest page tells the
   // server so (it clears the unread count and sends the read receipts), a moment after a burst.
@@ -176,19 +179,25 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
     return (
       // flow-root: no child margin may leak out of the row, or Virtuoso would measure it short.
       <Box sx={{ display: 'flow-root', px: { xs: 1, sm: 2.5 }, pb: 0.75 }}>
+        {phone.before.get(message.id)?.map((send) => (
+          <PhoneSendBubble key={`${send.kind}-${send.campaignId}`} send={send} />
+        ))}
         {newDay ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', my: 1.5 }}>
             <Chip label={day} size="small" sx={{ bgcolor: '#E1F3FB', fontWeight: 500 }} data-testid="day-separator" />
           </Box>
         ) : null}
         <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onRetry={retry} onMediaLoad={onMediaLoad} />
+        {position === messages.length - 1 ? phone.after.map((send) => <PhoneSendBubble key={`${send.kind}-${send.campaignId}`} send={send} />) : null}
       </Box>
     );
   };
 
   return (
     <Box sx={{ flex: 1, minHeight: 0, position: 'relative', bgcolor: CHAT_BACKGROUND }}>
-      {query.isPending ? (
+      {query.isError && !data ? (
+        <MessagesLoadFailed onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      ) : query.isPending ? (
         <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-list">
           <CircularProgress />
         </Box>
@@ -239,11 +248,7 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
           data-testid="messages-list"
         />
       )}
-      {isFetchingNextPage ? (
-        <Box sx={{ position: 'absolute', top: 8, left: 0, right: 0, display: 'flex', justifyContent: 'center', pointerEvents: 'none' }} data-testid="messages-loading-older">
-          <CircularProgress size={22} />
-        </Box>
-      ) : null}
+      <OlderMessagesAlert loading={isFetchingNextPage} failed={isFetchNextPageError && !isFetchingNextPage} onRetry={() => void fetchNextPage()} />
       <ConfirmationDialog open={toDelete !== null} title={t('chat.deleteTitle')} onClose={() => setToDelete(null)} onConfirm={confirmDelete}>
         {t('chat.deleteBody')}
       </ConfirmationDialog>

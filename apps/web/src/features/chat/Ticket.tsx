@@ -258,7 +258,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
         <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           {panelOpen ? <ImportExportPanel ticket={ticket} /> : null}
           <ChatbotBanner ticket={ticket} isAdmin={isAdmin} />
-          <MessagesList ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
+          <MessagesList ticketId={ticket.id} contactId={ticket.contact.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
           <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </Box>
         <ContactDrawer contact={ticket.contact} channel={ticket.whatsapp.channel} open={drawerOpen} docked={wide} onClose={() => setDrawerOpen(false)} />

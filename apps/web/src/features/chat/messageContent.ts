@@ -1,11 +1,49 @@
 /** Reads the data bodies of location and contact-card messages. */
 
-export type LocationContent = { imageUrl: string; mapLink: string; description: string };
+export type LocationContent = {
+  imageUrl: string;
+  mapLink: string;
+  description: string;
+  /** The place's name (the description's first line) and address (the lines after it). */
+  name: string;
+  address: string;
+  /** The coordinates, read from the map link (q=lat,lng) or the picture's center; null when neither has them. */
+  latitude: number | null;
+  longitude: number | null;
+};
+
+const COORDINATES = /(?:[?&](?:q|center)=)(-?\d{1,3}(?:\.\d+)?),(-?\d{1,3}(?:\.\d+)?)/;
+
+function coordinatesIn(...addresses: string[]): { latitude: number; longitude: number } | null {
+  for (const address of addresses) {
+    const match = COORDINATES.exec(address);
+    const latitude = Number(match?.[1]);
+    const longitude = Number(match?.[2]);
+    if (match && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180) return { latitude, longitude };
+  }
+  return null;
+}
 
 /** A location body is 'imageUrl|mapLink|description'; the description may itself hold '|'. */
 export function parseLocation(body: string): LocationContent {
   const [imageUrl = '', mapLink = '', ...rest] = body.split('|');
-  return { imageUrl, mapLink: /^https?:\/\//i.test(mapLink) ? mapLink : '', description: rest.join('|') };
+  const description = rest.join('|').trim();
+  const [name = '', ...addressLines] = description.split('\n');
+  const at = coordinatesIn(mapLink, imageUrl);
+  return {
+    imageUrl,
+    mapLink: /^https?:\/\//i.test(mapLink) ? mapLink : '',
+    description,
+    name: name.trim(),
+    address: addressLines.join(' ').trim(),
+    latitude: at?.latitude ?? null,
+    longitude: at?.longitude ?? null,
+  };
+}
+
+/** The place on OpenStreetMap, with a marker: opens without any account or key. */
+export function openStreetMapLink(latitude: number, longitude: number): string {
+  return `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`;
 }
 
 export type VcardContent = { name: string; number: string };

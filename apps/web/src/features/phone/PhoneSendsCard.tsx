@@ -5,15 +5,13 @@ import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { phoneReport } from '@zapdesk/shared/vonage';
 import { formatShortDateTime } from '../../core/ui/formatDate';
-import { fetchPhoneSends } from './phone.api';
+import { phoneSendState, phoneSendTime, usePhoneSends } from './phoneSends';
 
 export function PhoneSendsCard({ contactId }: { contactId: number }) {
   const { t } = useTranslation();
-  const sends = useQuery({ queryKey: ['phone', 'sends', contactId], queryFn: () => fetchPhoneSends(contactId) });
+  const sends = usePhoneSends(contactId);
   const rows = sends.data?.sends ?? [];
   if (rows.length === 0) return null;
   return (
@@ -26,8 +24,7 @@ export function PhoneSendsCard({ contactId }: { contactId: number }) {
           {index > 0 ? <Divider sx={{ my: 1 }} /> : null}
           <Typography variant="caption" color="text.secondary" component="div" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             {send.kind === 'call' ? <Call sx={{ fontSize: 14 }} /> : <Sms sx={{ fontSize: 14 }} />}
-            {t(`phone.kind.${send.kind}`)} · {formatShortDateTime(send.sentAt ?? send.createdAt)} ·{' '}
-            {send.delivery ? t(`phone.delivery.${phoneReport(send.delivery)}`) : t(`campaigns.recipientStatus.${send.status === 'sent' || send.status === 'failed' ? send.status : 'queued'}`)}
+            {t(`phone.kind.${send.kind}`)} · {formatShortDateTime(phoneSendTime(send))} · {phoneSendState(t, send)}
           </Typography>
           <Typography variant="body2" sx={{ wordBreak: 'break-word' }}>
             {send.text}

@@ -1155,6 +1155,16 @@ export const en = {
     },
   },
   confirmation: { confirm: 'Yes, delete', cancel: 'Cancel' },
+  // Issue 27 — spec gaps: the location card, SMS and calls in the chat, the messages-loading alerts.
+  chatLocation: { shared: 'Shared location', google: 'Google Maps' },
+  chatPhone: { sms: '📱 SMS sent:', call: '📞 Voice call:', notWhatsapp: 'outside WhatsApp' },
+  networkErrors: { unreachable: 'The server could not be reached. Check your internet connection and try again.' },
+  chatLoading: {
+    older: 'Loading older messages…',
+    olderFailed: 'Older messages could not be loaded.',
+    failed: 'The messages of this chat could not be loaded. Check your connection and try again.',
+    retry: 'Try again',
+  },
   backendErrors,
 };
 

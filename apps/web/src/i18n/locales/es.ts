@@ -1154,6 +1154,16 @@ export const es: Messages = {
     },
   },
   confirmation: { confirm: 'Sí, eliminar', cancel: 'Cancelar' },
+  // Issue 27 — spec gaps: the location card, SMS and calls in the chat, the messages-loading alerts.
+  chatLocation: { shared: 'Ubicación compartida', google: 'Google Maps' },
+  chatPhone: { sms: '📱 SMS enviado:', call: '📞 Llamada de voz:', notWhatsapp: 'fuera de WhatsApp' },
+  networkErrors: { unreachable: 'No se pudo conectar con el servidor. Revisa tu conexión a internet e inténtalo de nuevo.' },
+  chatLoading: {
+    older: 'Cargando mensajes anteriores…',
+    olderFailed: 'No se pudieron cargar los mensajes anteriores.',
+    failed: 'No se pudieron cargar los mensajes de esta conversación. Revisa tu conexión e inténtalo de nuevo.',
+    retry: 'Intentar de nuevo',
+  },
   backendErrors: {
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',
     ERR_NO_DEF_WAPP_FOUND: 'No se encontró un WhatsApp predeterminado. Verifica la página de conexiones.',
@@ -1217,6 +1227,8 @@ export const es: Messages = {
     ERR_MEDIA_URL_FORBIDDEN: 'Esta dirección no está permitida: apunta dentro de la red del servidor.',
     ERR_MEDIA_URL_FAILED: 'No se pudo descargar el archivo de esta dirección.',
     ERR_MEDIA_URL_TIMEOUT: 'La dirección tardó demasiado en responder.',
+    ERR_AUDIO_CONVERTER_MISSING: 'Este audio no se puede convertir para este navegador: el servidor no tiene ffmpeg instalado. Descarga el archivo.',
+    ERR_AUDIO_CONVERSION_FAILED: 'No se pudo convertir este audio para este navegador. Descarga el archivo.',
     ERR_MEDIA_TOO_LARGE: 'El archivo supera los 16 MB.',
     ERR_MEDIA_PATH_FORBIDDEN: 'Solo se pueden enviar archivos de la carpeta de medios local.',
     ERR_MEDIA_PATH_NOT_FOUND: 'Ese archivo no existe en la carpeta de medios local.',

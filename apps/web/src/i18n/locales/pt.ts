@@ -1154,6 +1154,16 @@ export const pt: Messages = {
     },
   },
   confirmation: { confirm: 'Sim, excluir', cancel: 'Cancelar' },
+  // Issue 27 — spec gaps: the location card, SMS and calls in the chat, the messages-loading alerts.
+  chatLocation: { shared: 'Localização compartilhada', google: 'Google Maps' },
+  chatPhone: { sms: '📱 SMS enviado:', call: '📞 Chamada de voz:', notWhatsapp: 'fora do WhatsApp' },
+  networkErrors: { unreachable: 'Não foi possível falar com o servidor. Verifique sua internet e tente de novo.' },
+  chatLoading: {
+    older: 'Carregando mensagens anteriores…',
+    olderFailed: 'Não foi possível carregar as mensagens anteriores.',
+    failed: 'Não foi possível carregar as mensagens desta conversa. Verifique sua conexão e tente de novo.',
+    retry: 'Tentar de novo',
+  },
   backendErrors: {
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão do WhatsApp.',
     ERR_NO_DEF_WAPP_FOUND: 'Nenhum WhatsApp padrão encontrado. Verifique a página de conexões.',
@@ -1217,6 +1227,8 @@ export const pt: Messages = {
     ERR_MEDIA_URL_FORBIDDEN: 'Este endereço não é permitido: ele aponta para dentro da rede do servidor.',
     ERR_MEDIA_URL_FAILED: 'Não foi possível baixar o arquivo deste endereço.',
     ERR_MEDIA_URL_TIMEOUT: 'O endereço demorou demais para responder.',
+    ERR_AUDIO_CONVERTER_MISSING: 'Este áudio não pode ser convertido para este navegador: o servidor não tem o ffmpeg instalado. Baixe o arquivo.',
+    ERR_AUDIO_CONVERSION_FAILED: 'Não foi possível converter este áudio para este navegador. Baixe o arquivo.',
     ERR_MEDIA_TOO_LARGE: 'O arquivo é maior que 16 MB.',
     ERR_MEDIA_PATH_FORBIDDEN: 'Só arquivos dentro da pasta de mídia local podem ser enviados.',
     ERR_MEDIA_PATH_NOT_FOUND: 'Este arquivo não existe na pasta de mídia local.',
