@@ -147,7 +147,7 @@ export const ZSyncMessageUserSchema = z.object({
   limit: ZHistoryLimit,
   ticketwhatsappId: ZHistoryConnectionId,
 });
-/** POST /syncMessage: recent history of the connection's chats that have tickets. `token` is ignored (see docs/decisions.md). */
+/** POST /syncMessage: recent history of the connection's chats that have tickets. `token` may carry the API token (see docs/decisions.md). */
 export const ZSyncMessageSchema = z.object({ limit: ZHistoryLimit, ticketwhatsappId: ZHistoryConnectionId, token: z.string().max(500).optional() });
 export const ZHistoryImportResultSchema = z.object({ imported: z.number() });
 
