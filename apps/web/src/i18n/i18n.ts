@@ -12,9 +12,28 @@ export type Language = (typeof LANGUAGES)[number];
 
 const LOCALES: Record<Language, () => Promise<Messages>> = {
   en: () => import('./locales/en').then((m) => m.en),
-  pt: () => import('./locales/pt').then((m) => m.pt),
+  pt: () => import('./locales/pt').then((m) => withZeroAsPlural(m.pt)),
   es: () => import('./locales/es').then((m) => m.es),
 };
+
+type Tree = { [key: string]: string | Tree };
+
+/**
+ * Brazilians write '0 números', but the plural rules of Portuguese put 0 with 1 ('0 número'):
+ * each `_other` text also answers for zero, unless the bundle has a `_zero` of its own.
+ */
+export function withZeroAsPlural<T extends object>(bundle: T): T {
+  const copy = (tree: Tree): Tree => {
+    const out: Tree = {};
+    for (const [key, value] of Object.entries(tree)) {
+      out[key] = typeof value === 'string' ? value : copy(value);
+      const base = key.endsWith('_other') ? key.slice(0, -'_other'.length) : undefined;
+      if (base !== undefined && typeof value === 'string' && !(`${base}_zero` in tree)) out[`${base}_zero`] = value;
+    }
+    return out;
+  };
+  return copy(bundle as Tree) as T;
+}
 
 const STORAGE_KEY = 'language';
 const FALLBACK: Language = 'en';
