@@ -92,7 +92,7 @@ const SAME_IN_EVERY_LANGUAGE = new Set([
 /** Words spelled alike in English and one of the other languages (Spanish 'Error', 'General', 'Roles'). */
 const SAME_BY_LANGUAGE: Record<'pt' | 'es', Set<string>> = {
   pt: new Set([]),
-  es: new Set(['Error', 'General', 'Roles']),
+  es: new Set(['Error', 'General', 'Roles', 'Audio', 'Video']),
 };
 
 /** Keys whose identical value is right for a reason the word list above cannot show. */

@@ -2,6 +2,7 @@ import type { AuditAction, AuditActionGroup, AuditOutcome, AuditTargetType } fro
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import { ERROR_MESSAGES, type ErrorCode } from '@zapdesk/shared/errors';
 import type { MessageVariable } from '@zapdesk/shared/variables';
+import type { MediaLineKind } from '@zapdesk/shared/messaging';
 
 /** English texts of the server's error codes: the shared catalogue itself, one source for both sides. */
 const backendErrors: Record<ErrorCode, string> = ERROR_MESSAGES;
@@ -1171,6 +1172,13 @@ export const en = {
       added_other: '{{count}} members',
     },
   },
+  mediaLines: {
+    audio: '🎤 Audio',
+    location: '📍 Location',
+    vcard: '👤 Contact card',
+    image: '📷 Photo',
+    video: '🎥 Video',
+  } satisfies Record<MediaLineKind, string>,
   confirmation: { confirm: 'Yes, delete', cancel: 'Cancel' },
   backendErrors,
 };

@@ -1170,6 +1170,13 @@ export const es: Messages = {
       added_other: '{{count}} participantes',
     },
   },
+  mediaLines: {
+    audio: '🎤 Audio',
+    location: '📍 Ubicación',
+    vcard: '👤 Tarjeta de contacto',
+    image: '📷 Foto',
+    video: '🎥 Video',
+  },
   confirmation: { confirm: 'Sí, eliminar', cancel: 'Cancelar' },
   backendErrors: {
     ERR_NO_OTHER_WHATSAPP: 'Debe haber al menos una conexión de WhatsApp predeterminada.',

@@ -1170,6 +1170,13 @@ export const pt: Messages = {
       added_other: '{{count}} participantes',
     },
   },
+  mediaLines: {
+    audio: '🎤 Áudio',
+    location: '📍 Localização',
+    vcard: '👤 Cartão de contato',
+    image: '📷 Foto',
+    video: '🎥 Vídeo',
+  },
   confirmation: { confirm: 'Sim, excluir', cancel: 'Cancelar' },
   backendErrors: {
     ERR_NO_OTHER_WHATSAPP: 'Deve haver pelo menos uma conexão padrão do WhatsApp.',
