@@ -32,7 +32,7 @@ function placeholders(text: string): string[] {
   return [...text.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((m) => m[1]!).sort();
 }
 
-const bundles = { en: flatten(en as Tree), pt: flatten(pt as Tree), es: flatten(es as Tree) };
+const bundles = { en: flatten(en), pt: flatten(pt), es: flatten(es) };
 
 /**
  * Texts that read the same in every language: brands, product names, codes and technical terms
@@ -111,9 +111,7 @@ function sameIsFine(language: 'pt' | 'es', key: string, value: string): boolean 
   if (SAME_IN_EVERY_LANGUAGE.has(value.trim())) return true;
   // Made only of allowed names, codes and words of this language (e.g. 'WhatsApp · QR', 'Error: {{message}}').
   const words = stripped.match(/[\p{L}][\p{L}\d-]*/gu) ?? [];
-  return words.every(
-    (word) => SAME_IN_EVERY_LANGUAGE.has(word) || SAME_BY_LANGUAGE[language].has(word) || /^[A-Z\d-]{2,}$/.test(word) || FOREIGN_TERMS.has(word.toLowerCase()),
-  );
+  return words.every((word) => SAME_IN_EVERY_LANGUAGE.has(word) || SAME_BY_LANGUAGE[language].has(word) || /^[A-Z\d-]{2,}$/.test(word) || FOREIGN_TERMS.has(word.toLowerCase()));
 }
 
 /** Words that are English and neither Portuguese nor Spanish ('no', 'a', 'de', 'son', 'come', 'final'… are left out). */
