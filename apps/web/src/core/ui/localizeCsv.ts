@@ -22,7 +22,9 @@ export function csvDate(raw: string): string {
 export function csvWords(prefix: string): (raw: string) => string {
   return (raw) => {
     const key = `${prefix}.${raw}`;
-    return i18n.exists(key) ? String(i18n.t(key)) : raw;
+    // The key is built from data, so it is looked up untyped; exists() guards it.
+    const lookup = i18n.t.bind(i18n) as unknown as (key: string) => string;
+    return i18n.exists(key) ? lookup(key) : raw;
   };
 }
 
