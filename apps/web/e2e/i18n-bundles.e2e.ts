@@ -4,7 +4,9 @@
  * texts. English is found two ways: a text identical to the English one, and a text that contains
  * common English words. Both have a short allow list, each entry with its reason.
  */
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { withPluralForms } from '../src/i18n/i18n';
 import { en } from '../src/i18n/locales/en';
 import { es } from '../src/i18n/locales/es';
 import { pt } from '../src/i18n/locales/pt';
@@ -225,5 +227,23 @@ describe('language bundles', () => {
       for (const [key, value] of flat) if (/\p{L}\((s|es|ns|as|os)\)/u.test(value)) problems.push(`${language}: ${key} = ${JSON.stringify(value)}`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it('count 0, 1, 2 and a million the way each language writes them', async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({
+      lng: 'pt',
+      resources: {
+        pt: { translation: withPluralForms(pt, ['zero', 'many']) },
+        es: { translation: withPluralForms(es, ['many']) },
+        en: { translation: en },
+      },
+      interpolation: { escapeValue: false },
+    });
+    const key = 'campaigns.form.started';
+    const say = (lng: string, count: number) => i18n.t(key, { lng, count });
+    expect([0, 1, 2, 1_000_000].map((count) => say('pt', count))).toEqual(['Enviando para 0 números.', 'Enviando para 1 número.', 'Enviando para 2 números.', 'Enviando para 1000000 números.']);
+    expect([0, 1, 1_000_000].map((count) => say('es', count))).toEqual(['Enviando a 0 números.', 'Enviando a 1 número.', 'Enviando a 1000000 números.']);
+    expect([0, 1].map((count) => say('en', count))).toEqual(['Sending to 0 numbers.', 'Sending to 1 number.']);
   });
 });
