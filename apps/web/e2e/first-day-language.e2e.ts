@@ -90,7 +90,7 @@ async function expectListLines(page: Page, lines: Record<Kind, string>, kinds: K
 }
 
 beforeAll(async () => {
-  server = await startServer({ simulator: true });
+  server = await startServer({ simulator: true, env: { GROUP_PACE_SECONDS: '0-1' } });
   browser = await launchBrowser();
   token = (await signIn(server.baseUrl)).token;
   api = apiAs(server.baseUrl, () => token);
@@ -202,6 +202,42 @@ describe('the first day in Portuguese', () => {
     await toast(page, 'Fila salva com sucesso').waitFor();
     await screenshot(page, 'first-day-language-05-save-toast-390');
 
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('at 390×844: a group renamed says so, the list shows the new name, the result keeps the name on one line', async () => {
+    const longName = 'Confraternização Anual dos Representantes Comerciais';
+    const added = await api(`/simulator/${phone}/groups`, { method: 'POST', body: { subject: longName, participants: [{ number: '5511922221111' }] } });
+    expect(added.status).toBe(201);
+    const group = (await added.json()) as { id: string };
+    const context = await contextIn('pt-BR', true);
+    const page = await context.newPage();
+    await login(page);
+    await page.goto('/ZDGGroups');
+    const row = page.locator(`[data-testid="group-row"][data-group-id="${group.id}"]`);
+    await row.click();
+    await page.getByTestId('group-subject').fill('Representantes 2027');
+    await page.getByTestId('group-submit').click();
+    await toast(page, 'Concluído em 1 grupo. A lista foi lida de novo do celular.').waitFor({ timeout: 30_000 });
+    // The list was read again: the new name shows without a manual refresh.
+    await expect.poll(() => row.textContent()).toContain('Representantes 2027');
+    // The result's name cell (the group as it was named): one line, the whole name on hover.
+    const cell = page.getByTestId('campaign-recipient-name').first();
+    await expect(cell.getAttribute('title')).resolves.toBe(longName);
+    const lineHeight = await cell.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { height: element.getBoundingClientRect().height, whiteSpace: style.whiteSpace, overflow: style.textOverflow };
+    });
+    expect(lineHeight.whiteSpace).toBe('nowrap');
+    expect(lineHeight.overflow).toBe('ellipsis');
+    expect(lineHeight.height).toBeLessThan(48);
+    await screenshot(page, 'first-day-language-07-group-renamed-390');
+    // Toasts closed, the result table in view.
+    for (const close of await page.locator('.Toastify__close-button').all()) await close.click();
+    await expect.poll(() => page.locator('.Toastify__toast').count()).toBe(0);
+    await cell.scrollIntoViewIfNeeded();
+    await screenshot(page, 'first-day-language-08-group-result-390');
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -54,7 +54,7 @@ export function codeText(code: string): string {
 /** A recipient's name or number on one line: a long group name ends in … and shows whole on hover, never split mid-word. */
 const NAME_CELL = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: { xs: 160, sm: 280 } } as const;
 
-/** onFinished: called once when the campaign ends (completed or cancelled) while shown. */
+/** onFinished: called once when the campaign is seen ended (completed or cancelled), even if it already was when shown. */
 export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; onFinished?: (campaign: TCampaign) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -70,7 +70,7 @@ export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; 
   const percent = campaign.total === 0 ? 100 : Math.round((done / campaign.total) * 100);
   const rows = recipients.data?.pages.flatMap((page) => page.recipients) ?? [];
   const finished = campaign.status === 'completed' || campaign.status === 'cancelled';
-  const reported = useRef(finished);
+  const reported = useRef(false);
   useEffect(() => {
     if (!finished || reported.current) return;
     reported.current = true;
