@@ -70,10 +70,12 @@ describe('audit log', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-export').click()]);
     expect(download.suggestedFilename()).toBe('zdg.csv');
     const csv = readFileSync((await download.path()) ?? '', 'utf8');
-    expect(csv.startsWith('\uFEFF"at";')).toBe(true);
+    // In the reader's language: the column titles, the action in words, the date as dd/mm/yyyy.
+    expect(csv.startsWith('\uFEFF"Quando";"Quem (tipo)";')).toBe(true);
     const lines = csv.trim().split('\r\n').slice(1);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('"queues.create"');
+    expect(lines[0]).toContain('"Criou uma fila"');
+    expect(lines[0]).toMatch(/^"\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}";"Usuário";/);
     expect(lines[0]).toContain('"Financeiro"');
     await page.getByText('Registro de auditoria exportado.').waitFor();
 

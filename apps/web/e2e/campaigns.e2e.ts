@@ -126,7 +126,7 @@ describe('bulk sends', () => {
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const lines = csv.slice(1).trim().split('\r\n');
     expect(lines[0]).toContain(';');
-    expect(lines.filter((line) => numbers.some((n) => line.includes(`"${n}"`)) && line.includes('"sent"'))).toHaveLength(20);
+    expect(lines.filter((line) => numbers.some((n) => line.includes(`"${n}"`)) && line.includes('"Sent"'))).toHaveLength(20);
     expect(pageErrors).toEqual([]);
     await context.close();
   });

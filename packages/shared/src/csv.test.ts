@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvCellValue, csvFile } from './csv.js';
+import { csvCell, csvCellValue, csvFile, csvRows } from './csv.js';
 
 describe('CSV cells', () => {
   it.each(['=HYPERLINK("http://x","clique")', '+5511999', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])('defuses %j against formula injection', (value) => {
@@ -22,5 +22,18 @@ describe('CSV cells', () => {
         ['Ana', '=1+1'],
       ]),
     ).toBe('\uFEFF"nome";"número"\r\n"Ana";"\'=1+1"\r\n');
+  });
+
+  it('reads back the rows it wrote: quotes, separators and line breaks inside cells', () => {
+    const rows = [
+      ['nome', 'texto'],
+      ['João "Jota"', 'a;b\r\nc'],
+      ['', "'=1+1"],
+    ];
+    expect(csvRows(csvFile(rows))).toEqual(rows);
+    expect(csvRows('a;b\nc;d')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 });

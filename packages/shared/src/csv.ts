@@ -30,3 +30,41 @@ export function csvFile(rows: (string | number | null | undefined)[][], separato
 export function csvCellValue(cell: string): string {
   return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
+
+/**
+ * The rows of a file the product wrote (the byte-order mark dropped, cells quoted or not, `"` doubled
+ * inside quotes, lines ended by CRLF or LF), cells as written: the web app rewrites an export's
+ * header and values in the reader's language with it.
+ */
+export function csvRows(text: string, separator = CSV_SEPARATOR): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let i = text.startsWith(CSV_BOM) ? 1 : 0;
+  for (; i < text.length; i += 1) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === separator) {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\r' || char === '\n') {
+      if (char === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += char;
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}

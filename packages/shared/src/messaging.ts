@@ -344,3 +344,23 @@ export const ZDashboardSchema = z.object({
   agents: z.array(z.object({ userId: z.number(), name: z.string(), ...ZDashboardFigures })).optional(),
 });
 export type TDashboard = z.infer<typeof ZDashboardSchema>;
+
+// ---------- list lines ----------
+/**
+ * A ticket's list line for a message without text is stored as one of these markers; the web app
+ * shows it in the reader's language ('🎤 Áudio', '📍 Localização'…). A document's line is
+ * `📄 <file name>`, the same in every language.
+ */
+export const MEDIA_LINES = {
+  audio: '🎤 Audio',
+  location: '📍 Location',
+  vcard: '👤 Contact',
+  image: '📷 Photo',
+  video: '🎥 Video',
+} as const;
+export type MediaLineKind = keyof typeof MEDIA_LINES;
+
+/** The marker a stored list line is, if it is one. */
+export function mediaLineKind(line: string): MediaLineKind | undefined {
+  return (Object.keys(MEDIA_LINES) as MediaLineKind[]).find((kind) => MEDIA_LINES[kind] === line);
+}

@@ -12,9 +12,31 @@ export type Language = (typeof LANGUAGES)[number];
 
 const LOCALES: Record<Language, () => Promise<Messages>> = {
   en: () => import('./locales/en').then((m) => m.en),
-  pt: () => import('./locales/pt').then((m) => m.pt),
-  es: () => import('./locales/es').then((m) => m.es),
+  pt: () => import('./locales/pt').then((m) => withPluralForms(m.pt, ['zero', 'many'])),
+  es: () => import('./locales/es').then((m) => withPluralForms(m.es, ['many'])),
 };
+
+type Tree = { [key: string]: string | Tree };
+
+/**
+ * The plural forms the bundles leave to `_other`. Portuguese and Spanish have a 'many' form for
+ * millions (1.000.000 de números) that reads like `_other`. And Brazilians write '0 números', but
+ * the plural rules of Portuguese put 0 with 1 ('0 número'): with `zero`, each `_other` text also
+ * answers for zero. A form the bundle has of its own is kept.
+ */
+export function withPluralForms<T extends object>(bundle: T, forms: readonly ('zero' | 'many')[]): T {
+  const copy = (tree: Tree): Tree => {
+    const out: Tree = {};
+    for (const [key, value] of Object.entries(tree)) {
+      out[key] = typeof value === 'string' ? value : copy(value);
+      if (typeof value !== 'string' || !key.endsWith('_other')) continue;
+      const base = key.slice(0, -'_other'.length);
+      for (const form of forms) if (!(`${base}_${form}` in tree)) out[`${base}_${form}`] = value;
+    }
+    return out;
+  };
+  return copy(bundle as Tree) as T;
+}
 
 const STORAGE_KEY = 'language';
 const FALLBACK: Language = 'en';

@@ -17,7 +17,7 @@ import { nowIso } from '../../core/time.js';
 import { numberVariants } from '@zapdesk/shared/domain';
 import { findContactByAnyNumber, findGroupContact } from '../contacts/contacts.repository.js';
 import { mediaFile } from '../messages/media-store.js';
-import { documentLine, sentFile } from '../messages/message-file.js';
+import { mediaLine, sentFile } from '../messages/message-file.js';
 import { presentMessage, publishMessageUpdate } from '../messages/messages.presenter.js';
 import { findMessageByProviderId, insertMessageRowOnce, setSendStatus } from '../messages/messages.repository.js';
 import { findLatestTicketId, findTicketById, touchTicket } from '../tickets/tickets.repository.js';
@@ -49,9 +49,10 @@ async function contentFor(ctx: AppContext, campaign: CampaignRow, body: string):
 
 function lastMessageText(campaign: CampaignRow, body: string): string {
   if (campaign.kind === 'text') return body;
-  if (campaign.kind === 'voice') return '🎤 Audio';
-  if (mediaTypeOf(campaign) === 'other') return documentLine(campaign.mediaName ?? 'file');
-  return body || (campaign.mediaName ?? '');
+  if (campaign.kind === 'voice') return mediaLine('audio', '');
+  const mediaType = mediaTypeOf(campaign) ?? 'other';
+  if (mediaType === 'other') return mediaLine('other', campaign.mediaName ?? 'file');
+  return body || mediaLine(mediaType, campaign.mediaName ?? '');
 }
 
 /**

@@ -20,7 +20,7 @@ import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
 import { activeTicketIdsOfConnection, chatMessageAtEnd } from './history.repository.js';
 import { storeMedia } from './inbound/media.js';
-import { storedBody, storedMediaType } from './inbound/message-content.js';
+import { lastMessageText, storedBody, storedMediaType } from './inbound/message-content.js';
 import { presentMessage } from './messages.presenter.js';
 import { findMessageByProviderId, findMessagesByIds, insertMessageOnce } from './messages.repository.js';
 import { chatOf } from './outbound.service.js';
@@ -70,7 +70,7 @@ async function importIntoTicket(ctx: AppContext, driver: ChannelDriver, ticket: 
   }
   if (inserted.length === 0) return 0;
   const newest = history.at(-1);
-  if (!ticket.lastMessage && newest) await updateTicket(ctx.db, ticket.id, { lastMessage: storedBody(newest) || newest.media?.filename || '' }, nowIso());
+  if (!ticket.lastMessage && newest) await updateTicket(ctx.db, ticket.id, { lastMessage: lastMessageText(newest) }, nowIso());
   const updated = (await findTicketById(ctx.db, ticket.id)) ?? ticket;
   // 'update', not 'create': old messages must not ring the bell or raise desktop notifications.
   for (const row of await findMessagesByIds(ctx.db, inserted)) {

@@ -17,7 +17,7 @@ import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { findTicketById, touchTicket } from '../tickets/tickets.repository.js';
 import { adoptMedia, mediaFile, saveMedia, signedMediaUrl } from './media-store.js';
-import { documentLine, sentFile, type ReplyContent } from './message-file.js';
+import { documentLine, mediaLine, sentFile, type ReplyContent } from './message-file.js';
 import { presentMessage, publishMessageUpdate } from './messages.presenter.js';
 import { findMessageById, insertMessageRowOnce, setSendStatus } from './messages.repository.js';
 import * as outbox from './outbox.repository.js';
@@ -47,9 +47,9 @@ export type SendOutcome = { status: 'sent' } | { status: 'queued' } | { status: 
 
 function lastMessageText(content: ReplyContent): string {
   if (content.kind === 'text') return content.body;
-  if (content.kind === 'voice') return '🎤 Audio';
+  if (content.kind === 'voice') return mediaLine('audio', '');
   if (content.mediaType === 'other') return documentLine(content.filename);
-  return content.caption || content.filename;
+  return content.caption || mediaLine(content.mediaType, content.filename);
 }
 
 function mediaTypeOf(content: ReplyContent): MediaType | null {

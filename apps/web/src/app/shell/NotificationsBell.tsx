@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useInfiniteScroll } from '../../core/hooks/useInfiniteScroll';
 import { formatRecent } from '../../core/ui/formatDate';
+import { listLine } from '../../core/ui/mediaLine';
 import { initials } from '../../core/ui/initials';
 import { desktopPermission, requestDesktopPermission } from './notificationAlerts';
 import { useTicketNotifications } from './useTicketNotifications';
@@ -92,7 +93,7 @@ export function NotificationsBell() {
                   </ListItemAvatar>
                   <ListItemText
                     primary={ticket.contact.name}
-                    secondary={ticket.lastMessage || '\u00A0'}
+                    secondary={listLine(ticket.lastMessage, t) || '\u00A0'}
                     slotProps={{ primary: { noWrap: true, fontWeight: 600 }, secondary: { noWrap: true } }}
                     sx={{ minWidth: 0 }}
                   />

@@ -13,6 +13,7 @@ import type { TTicket } from '@zapdesk/shared/messaging';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
+import { listLine } from '../../core/ui/mediaLine';
 import { ticketMatchesFilter, uniqueTickets, useTicketsQuery, type TicketListFilter } from '../../features/tickets/ticketLists';
 import { playChime, showDesktopNotification, unlockAudioOnFirstGesture } from './notificationAlerts';
 
@@ -63,7 +64,7 @@ export function useTicketNotifications() {
       playChime();
       showDesktopNotification({
         title: translate('notifications.newMessage', { name: ticket.contact.name }),
-        body: ticket.lastMessage || message.body,
+        body: listLine(ticket.lastMessage, translate) || message.body,
         icon: ticket.contact.profilePicUrl,
         tag: `ticket-${ticket.id}`,
         onClick: () => void go(`/tickets/${ticket.id}`),

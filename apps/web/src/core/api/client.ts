@@ -176,10 +176,14 @@ export async function requestVoid(path: string, options: RequestOptions = {}): P
   await requestRaw(path, options);
 }
 
-/** Fetches a file with the bearer token and hands it to the browser as a download named `filename`. */
-export async function downloadFile(path: string, filename: string): Promise<void> {
+/**
+ * Fetches a file with the bearer token and hands it to the browser as a download named `filename`;
+ * `rewrite` turns a text file into the one the person gets (an export in their language).
+ */
+export async function downloadFile(path: string, filename: string, rewrite?: (text: string) => string): Promise<void> {
   const response = await requestRaw(path);
-  const url = URL.createObjectURL(await response.blob());
+  const blob = rewrite ? new Blob([rewrite(await response.text())], { type: response.headers.get('content-type') ?? 'text/plain' }) : await response.blob();
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

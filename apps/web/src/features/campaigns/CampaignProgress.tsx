@@ -19,7 +19,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isErrorCode } from '@zapdesk/shared/errors';
 import { phoneReport } from '@zapdesk/shared/vonage';
@@ -51,7 +51,11 @@ export function codeText(code: string): string {
   return isErrorCode(code) ? errorText(new ApiError({ status: 400, code, message: code })) : code;
 }
 
-export function CampaignProgress({ initial }: { initial: TCampaign }) {
+/** A recipient's name or number on one line: a long group name ends in … and shows whole on hover, never split mid-word. */
+const NAME_CELL = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: { xs: 160, sm: 280 } } as const;
+
+/** onFinished: called once when the campaign is seen ended (completed or cancelled), even if it already was when shown. */
+export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; onFinished?: (campaign: TCampaign) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: campaign = initial } = useQuery({ queryKey: campaignsKeys.detail(initial.id), queryFn: () => fetchCampaign(initial.id), initialData: initial });
@@ -65,6 +69,13 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
   const done = doneCount(campaign);
   const percent = campaign.total === 0 ? 100 : Math.round((done / campaign.total) * 100);
   const rows = recipients.data?.pages.flatMap((page) => page.recipients) ?? [];
+  const finished = campaign.status === 'completed' || campaign.status === 'cancelled';
+  const reported = useRef(false);
+  useEffect(() => {
+    if (!finished || reported.current) return;
+    reported.current = true;
+    onFinished?.(campaign);
+  }, [finished, campaign, onFinished]);
 
   const act = async (action: CampaignAction) => {
     setBusy(true);
@@ -157,8 +168,10 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
           <TableBody>
             {rows.map((row) => (
               <TableRow key={row.id} data-testid="campaign-recipient" data-status={row.status}>
-                <TableCell sx={row.number ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-all' }}>{instagram ? row.input : (row.number ?? row.input)}</TableCell>
-                <TableCell>{statusText(row.status)}</TableCell>
+                <TableCell sx={NAME_CELL} title={instagram ? row.input : (row.number ?? row.input)} data-testid="campaign-recipient-name">
+                  {instagram ? row.input : (row.number ?? row.input)}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{statusText(row.status)}</TableCell>
                 {phone ? <TableCell data-testid="campaign-recipient-delivery">{row.delivery ? t(`phone.delivery.${phoneReport(row.delivery)}`) : ''}</TableCell> : null}
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{row.error ? codeText(row.error) : ''}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{row.sentAt ? formatShortDateTime(row.sentAt) : ''}</TableCell>

@@ -3,6 +3,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { TCampaign, TCampaignCreate, TCampaignList, TCampaignUpdate, TLocalMediaList, TRecipientList } from '@zapdesk/shared/campaigns';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { downloadFile, request } from '../../core/api/client';
+import { csvWords, localizeCsv, type CsvColumn } from '../../core/ui/localizeCsv';
+import { i18n } from '../../i18n/i18n';
 
 export type CampaignFilters = { from?: string; to?: string; whatsappId?: number; status?: TCampaign['status']; number?: string; scheduled?: 'true' };
 
@@ -64,10 +66,30 @@ export function importConnectionHistory(whatsappId: number, limit: number) {
   return request<{ imported: number }>('/syncMessage', { method: 'POST', body: { limit, ticketwhatsappId: whatsappId } });
 }
 
+/** The history export's columns in the reader's language (the server writes codes and UTC dates). */
+function historyColumns(): Record<string, CsvColumn> {
+  const title = (key: 'campaign' | 'kind' | 'connection' | 'author' | 'created' | 'status' | 'numberTyped' | 'number' | 'group' | 'recipientStatus' | 'error' | 'sentAt') =>
+    i18n.t(`exports.history.${key}`);
+  return {
+    campaign: { title: title('campaign') },
+    kind: { title: title('kind'), value: csvWords('campaigns.kinds') },
+    connection: { title: title('connection') },
+    author: { title: title('author') },
+    created: { title: title('created'), date: true },
+    status: { title: title('status'), value: csvWords('campaigns.status') },
+    number_typed: { title: title('numberTyped') },
+    number: { title: title('number') },
+    group: { title: title('group') },
+    recipient_status: { title: title('recipientStatus'), value: csvWords('campaigns.recipientStatus') },
+    error: { title: title('error'), value: csvWords('backendErrors') },
+    sent_at: { title: title('sentAt'), date: true },
+  };
+}
+
 /** zdg.csv of the history with these filters, downloaded with the bearer token. */
 export function downloadHistoryCsv(filters: CampaignFilters): Promise<void> {
   const query = new URLSearchParams(Object.entries(filters).flatMap(([key, value]) => (value === undefined || value === '' ? [] : [[key, String(value)]])));
-  return downloadFile(`/campaigns/export${query.size ? `?${query.toString()}` : ''}`, 'zdg.csv');
+  return downloadFile(`/campaigns/export${query.size ? `?${query.toString()}` : ''}`, 'zdg.csv', (text) => localizeCsv(text, historyColumns()));
 }
 
 /** A campaign moved on: its detail is replaced, its recipients and the lists are read again when shown. */

@@ -4,6 +4,8 @@ import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import type { TContactImportResult, ZContactListSchema, TContact, TContactInput } from '@zapdesk/shared/schemas';
 import { downloadFile, request, requestVoid } from '../../core/api/client';
+import { localizeCsv } from '../../core/ui/localizeCsv';
+import { i18n } from '../../i18n/i18n';
 import { byText, removeFromPages, upsertInPages, type Page } from '../../core/lists/liveCache';
 
 export const contactsKeys = {
@@ -40,7 +42,9 @@ export function importContacts(file: File) {
 
 /** The contacts as zdg.csv. */
 export function downloadContactsCsv(): Promise<void> {
-  return downloadFile('/contacts/export', 'zdg.csv');
+  // The titles are ones the contacts import reads back (nome/numero/e-mail, nombre/numero/correo).
+  const columns = { name: { title: i18n.t('exports.contacts.name') }, number: { title: i18n.t('exports.contacts.number') }, email: { title: i18n.t('exports.contacts.email') } };
+  return downloadFile('/contacts/export', 'zdg.csv', (text) => localizeCsv(text, columns));
 }
 
 function matchesSearch(contact: TContact, search: string): boolean {

@@ -19,7 +19,7 @@ import { NumbersField } from '../campaigns/NumbersField';
 import { createGroup } from './groups.api';
 import { toast } from 'react-toastify';
 
-type Props = { whatsappId: number | undefined; onCreated: () => void };
+type Props = { whatsappId: number | undefined; onCreated: (name: string) => void };
 
 export function CreateGroupForm({ whatsappId, onCreated }: Props) {
   const { t } = useTranslation();
@@ -42,7 +42,7 @@ export function CreateGroupForm({ whatsappId, onCreated }: Props) {
       setResult(created);
       setTitle('');
       setParticipants('');
-      onCreated();
+      onCreated(created.group.subject);
     } catch (caught) {
       toastError(caught);
     } finally {

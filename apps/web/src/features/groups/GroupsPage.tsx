@@ -12,7 +12,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
@@ -55,6 +55,15 @@ export default function GroupsPage() {
     setStarted((previous) => [campaign, ...previous]);
     toast.success(t('groupTools.started', { count: campaign.total }));
   };
+
+  // A finished action changed names, descriptions or settings: the list is read again from the phone.
+  const onFinished = useCallback(
+    (campaign: TCampaign) => {
+      void groups.refetch();
+      if (campaign.status === 'completed') toast.success(t('feedback.groupActionDone', { count: campaign.counts.sent }), { toastId: `group-action-${campaign.id}` });
+    },
+    [groups, t],
+  );
 
   return (
     <PageLayout
@@ -108,14 +117,20 @@ export default function GroupsPage() {
           <Stack gap={2} sx={{ flex: 1, width: '100%', minWidth: 0 }}>
             <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
               {tab === 'create' ? (
-                <CreateGroupForm whatsappId={whatsappId} onCreated={() => void groups.refetch()} />
+                <CreateGroupForm
+                  whatsappId={whatsappId}
+                  onCreated={(name) => {
+                    void groups.refetch();
+                    toast.success(t('feedback.groupCreated', { name }));
+                  }}
+                />
               ) : (
                 <GroupActionForm key={tab} tab={tab} whatsappId={whatsappId} groupIds={[...selected]} participantsUpTo={participantsUpTo} onStarted={onStarted} />
               )}
             </Paper>
             {started.map((campaign) => (
               <Paper key={campaign.id} variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
-                <CampaignProgress initial={campaign} />
+                <CampaignProgress initial={campaign} onFinished={onFinished} />
               </Paper>
             ))}
           </Stack>

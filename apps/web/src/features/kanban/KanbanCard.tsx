@@ -12,6 +12,7 @@ import { useNavigate } from 'react-router';
 import { NO_QUEUE_COLOR } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import { formatRecent } from '../../core/ui/formatDate';
+import { listLine } from '../../core/ui/mediaLine';
 import { initials } from '../../core/ui/initials';
 
 type ViewProps = {
@@ -65,7 +66,7 @@ export function KanbanCardView({ ticket, showStatus, overlay = false }: ViewProp
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minHeight: 20 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="kanban-card-last-message">
-            {ticket.lastMessage || '\u00A0'}
+            {listLine(ticket.lastMessage, t) || '\u00A0'}
           </Typography>
           {ticket.unreadMessages > 0 ? (
             <Badge

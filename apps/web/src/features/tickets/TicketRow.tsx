@@ -21,6 +21,7 @@ import { NO_QUEUE_COLOR, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { formatRecent } from '../../core/ui/formatDate';
+import { listLine } from '../../core/ui/mediaLine';
 import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
 import { saveTicketInCache, updateTicketStatus } from './tickets.api';
@@ -94,7 +95,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
-            {ticket.lastMessage || '\u00A0'}
+            {listLine(ticket.lastMessage, t) || '\u00A0'}
           </Typography>
           {unread > 0 ? <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} /> : null}
         </Box>

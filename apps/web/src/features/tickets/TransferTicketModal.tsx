@@ -25,6 +25,7 @@ import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TUser } from '@zapdesk/shared/schemas';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
 import { toastError } from '../../core/ui/toastError';
+import { toast } from 'react-toastify';
 import { useQueues } from '../queues/queues.api';
 import { fetchAllUsers, fetchOnlineUserIds, fetchUsersPage } from '../users/users.api';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
@@ -91,7 +92,16 @@ export function TransferTicketModal({ ticket, isAdmin, onClose, onTransferred }:
     if (isAdmin && whatsappId !== '' && whatsappId !== ticket.whatsappId) input.whatsappId = whatsappId;
     setSubmitting(true);
     try {
-      onTransferred(await transferTicket(ticket.id, input));
+      const transferred = await transferTicket(ticket.id, input);
+      toast.success(
+        selectedUser
+          ? chosenQueue
+            ? t('feedback.transferredUserQueue', { name: selectedUser.name, queue: chosenQueue.name })
+            : t('feedback.transferredUser', { name: selectedUser.name })
+          : t('feedback.transferredQueue', { queue: chosenQueue?.name ?? '' }),
+        { toastId: `transfer-${ticket.id}` },
+      );
+      onTransferred(transferred);
     } catch (caught) {
       toastError(caught);
       setSubmitting(false);

@@ -24,5 +24,9 @@ describe('inbound message content', () => {
     expect(lastMessageText({ ...base, body: '', media: { mediaType: 'audio', mimetype: 'audio/ogg', filename: 'a.ogg', load } })).toBe('🎤 Audio');
     expect(lastMessageText({ ...base, body: '', media: { mediaType: 'other', mimetype: 'application/pdf', filename: 'nota.pdf', load } })).toBe('📄 nota.pdf');
     expect(storedMediaType({ ...base, media: { mediaType: 'image', mimetype: 'image/png', filename: 'a.png', load } })).toBe('image');
+    // A photo or video without a caption is a marker the web app shows in the reader's language, never the file's name.
+    expect(lastMessageText({ ...base, body: '', media: { mediaType: 'image', mimetype: 'image/jpeg', filename: '3EB0C7.jpeg', load } })).toBe('📷 Photo');
+    expect(lastMessageText({ ...base, body: '', media: { mediaType: 'video', mimetype: 'video/mp4', filename: 'v.mp4', load } })).toBe('🎥 Video');
+    expect(lastMessageText({ ...base, body: 'olha', media: { mediaType: 'image', mimetype: 'image/jpeg', filename: 'a.jpeg', load } })).toBe('olha');
   });
 });

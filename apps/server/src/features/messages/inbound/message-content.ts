@@ -1,7 +1,8 @@
 /** What an inbound message is stored as: its body, its kind and its line in the ticket list. */
+import { MEDIA_LINES } from '@zapdesk/shared/messaging';
 import type { MediaType } from '@zapdesk/shared/domain';
 import type { InboundMessage } from '../../../channels/channel.js';
-import { documentLine } from '../message-file.js';
+import { documentLine, mediaLine } from '../message-file.js';
 
 /** The spec's location body: image|link|description. */
 export function locationBody(location: { latitude: number; longitude: number; description?: string | undefined }): string {
@@ -24,10 +25,10 @@ export function storedBody(message: InboundMessage): string {
 }
 
 export function lastMessageText(message: InboundMessage): string {
-  if (message.location) return '📍 Location';
-  if (message.vcard) return '👤 Contact';
+  if (message.location) return MEDIA_LINES.location;
+  if (message.vcard) return MEDIA_LINES.vcard;
   if (message.media?.mediaType === 'other') return documentLine(message.media.filename);
   if (message.body) return message.body;
-  if (message.media) return message.media.mediaType === 'audio' ? '🎤 Audio' : message.media.filename;
+  if (message.media) return mediaLine(message.media.mediaType, message.media.filename);
   return '';
 }
