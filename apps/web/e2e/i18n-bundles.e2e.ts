@@ -43,6 +43,7 @@ const bundles = { en: flatten(en), pt: flatten(pt), es: flatten(es) };
 const SAME_IN_EVERY_LANGUAGE = new Set([
   'ZapDesk',
   'WhatsApp',
+  'Google Maps',
   'Typebot',
   'Instagram',
   'Direct IG',
