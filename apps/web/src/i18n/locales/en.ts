@@ -1117,6 +1117,8 @@ export const en = {
       'campaigns.cancel': 'Cancelled a send',
       'campaigns.resend': 'Resent the failed messages',
       'campaigns.start_scheduled': "Started the day's scheduled sends",
+      'campaigns.media_add': 'Added a file to the media library',
+      'campaigns.media_remove': 'Removed a file from the media library',
       'campaigns.export': 'Exported the send history',
       'groups.create': 'Created a group',
       'groups.action': 'Acted on groups',
