@@ -27,6 +27,9 @@ import { isGroupActionKind, isPhoneKind, type RecipientStatus, type TCampaign } 
 import { formatShortDateTime } from '../../core/ui/formatDate';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { ApiError } from '../../core/api/ApiError';
+import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
+import { toast } from 'react-toastify';
+import { CampaignContent } from './CampaignContent';
 import { campaignsKeys, controlCampaign, fetchCampaign, fetchRecipients, type CampaignAction } from './campaigns.api';
 
 /** Statuses in the order they are shown; zero counts are left out. */
@@ -51,7 +54,8 @@ export function codeText(code: string): string {
   return isErrorCode(code) ? errorText(new ApiError({ status: 400, code, message: code })) : code;
 }
 
-export function CampaignProgress({ initial }: { initial: TCampaign }) {
+/** `showContent`: with what the send carries (its text and file), as the history's detail shows it. */
+export function CampaignProgress({ initial, showContent = false }: { initial: TCampaign; showContent?: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: campaign = initial } = useQuery({ queryKey: campaignsKeys.detail(initial.id), queryFn: () => fetchCampaign(initial.id), initialData: initial });
@@ -62,17 +66,21 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
   const [busy, setBusy] = useState(false);
+  const [confirmStop, setConfirmStop] = useState(false);
   const done = doneCount(campaign);
   const percent = campaign.total === 0 ? 100 : Math.round((done / campaign.total) * 100);
   const rows = recipients.data?.pages.flatMap((page) => page.recipients) ?? [];
 
-  const act = async (action: CampaignAction) => {
+  const act = async (action: CampaignAction): Promise<boolean> => {
     setBusy(true);
     try {
       queryClient.setQueryData(campaignsKeys.detail(campaign.id), await controlCampaign(campaign.id, action));
       void queryClient.invalidateQueries({ queryKey: campaignsKeys.recipients(campaign.id) });
+      void queryClient.invalidateQueries({ queryKey: ['campaigns', 'list'] });
+      return true;
     } catch (caught) {
       toastError(caught);
+      return false;
     } finally {
       setBusy(false);
     }
@@ -113,8 +121,8 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
             </Button>
           ) : null}
           {campaign.status === 'running' || campaign.status === 'paused' || campaign.status === 'scheduled' ? (
-            <Button size="small" color="error" variant="outlined" startIcon={<Stop />} disabled={busy} onClick={() => void act('cancel')} data-testid="campaign-cancel">
-              {t('campaigns.actions.cancel')}
+            <Button size="small" color="error" variant="contained" disableElevation startIcon={<Stop />} disabled={busy} onClick={() => setConfirmStop(true)} data-testid="campaign-cancel">
+              {t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduled' : 'toolPages.stop.button')}
             </Button>
           ) : null}
           {canResend ? (
@@ -124,6 +132,7 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
           ) : null}
         </Stack>
       </Stack>
+      {showContent ? <CampaignContent campaign={campaign} /> : null}
       {campaign.status === 'paused' && campaign.pauseReason ? (
         <Alert severity="warning" data-testid="campaign-pause-reason">
           {campaign.pauseReason === 'user'
@@ -177,6 +186,17 @@ export function CampaignProgress({ initial }: { initial: TCampaign }) {
           {t('campaigns.progress.more')}
         </Button>
       ) : null}
+      <ConfirmationDialog
+        open={confirmStop}
+        title={t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduledTitle' : 'toolPages.stop.title', { id: campaign.id })}
+        confirmLabel={t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduled' : 'toolPages.stop.button')}
+        onClose={() => setConfirmStop(false)}
+        onConfirm={async () => {
+          if (await act('cancel')) toast.success(t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduledDone' : 'toolPages.stop.done', { id: campaign.id }));
+        }}
+      >
+        {campaign.status === 'scheduled' ? t('toolPages.stop.scheduledText', { count: campaign.total }) : t('toolPages.stop.text', { count: campaign.counts.queued + campaign.counts.sending })}
+      </ConfirmationDialog>
     </Stack>
   );
 }

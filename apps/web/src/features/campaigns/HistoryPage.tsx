@@ -1,11 +1,12 @@
 /**
- * /ZDGHistorico: every campaign and tool send with its kind, connection, author, times and
- * counts; filters; a campaign opened shows each recipient; zdg.csv; and the import of the phone's
- * message history (spec 1).
+ * /ZDGHistorico: every campaign and tool send with what it carried (text, file), its kind,
+ * connection, author, times and counts; filters; a campaign opened shows its text, its file and
+ * each recipient; zdg.csv; and the import of the phone's message history (spec 1).
  */
 import Download from '@mui/icons-material/Download';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -28,6 +29,7 @@ import { toastError } from '../../core/ui/toastError';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { campaignsKeys, downloadHistoryCsv, fetchCampaigns, type CampaignFilters } from './campaigns.api';
 import { CampaignProgress, doneCount } from './CampaignProgress';
+import { CampaignContentLine } from './CampaignContent';
 import { HistoryImportForm } from './HistoryImportForm';
 
 export default function HistoryPage() {
@@ -108,7 +110,8 @@ export default function HistoryPage() {
           <Table size="small" data-testid="history-table">
             <TableHead>
               <TableRow>
-                <TableCell>#</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>#</TableCell>
+                <TableCell>{t('toolPages.history.content')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.history.kind')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.form.connection')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('campaigns.history.author')}</TableCell>
@@ -121,7 +124,10 @@ export default function HistoryPage() {
             <TableBody>
               {rows.map((c) => (
                 <TableRow key={c.id} hover sx={{ cursor: 'pointer' }} onClick={() => setOpened(c)} data-testid="history-row" data-id={c.id}>
-                  <TableCell>{c.id}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{c.id}</TableCell>
+                  <TableCell>
+                    <CampaignContentLine campaign={c} />
+                  </TableCell>
                   <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
                     {t(`campaigns.kinds.${c.kind}`)}
                     {c.audience === 'numbers' || isGroupActionKind(c.kind) ? '' : ` · ${t(`campaigns.audiences.${c.audience}`)}`}
@@ -136,7 +142,7 @@ export default function HistoryPage() {
               ))}
               {rows.length === 0 && !list.isFetching ? (
                 <TableRow>
-                  <TableCell colSpan={8} sx={{ textAlign: 'center', color: 'text.secondary', py: 4 }}>
+                  <TableCell colSpan={9} sx={{ textAlign: 'center', color: 'text.secondary', py: 4 }}>
                     {t('campaigns.history.empty')}
                   </TableCell>
                 </TableRow>
@@ -151,8 +157,14 @@ export default function HistoryPage() {
         ) : null}
         {can('history') ? <HistoryImportForm /> : null}
       </Stack>
-      <Dialog open={opened !== undefined} onClose={() => setOpened(undefined)} fullWidth maxWidth="md">
-        <DialogContent>{opened ? <CampaignProgress initial={opened} /> : null}</DialogContent>
+      {/* Closing the detail only closes it: stopping a send is its own red button, asked again. */}
+      <Dialog open={opened !== undefined} onClose={() => setOpened(undefined)} fullWidth maxWidth="md" data-testid="history-detail">
+        <DialogContent>{opened ? <CampaignProgress initial={opened} showContent /> : null}</DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={() => setOpened(undefined)} data-testid="history-detail-close">
+            {t('toolPages.history.close')}
+          </Button>
+        </DialogActions>
       </Dialog>
     </PageLayout>
   );
