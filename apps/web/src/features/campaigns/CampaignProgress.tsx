@@ -190,6 +190,7 @@ export function CampaignProgress({ initial, showContent = false }: { initial: TC
         open={confirmStop}
         title={t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduledTitle' : 'toolPages.stop.title', { id: campaign.id })}
         confirmLabel={t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduled' : 'toolPages.stop.button')}
+        cancelLabel={t(campaign.status === 'scheduled' ? 'toolPages.stop.keepScheduled' : 'toolPages.stop.keep')}
         onClose={() => setConfirmStop(false)}
         onConfirm={async () => {
           if (await act('cancel')) toast.success(t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduledDone' : 'toolPages.stop.done', { id: campaign.id }));

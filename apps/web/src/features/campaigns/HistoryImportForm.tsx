@@ -33,7 +33,7 @@ export function HistoryImportForm() {
   };
 
   return (
-    <Paper variant="outlined" sx={{ p: 2 }}>
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="history-import">
       <Typography variant="subtitle1" fontWeight={700}>
         {t('campaigns.import.title')}
       </Typography>

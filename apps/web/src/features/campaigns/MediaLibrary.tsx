@@ -149,6 +149,7 @@ export function MediaLibrary({ selected, onSelect, error }: Props) {
         open={removing !== undefined}
         title={t('toolPages.library.removeTitle')}
         confirmLabel={t('toolPages.library.remove')}
+        cancelLabel={t('toolPages.library.keep')}
         onClose={() => setRemoving(undefined)}
         onConfirm={() => (removing ? remove(removing) : undefined)}
       >

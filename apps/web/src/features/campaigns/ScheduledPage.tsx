@@ -136,6 +136,7 @@ function ScheduledRow({ campaign }: { campaign: TCampaign }) {
         open={confirmCancel}
         title={t('toolPages.stop.scheduledTitle', { id: campaign.id })}
         confirmLabel={t('toolPages.stop.scheduled')}
+        cancelLabel={t('toolPages.stop.keepScheduled')}
         onClose={() => setConfirmCancel(false)}
         onConfirm={cancel}
       >

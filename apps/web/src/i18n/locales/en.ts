@@ -1012,6 +1012,7 @@ export const en = {
       removeTitle: 'Delete this file from the library?',
       removeText: '"{{name}}" leaves the library and can no longer be picked. Sends already made with it do not change.',
       removed: 'File deleted from the library.',
+      keep: 'Keep',
       types: { image: 'Photo', video: 'Video', audio: 'Audio', other: 'Document' },
     },
     voice: {
@@ -1047,6 +1048,8 @@ export const en = {
       scheduledText_one: 'The message to {{count}} number will not be sent. This cannot be undone.',
       scheduledText_other: 'The message to {{count}} numbers will not be sent. This cannot be undone.',
       scheduledDone: 'Scheduled send #{{id}} cancelled.',
+      keep: 'Keep sending',
+      keepScheduled: 'Keep the schedule',
     },
     history: {
       content: 'What was sent',

@@ -1010,6 +1010,7 @@ export const es: Messages = {
       removeTitle: '¿Eliminar este archivo de la biblioteca?',
       removeText: '"{{name}}" sale de la biblioteca y ya no se podrá elegir. Los envíos ya hechos con él no cambian.',
       removed: 'Archivo eliminado de la biblioteca.',
+      keep: 'Mantener',
       types: { image: 'Foto', video: 'Video', audio: 'Audio', other: 'Documento' },
     },
     voice: {
@@ -1045,6 +1046,8 @@ export const es: Messages = {
       scheduledText_one: 'El mensaje a {{count}} número no se enviará. No se puede deshacer.',
       scheduledText_other: 'El mensaje a {{count}} números no se enviará. No se puede deshacer.',
       scheduledDone: 'Envío programado #{{id}} cancelado.',
+      keep: 'Seguir enviando',
+      keepScheduled: 'Mantener programación',
     },
     history: {
       content: 'Lo que se envió',

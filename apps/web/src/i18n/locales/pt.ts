@@ -1010,6 +1010,7 @@ export const pt: Messages = {
       removeTitle: 'Excluir este arquivo da biblioteca?',
       removeText: '"{{name}}" sai da biblioteca e não poderá mais ser escolhido. Os envios já feitos com ele não mudam.',
       removed: 'Arquivo excluído da biblioteca.',
+      keep: 'Manter',
       types: { image: 'Foto', video: 'Vídeo', audio: 'Áudio', other: 'Documento' },
     },
     voice: {
@@ -1045,6 +1046,8 @@ export const pt: Messages = {
       scheduledText_one: 'A mensagem para {{count}} número não será enviada. Não dá para desfazer.',
       scheduledText_other: 'A mensagem para {{count}} números não será enviada. Não dá para desfazer.',
       scheduledDone: 'Envio agendado #{{id}} cancelado.',
+      keep: 'Continuar enviando',
+      keepScheduled: 'Manter agendamento',
     },
     history: {
       content: 'O que foi enviado',
