@@ -265,6 +265,7 @@ describe('tool pages a newcomer understands', () => {
       await expect(row.getAttribute('data-status')).resolves.toBe('scheduled');
       await expect(row.getByTestId('scheduled-when').inputValue()).resolves.toBe(`${day}T10:00`);
       await expect(row.getByTestId('scheduled-status').textContent()).resolves.toBe('Agendado');
+      if (mobile) await row.scrollIntoViewIfNeeded();
       await screenshot(page, `first-day-tools-09-scheduled-${size(mobile)}`);
 
       // DISPARAR for tomorrow on the connection picked from the list: no id typed anywhere.
@@ -345,6 +346,7 @@ describe('tool pages a newcomer understands', () => {
       const counter = await page.getByTestId('phone-counter').textContent();
       expect(counter).toContain('acentos e emojis reduzem o limite para 70 caracteres por parte');
       expect(counter).not.toMatch(/UCS|GSM/);
+      if (mobile) await page.getByTestId('phone-counter').scrollIntoViewIfNeeded();
       await screenshot(page, `first-day-tools-12-sms-${size(mobile)}`);
 
       await page.goto('/VoiceCall');

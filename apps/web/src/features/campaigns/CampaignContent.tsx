@@ -26,7 +26,11 @@ export function CampaignContentLine({ campaign }: { campaign: TCampaign }) {
         </Stack>
       ) : null}
       {campaign.message ? (
-        <Typography variant="body2" color="text.secondary" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', wordBreak: 'break-word' }}>
+        <Typography
+          variant="body2"
+          color={hasMedia ? 'text.secondary' : 'text.primary'}
+          sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', wordBreak: 'break-word' }}
+        >
           {campaign.message}
         </Typography>
       ) : hasMedia ? null : (

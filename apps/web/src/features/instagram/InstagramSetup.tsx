@@ -42,14 +42,15 @@ export function InstagramSetup() {
           <TextField
             size="small"
             fullWidth
+            multiline
             label={t('toolPages.instagram.webhook')}
             value={url}
             slotProps={{
               input: { readOnly: true },
               inputLabel: { shrink: true },
-              htmlInput: { 'data-testid': 'insta-webhook-url', onFocus: (event: { target: HTMLInputElement }) => event.target.select() },
+              htmlInput: { 'data-testid': 'insta-webhook-url', onFocus: (event: { target: HTMLTextAreaElement }) => event.target.select() },
             }}
-            sx={{ bgcolor: 'background.paper' }}
+            sx={{ bgcolor: 'background.paper', '& textarea': { wordBreak: 'break-all' } }}
           />
           <Button variant="outlined" startIcon={<ContentCopy />} disabled={!url} onClick={() => void copy()} sx={{ flexShrink: 0 }} data-testid="insta-webhook-copy">
             {t('toolPages.instagram.copy')}
