@@ -359,7 +359,7 @@ describe('tool pages a newcomer understands', () => {
 
       await page.goto('/InstaDirect');
       const url = page.getByTestId('insta-webhook-url');
-      await expect.poll(() => url.inputValue()).toBe(`${server.baseUrl}/api/webhooks/instagram`);
+      await expect.poll(() => url.inputValue(), { timeout: 15_000 }).toBe(`${server.baseUrl}/api/webhooks/instagram`);
       await expect(page.getByTestId('insta-setup').textContent()).resolves.toContain('adicione uma conexão Instagram em Conexões');
       await page.getByTestId('insta-webhook-copy').click();
       await toast(page, 'Endereço copiado.');

@@ -17,6 +17,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,6 +58,7 @@ export default function HistoryPage() {
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
   const rows = list.data?.pages.flatMap((page) => page.campaigns) ?? [];
+  const counts = (c: TCampaign) => t('campaigns.history.counts', { sent: c.counts.sent, done: doneCount(c), total: c.total, failed: c.counts.failed + c.counts.unknown });
 
   return (
     <PageLayout
@@ -117,7 +119,7 @@ export default function HistoryPage() {
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('campaigns.history.author')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('campaigns.history.created')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('campaigns.history.finished')}</TableCell>
-                <TableCell>{t('campaigns.history.progress')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.history.progress')}</TableCell>
                 <TableCell>{t('campaigns.history.status')}</TableCell>
               </TableRow>
             </TableHead>
@@ -136,8 +138,14 @@ export default function HistoryPage() {
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{c.userName ?? (c.source === 'api' ? 'API' : '')}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{formatShortDateTime(c.createdAt)}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{c.finishedAt ? formatShortDateTime(c.finishedAt) : ''}</TableCell>
-                  <TableCell>{t('campaigns.history.counts', { sent: c.counts.sent, done: doneCount(c), total: c.total, failed: c.counts.failed + c.counts.unknown })}</TableCell>
-                  <TableCell>{t(`campaigns.status.${c.status}`)}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{counts(c)}</TableCell>
+                  <TableCell>
+                    {t(`campaigns.status.${c.status}`)}
+                    {/* On a phone the progress goes under the state (its own column is left out). */}
+                    <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
+                      {counts(c)}
+                    </Typography>
+                  </TableCell>
                 </TableRow>
               ))}
               {rows.length === 0 && !list.isFetching ? (

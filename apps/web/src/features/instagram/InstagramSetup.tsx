@@ -18,7 +18,8 @@ import { request } from '../../core/api/client';
 import { toastError } from '../../core/ui/toastError';
 import { copyText } from '../settings/SettingControls';
 
-export function InstagramSetup() {
+/** Meta's webhook address with a copy button: on this page and in the Instagram connection's form. */
+export function WebhookAddress() {
   const { t } = useTranslation();
   const address = useQuery({ queryKey: ['instagram', 'webhook-address'], queryFn: () => request<{ url: string; fromPublicUrl: boolean }>('/instagram/webhook-address') });
   const url = address.data?.url ?? '';
@@ -32,33 +33,42 @@ export function InstagramSetup() {
     }
   };
 
+  if (address.isError) return null;
+  return (
+    <Stack gap={0.75} data-testid="insta-webhook">
+      <Stack direction={{ xs: 'column', sm: 'row' }} gap={1} alignItems={{ sm: 'center' }}>
+        <TextField
+          size="small"
+          fullWidth
+          multiline
+          label={t('toolPages.instagram.webhook')}
+          value={url}
+          slotProps={{
+            input: { readOnly: true },
+            inputLabel: { shrink: true },
+            htmlInput: { 'data-testid': 'insta-webhook-url', onFocus: (event: { target: HTMLTextAreaElement }) => event.target.select() },
+          }}
+          sx={{ bgcolor: 'background.paper', '& textarea': { wordBreak: 'break-all' } }}
+        />
+        <Button variant="outlined" startIcon={<ContentCopy />} disabled={!url} onClick={() => void copy()} sx={{ flexShrink: 0 }} data-testid="insta-webhook-copy">
+          {t('toolPages.instagram.copy')}
+        </Button>
+      </Stack>
+      <Typography variant="caption" color="text.secondary">
+        {t(address.data && !address.data.fromPublicUrl ? 'toolPages.instagram.webhookHelpGuessed' : 'toolPages.instagram.webhookHelp')}
+      </Typography>
+    </Stack>
+  );
+}
+
+export function InstagramSetup() {
   return (
     <Alert severity="info" data-testid="insta-setup" sx={{ '& .MuiAlert-message': { width: '100%', minWidth: 0 } }}>
       <Stack gap={1.25}>
         <Typography variant="body2">
           <Trans i18nKey="toolPages.instagram.setup" components={{ where: <Link component={RouterLink} to="/connections" data-testid="insta-setup-link" /> }} />
         </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} gap={1} alignItems={{ sm: 'center' }}>
-          <TextField
-            size="small"
-            fullWidth
-            multiline
-            label={t('toolPages.instagram.webhook')}
-            value={url}
-            slotProps={{
-              input: { readOnly: true },
-              inputLabel: { shrink: true },
-              htmlInput: { 'data-testid': 'insta-webhook-url', onFocus: (event: { target: HTMLTextAreaElement }) => event.target.select() },
-            }}
-            sx={{ bgcolor: 'background.paper', '& textarea': { wordBreak: 'break-all' } }}
-          />
-          <Button variant="outlined" startIcon={<ContentCopy />} disabled={!url} onClick={() => void copy()} sx={{ flexShrink: 0 }} data-testid="insta-webhook-copy">
-            {t('toolPages.instagram.copy')}
-          </Button>
-        </Stack>
-        <Typography variant="caption" color="text.secondary">
-          {t(address.data && !address.data.fromPublicUrl ? 'toolPages.instagram.webhookHelpGuessed' : 'toolPages.instagram.webhookHelp')}
-        </Typography>
+        <WebhookAddress />
       </Stack>
     </Alert>
   );
