@@ -48,6 +48,7 @@ import { scheduleAutoClose } from './jobs/auto-close.job.js';
 import { startOutboundDispatcher } from './jobs/outbound.job.js';
 import { startCampaignSender } from './jobs/campaigns.job.js';
 import { campaignsRoutes } from './features/campaigns/campaigns.routes.js';
+import { mediaLibraryRoutes } from './features/campaigns/media-library.routes.js';
 import { toolApiRoutes } from './features/campaigns/tool-api.routes.js';
 import { groupsRoutes } from './features/groups/groups.routes.js';
 import { emailRoutes } from './features/email/email.routes.js';
@@ -266,6 +267,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
         whaticketApiRoutes,
         historyRoutes,
         campaignsRoutes,
+        mediaLibraryRoutes,
         toolApiRoutes,
         groupsRoutes,
         instagramRoutes,

@@ -18,6 +18,7 @@ import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from './test/harness.js';
 
 /** A voice note made by opusenc (Ogg Opus). */
+const PNG_FILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const OPUS_FILE = fs.readFileSync(path.join(import.meta.dirname, 'features/messages/fixtures/opusenc-sine.ogg'));
 
 type Role = 'anon' | 'user' | 'admin';
@@ -412,6 +413,11 @@ const table: Record<string, Row> = {
   'POST /api/campaigns/{id}/cancel': { anon: 401, user: ok, admin: ok, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/cancel` }) },
   'POST /api/campaigns/{id}/resend': { anon: 401, user: 400, admin: 400, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/resend` }) },
   'GET /api/local-media': { anon: 401, user: ok, admin: ok, perm: 'campaigns' },
+  'POST /api/local-media': { anon: 401, user: 201, admin: 201, perm: 'campaigns', call: () => multipartBytes('file', 'foto.png', 'image/png', PNG_FILE) },
+  'DELETE /api/local-media': { anon: 401, user: 404, admin: 404, perm: 'campaigns', call: () => ({ url: '/api/local-media?path=nada.png' }) },
+  'GET /api/local-media/file': { anon: 401, user: 404, admin: 404, perm: 'campaigns', call: () => ({ url: '/api/local-media/file?path=nada.png' }) },
+  'GET /api/campaigns/{id}/media': { anon: 401, user: 404, admin: 404, perm: 'campaigns', call: async (who) => ({ url: `/api/campaigns/${await ownCampaign(who)}/media` }) },
+  'GET /api/instagram/webhook-address': { anon: 401, user: ok, admin: ok, perm: 'instagram' },
   'POST /api/local-media/recordings': { anon: 401, user: 201, admin: 201, perm: 'campaigns', call: () => multipartBytes('file', 'note.ogg', 'audio/ogg', OPUS_FILE) },
 
   // whaticket's integration send takes an API token only, never a session (its table of calls with

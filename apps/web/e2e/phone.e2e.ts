@@ -78,11 +78,11 @@ describe('SMS and calls', () => {
     await page.getByTestId('phone-page-sms').waitFor();
     const counter = page.getByTestId('phone-counter');
     await page.getByTestId('phone-text').fill('Promo de hoje');
-    await expect(counter.textContent()).resolves.toBe('GSM-7 · 1 SMS · restam 147 caracteres nesta parte');
+    await expect(counter.textContent()).resolves.toBe('1 SMS · restam 147 caracteres nesta parte');
     await page.getByTestId('phone-text').fill('Promoção de hoje: 20% em tudo 🎉');
-    await expect(counter.textContent()).resolves.toMatch(/^UCS-2 · 1 SMS · restam 3\d caracteres nesta parte$/);
+    await expect(counter.textContent()).resolves.toMatch(/^1 SMS · restam 3\d caracteres nesta parte · acentos e emojis reduzem o limite para 70 caracteres por parte$/);
     await page.getByTestId('phone-text').fill('a'.repeat(161));
-    await expect(counter.textContent()).resolves.toBe('GSM-7 · 2 SMS · restam 145 caracteres nesta parte');
+    await expect(counter.textContent()).resolves.toBe('2 SMS · restam 145 caracteres nesta parte');
     // Nothing is sent without numbers.
     await page.getByTestId('phone-submit').click();
     await page.getByText('Obrigatório').first().waitFor();

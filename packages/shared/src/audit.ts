@@ -50,6 +50,8 @@ export const AUDIT_ACTIONS = [
   'campaigns.resend',
   'campaigns.start_scheduled',
   'campaigns.export',
+  'campaigns.media_add',
+  'campaigns.media_remove',
   'groups.create',
   'groups.action',
   'email.send',

@@ -4,7 +4,7 @@
  * kinds, the statuses, the number rules of the bulk pages, the request and answer shapes.
  */
 import { z } from 'zod';
-import { CHANNELS, MAX_ID, normalizeBulkNumber } from './domain.js';
+import { CHANNELS, MAX_ID, MEDIA_TYPES, normalizeBulkNumber } from './domain.js';
 
 /** What a bulk page sends. */
 export const SEND_KINDS = ['text', 'mediaUrl', 'mediaPath', 'voice'] as const;
@@ -145,6 +145,8 @@ export const ZCampaignSchema = z.object({
   source: z.enum(['page', 'api']),
   message: z.string(),
   mediaName: z.string().nullable(),
+  /** The kind of its file (image, audio, video, other = a document), for the history's preview. */
+  mediaType: z.enum(MEDIA_TYPES).nullable(),
   minDelay: z.number(),
   maxDelay: z.number(),
   status: z.enum(CAMPAIGN_STATUSES),
@@ -229,9 +231,34 @@ export const ZRecipientListQuerySchema = z.object({
 export const ZRecipientListSchema = z.object({ recipients: z.array(ZRecipientSchema), count: z.number(), hasMore: z.boolean() });
 export type TRecipientList = z.infer<typeof ZRecipientListSchema>;
 
-/** Files under LOCAL_MEDIA_DIR the 'media by local path' page offers. */
-export const ZLocalMediaListSchema = z.object({ files: z.array(z.object({ path: z.string(), size: z.number() })) });
+/** The media library's file types (checked from the bytes): what WhatsApp sends as photo, video, audio or document. */
+export const LOCAL_MEDIA_TYPES = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'application/pdf': 'pdf',
+} as const;
+
+export const ZLocalMediaFileSchema = z.object({
+  /** Relative to LOCAL_MEDIA_DIR, with '/': what `mediaPath` and `/sendMediaZDG`'s `url` take. */
+  path: z.string(),
+  size: z.number(),
+  mediaType: z.enum(['image', 'audio', 'video', 'other']),
+  modifiedAt: z.string(),
+});
+export type TLocalMediaFile = z.infer<typeof ZLocalMediaFileSchema>;
+
+/** Files under LOCAL_MEDIA_DIR the 'media by local path' page offers, and the upload's size limit. */
+export const ZLocalMediaListSchema = z.object({ files: z.array(ZLocalMediaFileSchema), maxBytes: z.number() });
 export type TLocalMediaList = z.infer<typeof ZLocalMediaListSchema>;
+
+/** One file of the media library, by its path there (delete, preview). */
+export const ZLocalMediaPathQuerySchema = z.object({ path: z.string().min(1, 'REQUIRED').max(1_000, 'TOO_LONG') });
 
 /** A voice note recorded in the browser, stored under LOCAL_MEDIA_DIR/recordings: its path there. */
 export const ZRecordingSchema = z.object({ path: z.string() });

@@ -16,8 +16,6 @@ import { saveMedia } from '../messages/media-store.js';
 import { webmOpusToOgg } from '../messages/webm-to-ogg.js';
 
 export const MEDIA_FETCH_TIMEOUT_MS = 20_000;
-const LISTED_FILES_MAX = 500;
-const LIST_DEPTH_MAX = 3;
 
 export type PreparedMedia = { mediaPath: string; mimetype: string; name: string; mediaType: MediaType };
 
@@ -75,26 +73,6 @@ export async function prepareFromLocalPath(ctx: AppContext, typedPath: string, o
   const file = await resolveLocalPath(ctx, typedPath);
   const data = await fs.readFile(file);
   return store(ctx, data, await typed(data, path.basename(file), options.voice));
-}
-
-export type LocalMediaFile = { path: string; size: number };
-
-/** The files the 'media by local path' form offers, relative to LOCAL_MEDIA_DIR; links are not followed. */
-export async function listLocalMedia(ctx: AppContext): Promise<LocalMediaFile[]> {
-  const root = await fs.realpath(ctx.config.localMediaDir).catch(() => undefined);
-  if (!root) return [];
-  const files: LocalMediaFile[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (files.length >= LISTED_FILES_MAX || entry.name.startsWith('.')) continue;
-      const absolute = path.join(dir, entry.name);
-      if (entry.isDirectory() && depth < LIST_DEPTH_MAX) await walk(absolute, depth + 1);
-      else if (entry.isFile()) files.push({ path: path.relative(root, absolute).split(path.sep).join('/'), size: (await fs.stat(absolute)).size });
-    }
-  };
-  await walk(root, 1);
-  return files;
 }
 
 /** Where recordings made in the browser are kept, inside LOCAL_MEDIA_DIR: they can be sent again. */

@@ -9,7 +9,6 @@ import {
   ZCampaignListSchema,
   ZCampaignSchema,
   ZCampaignUpdateSchema,
-  ZLocalMediaListSchema,
   ZRecipientListQuerySchema,
   ZRecipientListSchema,
   ZRecordingSchema,
@@ -22,7 +21,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { currentUser } from '../../core/http/auth-hooks.js';
 import { uploadOptions, withUpload } from '../../core/http/uploads.js';
-import { listLocalMedia, saveRecording } from './campaign-media.js';
+import { saveRecording } from './campaign-media.js';
 import * as service from './campaigns.service.js';
 import { sendAudit } from './campaign-audit.js';
 import { actorOf, campaignPermission, sessionOrApiToken, type ToolActor } from './tool-auth.js';
@@ -102,8 +101,6 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       (req) => run(ctx, sessionActor(req), req.params.id),
     );
   }
-
-  app.get('/local-media', { schema: { tags, response: { 200: ZLocalMediaListSchema } }, onRequest }, async () => ({ files: await listLocalMedia(ctx) }));
 
   app.post('/local-media/recordings', { schema: { tags, consumes: ['multipart/form-data'], response: { 201: ZRecordingSchema } }, onRequest }, async (req, reply) => {
     const saved = await withUpload(req, reply, uploadOptions(ctx, currentUser(req).id, RECORDING_UPLOAD), async ({ files }) => {

@@ -20,7 +20,7 @@ import {
 } from '@zapdesk/shared/campaigns';
 import { csvFile } from '@zapdesk/shared/csv';
 import type { ErrorCode } from '@zapdesk/shared/errors';
-import { CHANNELS } from '@zapdesk/shared/domain';
+import { CHANNELS, MEDIA_TYPES } from '@zapdesk/shared/domain';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { localDayBounds, nowIso } from '../../core/time.js';
@@ -51,6 +51,7 @@ export function presentCampaign(row: repo.CampaignListRow, counts: TCampaign['co
     source: row.source === 'api' ? 'api' : 'page',
     message: row.message,
     mediaName: row.mediaName,
+    mediaType: MEDIA_TYPES.find((type) => type === row.mediaType) ?? null,
     minDelay: row.minDelay,
     maxDelay: row.maxDelay,
     status: row.status,
@@ -79,7 +80,8 @@ export async function publishCampaign(ctx: AppContext, id: number): Promise<TCam
   return campaign;
 }
 
-async function visibleCampaign(ctx: AppContext, actor: CampaignActor, id: number): Promise<repo.CampaignRow> {
+/** A campaign its reader may see: an admin any, a user their own. */
+export async function visibleCampaign(ctx: AppContext, actor: CampaignActor, id: number): Promise<repo.CampaignRow> {
   const row = await repo.findCampaign(ctx.db, id);
   if (!row || (!actor.admin && row.userId !== actor.userId)) throw new AppError('ERR_NO_CAMPAIGN_FOUND');
   return row;

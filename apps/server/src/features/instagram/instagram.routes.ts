@@ -33,6 +33,12 @@ export const instagramRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
     async (req, reply) => reply.code(201).send(await service.createDirectCampaign(ctx, sessions, sessionActor(req), req.body)),
   );
 
+  // The address to paste into Meta's webhook settings: under PUBLIC_URL, else the address this request came to.
+  app.get('/instagram/webhook-address', { schema: { tags, response: { 200: z.object({ url: z.string(), fromPublicUrl: z.boolean() }) } }, onRequest: requirePermission(ctx, 'instagram') }, (req) => {
+    const base = ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;
+    return { url: new URL('/api/webhooks/instagram', base).toString(), fromPublicUrl: ctx.config.publicUrl !== undefined };
+  });
+
   app.post(
     '/sendDirect',
     {

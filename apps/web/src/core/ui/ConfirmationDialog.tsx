@@ -14,11 +14,13 @@ type Props = {
   onClose: () => void;
   onConfirm: () => Promise<unknown> | void;
   confirmLabel?: string;
+  /** The button that leaves things as they are; 'Cancelar' unless that could read as cancelling the thing itself. */
+  cancelLabel?: string;
   danger?: boolean;
 };
 
 /** A yes/no dialog; the confirm button waits for the action and closes the dialog afterwards. */
-export function ConfirmationDialog({ open, title, children, onClose, onConfirm, confirmLabel, danger = true }: Props) {
+export function ConfirmationDialog({ open, title, children, onClose, onConfirm, confirmLabel, cancelLabel, danger = true }: Props) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   // Keep showing what was asked while the dialog fades out (callers clear their state on close).
@@ -43,7 +45,7 @@ export function ConfirmationDialog({ open, title, children, onClose, onConfirm, 
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose} color="inherit" data-testid="confirmation-cancel">
-          {t('confirmation.cancel')}
+          {cancelLabel ?? t('confirmation.cancel')}
         </Button>
         <Button onClick={() => void confirm()} variant="contained" color={danger ? 'error' : 'primary'} disabled={busy} data-testid="confirmation-confirm">
           {confirmLabel ?? t('confirmation.confirm')}

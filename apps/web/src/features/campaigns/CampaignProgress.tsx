@@ -27,6 +27,9 @@ import { isGroupActionKind, isPhoneKind, type RecipientStatus, type TCampaign } 
 import { formatShortDateTime } from '../../core/ui/formatDate';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { ApiError } from '../../core/api/ApiError';
+import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
+import { toast } from 'react-toastify';
+import { CampaignContent } from './CampaignContent';
 import { campaignsKeys, controlCampaign, fetchCampaign, fetchRecipients, type CampaignAction } from './campaigns.api';
 
 /** Statuses in the order they are shown; zero counts are left out. */
@@ -54,8 +57,19 @@ export function codeText(code: string): string {
 /** A recipient's name or number on one line: a long group name ends in … and shows whole on hover, never split mid-word. */
 const NAME_CELL = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: { xs: 160, sm: 280 } } as const;
 
-/** onFinished: called once when the campaign is seen ended (completed or cancelled), even if it already was when shown. */
-export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; onFinished?: (campaign: TCampaign) => void }) {
+/**
+ * `showContent`: with what the send carries (its text and file), as the history's detail shows it.
+ * `onFinished`: called once when the campaign is seen ended (completed or cancelled), even if it already was when shown.
+ */
+export function CampaignProgress({
+  initial,
+  showContent = false,
+  onFinished,
+}: {
+  initial: TCampaign;
+  showContent?: boolean;
+  onFinished?: (campaign: TCampaign) => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: campaign = initial } = useQuery({ queryKey: campaignsKeys.detail(initial.id), queryFn: () => fetchCampaign(initial.id), initialData: initial });
@@ -66,6 +80,7 @@ export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; 
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
   const [busy, setBusy] = useState(false);
+  const [confirmStop, setConfirmStop] = useState(false);
   const done = doneCount(campaign);
   const percent = campaign.total === 0 ? 100 : Math.round((done / campaign.total) * 100);
   const rows = recipients.data?.pages.flatMap((page) => page.recipients) ?? [];
@@ -77,13 +92,16 @@ export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; 
     onFinished?.(campaign);
   }, [finished, campaign, onFinished]);
 
-  const act = async (action: CampaignAction) => {
+  const act = async (action: CampaignAction): Promise<boolean> => {
     setBusy(true);
     try {
       queryClient.setQueryData(campaignsKeys.detail(campaign.id), await controlCampaign(campaign.id, action));
       void queryClient.invalidateQueries({ queryKey: campaignsKeys.recipients(campaign.id) });
+      void queryClient.invalidateQueries({ queryKey: ['campaigns', 'list'] });
+      return true;
     } catch (caught) {
       toastError(caught);
+      return false;
     } finally {
       setBusy(false);
     }
@@ -124,8 +142,8 @@ export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; 
             </Button>
           ) : null}
           {campaign.status === 'running' || campaign.status === 'paused' || campaign.status === 'scheduled' ? (
-            <Button size="small" color="error" variant="outlined" startIcon={<Stop />} disabled={busy} onClick={() => void act('cancel')} data-testid="campaign-cancel">
-              {t('campaigns.actions.cancel')}
+            <Button size="small" color="error" variant="contained" disableElevation startIcon={<Stop />} disabled={busy} onClick={() => setConfirmStop(true)} data-testid="campaign-cancel">
+              {t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduled' : 'toolPages.stop.button')}
             </Button>
           ) : null}
           {canResend ? (
@@ -135,6 +153,7 @@ export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; 
           ) : null}
         </Stack>
       </Stack>
+      {showContent ? <CampaignContent campaign={campaign} /> : null}
       {campaign.status === 'paused' && campaign.pauseReason ? (
         <Alert severity="warning" data-testid="campaign-pause-reason">
           {campaign.pauseReason === 'user'
@@ -190,6 +209,18 @@ export function CampaignProgress({ initial, onFinished }: { initial: TCampaign; 
           {t('campaigns.progress.more')}
         </Button>
       ) : null}
+      <ConfirmationDialog
+        open={confirmStop}
+        title={t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduledTitle' : 'toolPages.stop.title', { id: campaign.id })}
+        confirmLabel={t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduled' : 'toolPages.stop.button')}
+        cancelLabel={t(campaign.status === 'scheduled' ? 'toolPages.stop.keepScheduled' : 'toolPages.stop.keep')}
+        onClose={() => setConfirmStop(false)}
+        onConfirm={async () => {
+          if (await act('cancel')) toast.success(t(campaign.status === 'scheduled' ? 'toolPages.stop.scheduledDone' : 'toolPages.stop.done', { id: campaign.id }));
+        }}
+      >
+        {campaign.status === 'scheduled' ? t('toolPages.stop.scheduledText', { count: campaign.total }) : t('toolPages.stop.text', { count: campaign.counts.queued + campaign.counts.sending })}
+      </ConfirmationDialog>
     </Stack>
   );
 }

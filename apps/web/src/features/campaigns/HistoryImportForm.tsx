@@ -8,21 +8,22 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { toastError } from '../../core/ui/toastError';
+import { ConnectionSelect, useChosenConnection } from '../whatsapps/ConnectionSelect';
 import { importConnectionHistory } from './campaigns.api';
 
 export function HistoryImportForm() {
   const { t } = useTranslation();
-  const [connectionId, setConnectionId] = useState('');
+  const { whatsappId, choose, connections } = useChosenConnection();
   const [limit, setLimit] = useState('50');
   const [busy, setBusy] = useState(false);
-  const valid = /^\d+$/.test(connectionId) && /^\d+$/.test(limit);
+  const valid = whatsappId !== undefined && /^\d+$/.test(limit);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!valid) return;
+    if (!valid || whatsappId === undefined) return;
     setBusy(true);
     try {
-      const { imported } = await importConnectionHistory(Number(connectionId), Number(limit));
+      const { imported } = await importConnectionHistory(whatsappId, Number(limit));
       toast.success(t('campaigns.import.done', { count: imported }));
     } catch (caught) {
       toastError(caught);
@@ -32,7 +33,7 @@ export function HistoryImportForm() {
   };
 
   return (
-    <Paper variant="outlined" sx={{ p: 2 }}>
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="history-import">
       <Typography variant="subtitle1" fontWeight={700}>
         {t('campaigns.import.title')}
       </Typography>
@@ -40,7 +41,7 @@ export function HistoryImportForm() {
         {t('campaigns.import.help')}
       </Typography>
       <Stack component="form" direction={{ xs: 'column', sm: 'row' }} gap={1.5} onSubmit={(event) => void submit(event)}>
-        <TextField size="small" label={t('campaigns.import.connectionId')} value={connectionId} onChange={(e) => setConnectionId(e.target.value)} required />
+        <ConnectionSelect size="small" whatsappId={whatsappId} connections={connections} onChange={choose} testId="history-import-connection" />
         <TextField size="small" type="number" label={t('campaigns.import.limit')} value={limit} onChange={(e) => setLimit(e.target.value)} required />
         <Button type="submit" variant="outlined" disabled={!valid || busy}>
           {t('campaigns.import.submit')}

@@ -1,11 +1,12 @@
 /**
- * /ZDGHistorico: every campaign and tool send with its kind, connection, author, times and
- * counts; filters; a campaign opened shows each recipient; zdg.csv; and the import of the phone's
- * message history (spec 1).
+ * /ZDGHistorico: every campaign and tool send with what it carried (text, file), its kind,
+ * connection, author, times and counts; filters; a campaign opened shows its text, its file and
+ * each recipient; zdg.csv; and the import of the phone's message history (spec 1).
  */
 import Download from '@mui/icons-material/Download';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -16,6 +17,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +30,7 @@ import { toastError } from '../../core/ui/toastError';
 import { useWhatsapps } from '../whatsapps/whatsapps.api';
 import { campaignsKeys, downloadHistoryCsv, fetchCampaigns, type CampaignFilters } from './campaigns.api';
 import { CampaignProgress, doneCount } from './CampaignProgress';
+import { CampaignContentLine } from './CampaignContent';
 import { HistoryImportForm } from './HistoryImportForm';
 
 export default function HistoryPage() {
@@ -55,6 +58,7 @@ export default function HistoryPage() {
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
   const rows = list.data?.pages.flatMap((page) => page.campaigns) ?? [];
+  const counts = (c: TCampaign) => t('campaigns.history.counts', { sent: c.counts.sent, done: doneCount(c), total: c.total, failed: c.counts.failed + c.counts.unknown });
 
   return (
     <PageLayout
@@ -108,20 +112,24 @@ export default function HistoryPage() {
           <Table size="small" data-testid="history-table">
             <TableHead>
               <TableRow>
-                <TableCell>#</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>#</TableCell>
+                <TableCell>{t('toolPages.history.content')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.history.kind')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.form.connection')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('campaigns.history.author')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('campaigns.history.created')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('campaigns.history.finished')}</TableCell>
-                <TableCell>{t('campaigns.history.progress')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('campaigns.history.progress')}</TableCell>
                 <TableCell>{t('campaigns.history.status')}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {rows.map((c) => (
                 <TableRow key={c.id} hover sx={{ cursor: 'pointer' }} onClick={() => setOpened(c)} data-testid="history-row" data-id={c.id}>
-                  <TableCell>{c.id}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{c.id}</TableCell>
+                  <TableCell>
+                    <CampaignContentLine campaign={c} />
+                  </TableCell>
                   <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
                     {t(`campaigns.kinds.${c.kind}`)}
                     {c.audience === 'numbers' || isGroupActionKind(c.kind) ? '' : ` · ${t(`campaigns.audiences.${c.audience}`)}`}
@@ -130,13 +138,19 @@ export default function HistoryPage() {
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{c.userName ?? (c.source === 'api' ? 'API' : '')}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{formatShortDateTime(c.createdAt)}</TableCell>
                   <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{c.finishedAt ? formatShortDateTime(c.finishedAt) : ''}</TableCell>
-                  <TableCell>{t('campaigns.history.counts', { sent: c.counts.sent, done: doneCount(c), total: c.total, failed: c.counts.failed + c.counts.unknown })}</TableCell>
-                  <TableCell>{t(`campaigns.status.${c.status}`)}</TableCell>
+                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{counts(c)}</TableCell>
+                  <TableCell>
+                    {t(`campaigns.status.${c.status}`)}
+                    {/* On a phone the progress goes under the state (its own column is left out). */}
+                    <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
+                      {counts(c)}
+                    </Typography>
+                  </TableCell>
                 </TableRow>
               ))}
               {rows.length === 0 && !list.isFetching ? (
                 <TableRow>
-                  <TableCell colSpan={8} sx={{ textAlign: 'center', color: 'text.secondary', py: 4 }}>
+                  <TableCell colSpan={9} sx={{ textAlign: 'center', color: 'text.secondary', py: 4 }}>
                     {t('campaigns.history.empty')}
                   </TableCell>
                 </TableRow>
@@ -151,8 +165,14 @@ export default function HistoryPage() {
         ) : null}
         {can('history') ? <HistoryImportForm /> : null}
       </Stack>
-      <Dialog open={opened !== undefined} onClose={() => setOpened(undefined)} fullWidth maxWidth="md">
-        <DialogContent>{opened ? <CampaignProgress initial={opened} /> : null}</DialogContent>
+      {/* Closing the detail only closes it: stopping a send is its own red button, asked again. */}
+      <Dialog open={opened !== undefined} onClose={() => setOpened(undefined)} fullWidth maxWidth="md" data-testid="history-detail">
+        <DialogContent>{opened ? <CampaignProgress initial={opened} showContent /> : null}</DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={() => setOpened(undefined)} data-testid="history-detail-close">
+            {t('toolPages.history.close')}
+          </Button>
+        </DialogActions>
       </Dialog>
     </PageLayout>
   );

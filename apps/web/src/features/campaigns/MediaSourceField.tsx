@@ -1,19 +1,23 @@
 /**
- * Where a bulk send's file comes from: a URL the server fetches, a file of the server's local
- * media folder, or (voice notes) a note recorded here, kept in that folder's recordings.
+ * Where a bulk send's file comes from: a URL the server fetches, a file of the media library
+ * (the server's local media folder, filled from the page), or (voice notes) a note recorded here,
+ * kept in that folder's recordings and played back before it is sent.
  */
 import Autocomplete from '@mui/material/Autocomplete';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import type { SendKind } from '@zapdesk/shared/campaigns';
+import type { SendKind, TLocalMediaList } from '@zapdesk/shared/campaigns';
+import { formatFileSize } from '../../core/ui/formatFileSize';
 import { toastError } from '../../core/ui/toastError';
 import { AudioRecorder } from '../chat/AudioRecorder';
 import { campaignsKeys, fetchLocalMedia, uploadRecording } from './campaigns.api';
+import { MediaLibrary } from './MediaLibrary';
+import { MediaPreview } from './MediaPreview';
 
 type Props = {
   kind: Exclude<SendKind, 'text'>;
@@ -23,12 +27,10 @@ type Props = {
   error: string | undefined;
 };
 
-const formatSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
-
 export function MediaSourceField({ kind, mediaUrl, mediaPath, onChange, error }: Props) {
-  const { t } = useTranslation();
-  const usesFolder = kind === 'mediaPath' || kind === 'voice';
-  const files = useQuery({ queryKey: campaignsKeys.localMedia, queryFn: fetchLocalMedia, enabled: usesFolder });
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const files = useQuery({ queryKey: campaignsKeys.localMedia, queryFn: fetchLocalMedia, enabled: kind === 'voice' });
   const [recording, setRecording] = useState(false);
   const options = (files.data?.files ?? []).filter((file) => kind !== 'voice' || file.path.toLowerCase().endsWith('.ogg'));
 
@@ -46,12 +48,14 @@ export function MediaSourceField({ kind, mediaUrl, mediaPath, onChange, error }:
   );
   if (kind === 'mediaUrl') return urlField;
 
+  if (kind === 'mediaPath') return <MediaLibrary selected={mediaPath} onSelect={(path) => onChange({ mediaPath: path })} error={error} />;
+
+  const chosen = options.find((file) => file.path === mediaPath);
   const pathField = (
-    <Autocomplete<string, false, false, true>
-      freeSolo
+    <Autocomplete<string, false, false, false>
       options={options.map((file) => file.path)}
-      value={mediaPath}
-      onInputChange={(_event, value) => onChange({ mediaPath: value, ...(kind === 'voice' ? { mediaUrl: '' } : {}) })}
+      value={mediaPath === '' ? null : mediaPath}
+      onChange={(_event, value) => onChange({ mediaPath: value ?? '', mediaUrl: '' })}
       loading={files.isFetching}
       renderOption={(props, option) => {
         const file = options.find((candidate) => candidate.path === option);
@@ -61,7 +65,7 @@ export function MediaSourceField({ kind, mediaUrl, mediaPath, onChange, error }:
               {option}
             </Typography>
             <Typography variant="caption" color="text.secondary" sx={{ ml: 1 }}>
-              {file ? formatSize(file.size) : ''}
+              {file ? formatFileSize(file.size, i18n.language) : ''}
             </Typography>
           </li>
         );
@@ -69,16 +73,14 @@ export function MediaSourceField({ kind, mediaUrl, mediaPath, onChange, error }:
       renderInput={(params) => (
         <TextField
           {...params}
-          label={kind === 'voice' ? t('campaigns.form.voicePath') : t('campaigns.form.mediaPath')}
+          label={t('campaigns.form.voicePath')}
           error={Boolean(error)}
-          helperText={error ?? (options.length === 0 && !files.isFetching ? t('campaigns.form.folderEmpty') : t('campaigns.form.mediaPathHelp'))}
+          helperText={error ?? (mediaPath ? undefined : options.length === 0 && !files.isFetching ? t('toolPages.voice.none') : t('toolPages.voice.pickHelp'))}
           slotProps={{ htmlInput: { ...params.inputProps, 'data-testid': 'campaign-media-path' } }}
         />
       )}
     />
   );
-  if (kind === 'mediaPath') return pathField;
-
   return (
     <Stack gap={1.5}>
       {pathField}
@@ -89,6 +91,11 @@ export function MediaSourceField({ kind, mediaUrl, mediaPath, onChange, error }:
           onSend={async (file) => {
             try {
               const saved = await uploadRecording(file);
+              // Offered in the list at once, chosen, and ready to be heard.
+              queryClient.setQueryData<TLocalMediaList>(campaignsKeys.localMedia, (old) =>
+                old ? { ...old, files: [...old.files, { path: saved, size: file.size, mediaType: 'audio', modifiedAt: new Date().toISOString() }] } : old,
+              );
+              void queryClient.invalidateQueries({ queryKey: campaignsKeys.localMedia });
               onChange({ mediaPath: saved, mediaUrl: '' });
               toast.success(t('campaigns.form.recorded'));
             } catch (caught) {
@@ -102,6 +109,20 @@ export function MediaSourceField({ kind, mediaUrl, mediaPath, onChange, error }:
           </Typography>
         )}
       </Stack>
+      {mediaPath ? (
+        <Stack gap={0.5} data-testid="campaign-voice-listen">
+          <Typography variant="body2" fontWeight={600}>
+            {t('toolPages.voice.listen')}
+          </Typography>
+          <MediaPreview
+            key={mediaPath}
+            source={{ libraryPath: mediaPath }}
+            kind="audio"
+            name={chosen ? `${mediaPath} · ${formatFileSize(chosen.size, i18n.language)}` : mediaPath}
+            testId="campaign-voice-preview"
+          />
+        </Stack>
+      ) : null}
       {urlField}
     </Stack>
   );

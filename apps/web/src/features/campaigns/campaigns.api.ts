@@ -1,8 +1,8 @@
 /** Bulk sends: the calls, the cache keys, and the live `campaign` event folded into the cache. */
 import type { QueryClient } from '@tanstack/react-query';
-import type { TCampaign, TCampaignCreate, TCampaignList, TCampaignUpdate, TLocalMediaList, TRecipientList } from '@zapdesk/shared/campaigns';
+import type { TCampaign, TCampaignCreate, TCampaignList, TCampaignUpdate, TLocalMediaFile, TLocalMediaList, TRecipientList } from '@zapdesk/shared/campaigns';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { downloadFile, request } from '../../core/api/client';
+import { downloadFile, request, requestRaw, requestVoid } from '../../core/api/client';
 import { csvWords, localizeCsv, type CsvColumn } from '../../core/ui/localizeCsv';
 import { i18n } from '../../i18n/i18n';
 
@@ -47,15 +47,28 @@ export function fetchLocalMedia() {
   return request<TLocalMediaList>('/local-media');
 }
 
+/** Adds a file to the media library (the server's LOCAL_MEDIA_DIR); the answer is the file as listed. */
+export function uploadLibraryFile(file: File) {
+  const body = new FormData();
+  body.append('file', file);
+  return request<TLocalMediaFile>('/local-media', { method: 'POST', body });
+}
+
+export function deleteLibraryFile(path: string) {
+  return requestVoid('/local-media', { method: 'DELETE', query: { path } });
+}
+
+/** A file of the library or a send's own file, fetched with the bearer token, as a Blob to preview. */
+export async function fetchMediaBlob(source: { libraryPath: string } | { campaignId: number }): Promise<Blob> {
+  const response = 'libraryPath' in source ? await requestRaw('/local-media/file', { query: { path: source.libraryPath } }) : await requestRaw(`/campaigns/${source.campaignId}/media`);
+  return response.blob();
+}
+
 /** A voice note recorded in the browser, kept on the server: its path under the local media folder. */
 export async function uploadRecording(file: File): Promise<string> {
   const body = new FormData();
   body.append('file', file);
   return (await request<{ path: string }>('/local-media/recordings', { method: 'POST', body })).path;
-}
-
-export function fetchConnectedIds() {
-  return request<{ ids: number[]; connections: { id: number; name: string; status: string }[] }>('/whatsappzdg');
 }
 
 export function sendScheduledOfDay(day: string, whatsappId: number) {

@@ -1,7 +1,8 @@
 /**
  * /InstaDirect: direct messages to Instagram users by username, through an Instagram
  * connection, sent by the server one every 5–15 seconds as a campaign (in the send history).
- * Instagram's rule is said up front: only people who wrote to the account can be messaged.
+ * Said up front: what to set up and where (with Meta's webhook address), and Instagram's rule:
+ * only people who wrote to the account can be messaged.
  */
 import Send from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
@@ -28,6 +29,7 @@ import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
 import { fieldErrorsOf, ScheduleField, StartedCampaigns, useSchedule } from '../campaigns/SendFormParts';
 import { fetchWhatsapps, whatsappsKey } from '../whatsapps/whatsapps.api';
+import { InstagramSetup } from './InstagramSetup';
 
 type Created = { campaign: TCampaign; dropped: { blank: number; duplicates: number } };
 const FIELDS = ['whatsappId', 'users', 'message', 'scheduledAt'] as const;
@@ -84,6 +86,7 @@ export default function InstaDirectPage() {
       <Stack direction={{ xs: 'column', lg: 'row' }} gap={2} alignItems="flex-start" sx={{ overflowY: 'auto', minHeight: 0, pb: 2 }}>
         <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, flex: 1, width: '100%', minWidth: 0 }}>
           <Stack component="form" gap={2} onSubmit={(event) => void submit(event)} noValidate data-testid="insta-direct-form">
+            <InstagramSetup />
             <Alert severity="info" data-testid="insta-direct-rule">
               {t('instaDirect.rule')}
             </Alert>

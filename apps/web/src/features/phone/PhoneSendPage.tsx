@@ -1,31 +1,29 @@
 /**
  * /SMS and /VoiceCall: sender, numbers (one per line, by the phone network's rule), the text
- * (for SMS with its GSM-7/UCS-2 parts counted as you type; for calls, read in the language of
- * this screen), an optional start time; then the live progress of what was started. Sent by
- * the server through Vonage, about one every five seconds.
+ * (for SMS with its parts counted as you type, said in plain words; for calls, read in the
+ * language of this screen), an optional start time; then the live progress of what was started.
+ * What must be configured is said first. Sent by the server through Vonage, about one every five seconds.
  */
 import Call from '@mui/icons-material/Call';
 import Send from '@mui/icons-material/Send';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import { toast } from 'react-toastify';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
 import { CALL_LANGUAGES, VONAGE_LIMITS, ZCallCreateSchema, ZSmsCreateSchema, normalizePhoneNumber, smsSegments } from '@zapdesk/shared/vonage';
 import { ApiError } from '../../core/api/ApiError';
-import { useAuth } from '../../core/auth/AuthProvider';
 import { fieldErrorText } from '../../core/forms/fieldErrors';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
 import { fieldErrorsOf, ScheduleField, StartedCampaigns, useSchedule } from '../campaigns/SendFormParts';
 import { NumbersField } from '../campaigns/NumbersField';
 import { placeCalls, sendSms } from './phone.api';
+import { PhoneSetupNote } from './PhoneSetupNote';
 
 const FIELDS = ['from', 'numbers', 'text', 'scheduledAt'] as const;
 type Field = (typeof FIELDS)[number];
@@ -40,7 +38,6 @@ function languageOf(interfaceLanguage: string) {
 
 export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
   const { t, i18n } = useTranslation();
-  const { isAdmin } = useAuth();
   const [from, setFrom] = useState('');
   const [numbers, setNumbers] = useState('');
   const [text, setText] = useState('');
@@ -78,8 +75,8 @@ export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
   const counter =
     kind === 'sms'
       ? text === ''
-        ? t('phone.segmentsEmpty')
-        : t('phone.segments', { encoding: segments.encoding, segments: segments.segments, left: segments.left })
+        ? t('toolPages.phone.segmentsEmpty')
+        : `${t('toolPages.phone.segments', { count: segments.segments, left: segments.left })}${segments.encoding === 'UCS-2' ? ` · ${t('toolPages.phone.accents')}` : ''}`
       : `${t('phone.callChars', { count: text.length, max })} · ${t('phone.language', { language })}`;
 
   return (
@@ -87,16 +84,10 @@ export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
       <Stack direction={{ xs: 'column', lg: 'row' }} gap={2} alignItems="flex-start" sx={{ overflowY: 'auto', minHeight: 0, pb: 2 }}>
         <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 }, flex: 1, width: '100%', minWidth: 0 }}>
           <Stack component="form" gap={2} onSubmit={(event) => void submit(event)} noValidate data-testid="phone-form">
-            <Alert severity="info" data-testid="phone-note">
-              {t('phone.backgroundNote')}{' '}
-              {isAdmin ? (
-                <Link component={RouterLink} to="/settings">
-                  {t('phone.setup')}
-                </Link>
-              ) : (
-                t('phone.setup')
-              )}
-            </Alert>
+            <PhoneSetupNote kind={kind} />
+            <Typography variant="body2" color="text.secondary" data-testid="phone-note">
+              {t('phone.backgroundNote')}
+            </Typography>
             <TextField
               label={t('phone.from')}
               value={from}

@@ -8,7 +8,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { toast } from 'react-toastify';
 import { SETTING_KEYS, SETTINGS, type SettingKey } from '@zapdesk/shared/domain';
 import type { TSetting } from '@zapdesk/shared/schemas';
@@ -35,6 +37,12 @@ export default function SettingsPage() {
   const queryClient = useQueryClient();
   const settings = useSettings();
   const byKey = new Map((settings.data ?? []).map((setting) => [setting.key, setting]));
+  const { hash } = useLocation();
+  const loaded = !settings.isPending;
+  // Other pages link to a group (e.g. /settings#vonage from the SMS page): shown once it is there.
+  useEffect(() => {
+    if (loaded && hash) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' });
+  }, [loaded, hash]);
 
   const save = async (key: SettingKey, value: string): Promise<boolean> => {
     // Toggles and the select move at once; a refused change moves back.
@@ -70,7 +78,7 @@ export default function SettingsPage() {
             const keys = SETTING_KEYS.filter((key) => SETTINGS[key].group === group && byKey.has(key));
             if (keys.length === 0) return null;
             return (
-              <Paper key={group} variant="outlined" data-testid={`settings-group-${group}`}>
+              <Paper key={group} id={group} variant="outlined" sx={{ scrollMarginTop: 16 }} data-testid={`settings-group-${group}`}>
                 <Typography variant="subtitle1" component="h2" fontWeight={700} sx={{ px: 3, pt: 2, pb: 1 }}>
                   {t(`settings.groups.${group}`)}
                 </Typography>

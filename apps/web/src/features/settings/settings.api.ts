@@ -7,8 +7,9 @@ import { request } from '../../core/api/client';
 
 export const settingsKey = ['settings'] as const;
 
-export function useSettings() {
-  return useQuery({ queryKey: settingsKey, queryFn: () => request<TSetting[]>('/settings') });
+/** `enabled`: false for someone who may not read the settings (a page that only hints at them). */
+export function useSettings(enabled = true) {
+  return useQuery({ queryKey: settingsKey, queryFn: () => request<TSetting[]>('/settings'), enabled });
 }
 
 export function updateSetting(key: SettingKey, value: string) {

@@ -1,6 +1,7 @@
 /**
  * An Instagram connection's account and secrets in the connection form. The secrets are
  * write-only: once saved they are never shown, and a field left empty keeps the stored value.
+ * Meta's webhook address is shown beside the verify token, ready to copy.
  */
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -8,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { TInstagramConfigInput } from '@zapdesk/shared/instagram';
 import { PasswordField } from '../../core/ui/PasswordField';
+import { WebhookAddress } from '../instagram/InstagramSetup';
 
 export type InstagramValues = { accountId: string; accessToken: string; appSecret: string; verifyToken: string };
 export const EMPTY_INSTAGRAM: InstagramValues = { accountId: '', accessToken: '', appSecret: '', verifyToken: '' };
@@ -72,6 +74,7 @@ export function InstagramFields({ values, onChange, errors, saved }: Props) {
           slotProps={{ htmlInput: { 'data-testid': 'connection-ig-verify-token' } }}
         />
       </Stack>
+      <WebhookAddress />
     </Stack>
   );
 }
