@@ -1181,6 +1181,7 @@ export const es: Messages = {
     ERR_CREATING_TICKET: 'Error al crear el ticket en la base de datos.',
     ERR_FETCH_WAPP_MSG: 'Error al obtener el mensaje en WhatsApp, tal vez es demasiado antiguo.',
     ERR_QUEUE_COLOR_ALREADY_EXISTS: 'Este color ya está en uso, elige otro.',
+    ERR_QUEUE_NAME_ALREADY_EXISTS: 'Ya existe una cola con este nombre.',
     ERR_WAPP_GREETING_REQUIRED: 'El mensaje de bienvenida es obligatorio cuando hay más de una cola.',
     ERR_EMAIL_ALREADY_EXISTS: 'Ya existe un usuario con este correo.',
     ERR_SETTING_READ_ONLY: 'Esta configuración es de solo lectura.',

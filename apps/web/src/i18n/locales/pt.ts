@@ -1181,6 +1181,7 @@ export const pt: Messages = {
     ERR_CREATING_TICKET: 'Erro ao criar ticket no banco de dados.',
     ERR_FETCH_WAPP_MSG: 'Erro ao buscar a mensagem no WhatsApp, talvez ela seja muito antiga.',
     ERR_QUEUE_COLOR_ALREADY_EXISTS: 'Esta cor já está em uso, escolha outra.',
+    ERR_QUEUE_NAME_ALREADY_EXISTS: 'Já existe uma fila com este nome.',
     ERR_WAPP_GREETING_REQUIRED: 'A mensagem de saudação é obrigatória quando há mais de uma fila.',
     ERR_EMAIL_ALREADY_EXISTS: 'Já existe um usuário com este email.',
     ERR_SETTING_READ_ONLY: 'Esta configuração é somente leitura.',
