@@ -277,3 +277,20 @@ export const ZWhatsappSchema = z.object({
   updatedAt: z.string(),
 });
 export type TWhatsapp = z.infer<typeof ZWhatsappSchema>;
+
+// ---------- first run ----------
+/** The first-run checklist's steps, in the order shown. */
+export const FIRST_RUN_STEPS = ['connection', 'queue', 'agent', 'message'] as const;
+export type FirstRunStep = (typeof FIRST_RUN_STEPS)[number];
+
+/** GET /onboarding: which steps are done (read from what exists), and whether this admin closed the list. */
+export const ZFirstRunSchema = z.object({
+  steps: z.object({ connection: z.boolean(), queue: z.boolean(), agent: z.boolean(), message: z.boolean() }),
+  complete: z.boolean(),
+  dismissed: z.boolean(),
+});
+export type TFirstRun = z.infer<typeof ZFirstRunSchema>;
+
+/** GET /public-settings: what the sign-in page needs to know before anyone signs in. */
+export const ZPublicSettingsSchema = z.object({ signupEnabled: z.boolean() });
+export type TPublicSettings = z.infer<typeof ZPublicSettingsSchema>;

@@ -63,7 +63,7 @@ function dayInstant(day: string): string {
 }
 
 /**
- * Today: office hours by the hour (the spec's 08:00–19:00 chart), 'New today' counting the whole
+ * Today: office hours by the hour (the spec's 08:00–19:00 chart, widened by the server to any hour with tickets), 'New today' counting the whole
  * day. The last 7 or 30 days: one bar a day.
  */
 function TodayChart({ data }: { data: TDashboard | undefined }) {
