@@ -10,6 +10,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatAudioDuration, useAudioDuration } from './audioDuration';
 import { cycleAudioSpeed, useAudioSpeed } from './audioSpeed';
 
 /** MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED: the format, not the network. */
@@ -20,6 +21,7 @@ export function AudioPlayer({ src }: { src: string }) {
   const speed = useAudioSpeed();
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const [unsupported, setUnsupported] = useState(false);
+  const { duration, handlers } = useAudioDuration();
 
   useEffect(() => {
     if (audioRef.current) audioRef.current.playbackRate = speed;
@@ -36,7 +38,9 @@ export function AudioPlayer({ src }: { src: string }) {
           src={src}
           onLoadedMetadata={(event) => {
             event.currentTarget.playbackRate = speed;
+            handlers.onLoadedMetadata(event);
           }}
+          onDurationChange={handlers.onDurationChange}
           onPlay={(event) => {
             event.currentTarget.playbackRate = speed;
           }}
@@ -45,7 +49,13 @@ export function AudioPlayer({ src }: { src: string }) {
           }}
           sx={{ maxWidth: '100%', width: 240, height: 40 }}
           data-testid="message-audio"
+          data-duration={duration === null ? '' : duration.toFixed(1)}
         />
+        {duration === null ? null : (
+          <Typography variant="caption" color="text.secondary" sx={{ minWidth: 32, fontVariantNumeric: 'tabular-nums' }} data-testid="audio-duration">
+            {formatAudioDuration(duration)}
+          </Typography>
+        )}
         <Button
           size="small"
           variant="outlined"

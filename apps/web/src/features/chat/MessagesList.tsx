@@ -15,6 +15,7 @@ import { formatDay } from '../../core/ui/formatDate';
 import { toastError } from '../../core/ui/toastError';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { MessageBubble } from './MessageBubble';
+import { MessagesSkeleton } from './MessagesSkeleton';
 import { deleteMessage, fetchMessagesPage, markTicketReadInCache, retryMessage, ticketsKeys } from '../tickets/tickets.api';
 
 /** Older messages load when scrolled within this distance of the top. */
@@ -189,9 +190,7 @@ export function MessagesList({ ticketId, isGroup, onReply }: Props) {
   return (
     <Box sx={{ flex: 1, minHeight: 0, position: 'relative', bgcolor: CHAT_BACKGROUND }}>
       {query.isPending ? (
-        <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-list">
-          <CircularProgress />
-        </Box>
+        <MessagesSkeleton />
       ) : messages.length === 0 ? (
         <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-list">
           <Typography color="text.secondary" data-testid="messages-empty">

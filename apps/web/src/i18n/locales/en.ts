@@ -405,7 +405,10 @@ export const en = {
     refreshes: 'The code changes from time to time; this window follows it and closes once the phone is linked.',
     waiting: 'Waiting for a QR code…',
     qrAlt: 'QR code of the connection',
-    simulator: 'A simulated phone: POST /api/simulator/{{id}}/scan scans this code.',
+    simulator: 'This is a simulated phone: no real WhatsApp needed.',
+    simulatorScan: 'Scan with the simulator',
+    simulatorScanning: 'Scanning…',
+    simulatorScanned: 'The simulated phone is connected.',
     pairWithPhone: 'Pair with phone number instead',
     backToQr: 'Scan a QR code instead',
     phoneNumber: 'Phone number',
@@ -646,6 +649,7 @@ export const en = {
     queueFilter: { label: 'Queues shown', all: 'All queues', none: 'No queue' },
   },
   chat: {
+    loadingMessages: 'Loading the messages…',
     back: 'Back to the tickets',
     assignedTo: 'Assigned to: {{name}}',
     unassigned: 'Not assigned yet',
@@ -1155,6 +1159,22 @@ export const en = {
     },
   },
   confirmation: { confirm: 'Yes, delete', cancel: 'Cancel' },
+  firstRun: {
+    title: 'Getting started',
+    subtitle: 'Get ZapDesk ready for your team. Each step ticks itself once it is done.',
+    progress_one: '{{count}} of {{total}} done',
+    progress_other: '{{count}} of {{total}} done',
+    allDone: 'All set! Your team can start serving customers.',
+    dismiss: 'Close the getting started list',
+    dismissed: 'Getting started list closed.',
+    done: 'Done',
+    steps: {
+      connection: { label: 'Connect a phone', help: "Scan the QR code with your business's WhatsApp.", action: 'Connect' },
+      queue: { label: 'Create a queue', help: 'Queues split conversations by team, such as Sales or Support.', action: 'Create queue' },
+      agent: { label: 'Add an agent', help: 'Add the people who will answer your customers.', action: 'Add agent' },
+      message: { label: 'Send a message', help: 'Answer a customer from Tickets.', action: 'Open tickets' },
+    },
+  },
   backendErrors,
 };
 
