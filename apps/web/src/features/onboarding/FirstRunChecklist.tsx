@@ -1,8 +1,10 @@
 /**
  * The first-run checklist on an admin's dashboard: connect a phone, create a queue, add an agent,
  * send a message. Each step ticks itself from what the server finds (see onboarding.api.ts). It is
- * shown while something is left to do, stays on screen with 'all set' when the last step gets done
- * while it is open, and is gone once the admin closes it (remembered per admin on the server).
+ * shown while something is left to do, stays on screen with 'all set' once the last step is done
+ * for an admin who saw it with a step left (this browser remembers that), and is gone once the
+ * admin closes it (remembered per admin on the server). An install already set up (an upgrade)
+ * shows nothing.
  */
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import Close from '@mui/icons-material/Close';
@@ -25,16 +27,36 @@ import { dismissFirstRun, firstRunKey, useFirstRun, useFirstRunLiveRefresh } fro
 
 const STEP_PAGES: Record<FirstRunStep, string> = { connection: '/connections', queue: '/queues', agent: '/users', message: '/tickets' };
 
+function readFlag(key: string): boolean {
+  try {
+    return localStorage.getItem(key) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function writeFlag(key: string): void {
+  try {
+    localStorage.setItem(key, '1');
+  } catch {
+    // Storage refused (private mode): the list then hides as soon as every step is done.
+  }
+}
+
 export function FirstRunChecklist() {
   const { t } = useTranslation();
-  const { isAdmin } = useAuth();
+  const { isAdmin, user } = useAuth();
   const queryClient = useQueryClient();
   const { data } = useFirstRun(isAdmin);
   useFirstRunLiveRefresh(isAdmin);
   // Seen with a step left to do: the list stays to show 'all set' once the last one is done.
-  const [sawOpenStep, setSawOpenStep] = useState(false);
+  const seenKey = `zapdesk.firstRun.seenOpen.${user?.id ?? 0}`;
+  const [sawOpenStep, setSawOpenStep] = useState(() => readFlag(seenKey));
   const [closing, setClosing] = useState(false);
-  if (data && !data.complete && !sawOpenStep) setSawOpenStep(true);
+  if (data && !data.complete && !sawOpenStep) {
+    writeFlag(seenKey);
+    setSawOpenStep(true);
+  }
 
   if (!isAdmin || !data || data.dismissed || (data.complete && !sawOpenStep)) return null;
 
@@ -70,7 +92,7 @@ export function FirstRunChecklist() {
           </Typography>
         </Box>
         <Typography variant="body2" fontWeight={600} color="text.secondary" sx={{ whiteSpace: 'nowrap', pt: 0.5 }} data-testid="first-run-progress">
-          {t('firstRun.progress', { count: doneCount, total: FIRST_RUN_STEPS.length })}
+          {t('firstRun.progress', { done: doneCount, total: FIRST_RUN_STEPS.length })}
         </Typography>
         <IconButton onClick={() => void close()} disabled={closing} aria-label={t('firstRun.dismiss')} title={t('firstRun.dismiss')} size="small" data-testid="first-run-dismiss">
           <Close fontSize="small" />

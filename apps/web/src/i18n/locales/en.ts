@@ -1162,8 +1162,7 @@ export const en = {
   firstRun: {
     title: 'Getting started',
     subtitle: 'Get ZapDesk ready for your team. Each step ticks itself once it is done.',
-    progress_one: '{{count}} of {{total}} done',
-    progress_other: '{{count}} of {{total}} done',
+    progress: 'Done: {{done}} of {{total}}',
     allDone: 'All set! Your team can start serving customers.',
     dismiss: 'Close the getting started list',
     dismissed: 'Getting started list closed.',

@@ -1161,8 +1161,7 @@ export const es: Messages = {
   firstRun: {
     title: 'Primeros pasos',
     subtitle: 'Deja ZapDesk listo para tu equipo. Cada paso se marca solo cuando está hecho.',
-    progress_one: '{{count}} de {{total}} completado',
-    progress_other: '{{count}} de {{total}} completados',
+    progress: 'Completados: {{done}} de {{total}}',
     allDone: '¡Todo listo! Tu equipo ya puede atender a los clientes.',
     dismiss: 'Cerrar los primeros pasos',
     dismissed: 'Se cerraron los primeros pasos.',

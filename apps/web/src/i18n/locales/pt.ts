@@ -1161,8 +1161,7 @@ export const pt: Messages = {
   firstRun: {
     title: 'Primeiros passos',
     subtitle: 'Deixe o ZapDesk pronto para a sua equipe. Cada passo é marcado sozinho quando for concluído.',
-    progress_one: '{{count}} de {{total}} concluído',
-    progress_other: '{{count}} de {{total}} concluídos',
+    progress: 'Concluídos: {{done}} de {{total}}',
     allDone: 'Tudo pronto! Sua equipe já pode atender os clientes.',
     dismiss: 'Fechar os primeiros passos',
     dismissed: 'Os primeiros passos foram fechados.',
