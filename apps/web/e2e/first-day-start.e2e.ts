@@ -119,7 +119,10 @@ async function voiceNoteTicket(connectionId: number, from: string, name: string)
 async function expectVoiceNoteLength(page: Page): Promise<void> {
   const audio = page.getByTestId('message-audio');
   await audio.waitFor();
-  await expect.poll(() => page.getByTestId('audio-duration').textContent(), { timeout: 20_000 }).toBe('0:07');
+  // The player shows '0:00 / 0:07' before anyone presses play (Chromium alone would show 0:00 for a recording).
+  await expect.poll(() => audio.getAttribute('data-duration'), { timeout: 20_000 }).toBe('0:07');
+  await expect(audio.getAttribute('aria-label')).resolves.toBe('Mensagem de voz de 0:07');
+  await expect(audio.evaluate((element: HTMLAudioElement) => Math.round(element.duration))).resolves.toBe(7);
   await expect(audio.evaluate((element: HTMLAudioElement) => ({ paused: element.paused, at: element.currentTime }))).resolves.toEqual({ paused: true, at: 0 });
 }
 

@@ -49,13 +49,11 @@ export function AudioPlayer({ src }: { src: string }) {
           }}
           sx={{ maxWidth: '100%', width: 240, height: 40 }}
           data-testid="message-audio"
-          data-duration={duration === null ? '' : duration.toFixed(1)}
+          // The player itself shows the length ('0:00 / 0:07'); this names it for assistive tools and tests.
+          aria-label={duration === null ? t('chat.voiceNote') : t('chat.voiceNoteLength', { length: formatAudioDuration(duration) })}
+          data-duration={duration === null ? '' : formatAudioDuration(duration)}
         />
-        {duration === null ? null : (
-          <Typography variant="caption" color="text.secondary" sx={{ minWidth: 32, fontVariantNumeric: 'tabular-nums' }} data-testid="audio-duration">
-            {formatAudioDuration(duration)}
-          </Typography>
-        )}
+
         <Button
           size="small"
           variant="outlined"

@@ -91,14 +91,16 @@ export function FirstRunChecklist() {
             {data.complete ? t('firstRun.allDone') : t('firstRun.subtitle')}
           </Typography>
         </Box>
-        <Typography variant="body2" fontWeight={600} color="text.secondary" sx={{ whiteSpace: 'nowrap', pt: 0.5 }} data-testid="first-run-progress">
-          {t('firstRun.progress', { done: doneCount, total: FIRST_RUN_STEPS.length })}
-        </Typography>
         <IconButton onClick={() => void close()} disabled={closing} aria-label={t('firstRun.dismiss')} title={t('firstRun.dismiss')} size="small" data-testid="first-run-dismiss">
           <Close fontSize="small" />
         </IconButton>
       </Box>
-      <LinearProgress variant="determinate" value={(doneCount / FIRST_RUN_STEPS.length) * 100} aria-hidden sx={{ height: 6, borderRadius: 3 }} />
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+        <LinearProgress variant="determinate" value={(doneCount / FIRST_RUN_STEPS.length) * 100} aria-hidden sx={{ flex: 1, height: 6, borderRadius: 3 }} />
+        <Typography variant="body2" fontWeight={600} color="text.secondary" sx={{ whiteSpace: 'nowrap' }} data-testid="first-run-progress">
+          {t('firstRun.progress', { done: doneCount, total: FIRST_RUN_STEPS.length })}
+        </Typography>
+      </Box>
       <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' }, gap: { xs: 1, sm: 1.5 } }}>
         {FIRST_RUN_STEPS.map((step) => {
           const done = data.steps[step];

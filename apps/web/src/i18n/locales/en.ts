@@ -649,6 +649,8 @@ export const en = {
     queueFilter: { label: 'Queues shown', all: 'All queues', none: 'No queue' },
   },
   chat: {
+    voiceNote: 'Voice note',
+    voiceNoteLength: 'Voice note, {{length}} long',
     loadingMessages: 'Loading the messages…',
     back: 'Back to the tickets',
     assignedTo: 'Assigned to: {{name}}',

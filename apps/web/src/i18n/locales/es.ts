@@ -640,6 +640,8 @@ export const es: Messages = {
     queueFilter: { label: 'Colas mostradas', all: 'Todas las colas', none: 'Ninguna cola' },
   },
   chat: {
+    voiceNote: 'Nota de voz',
+    voiceNoteLength: 'Nota de voz de {{length}}',
     loadingMessages: 'Cargando los mensajes…',
     back: 'Volver a los tickets',
     assignedTo: 'Asignado a: {{name}}',

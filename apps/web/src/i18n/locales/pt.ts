@@ -640,6 +640,8 @@ export const pt: Messages = {
     queueFilter: { label: 'Filas exibidas', all: 'Todas as filas', none: 'Nenhuma fila' },
   },
   chat: {
+    voiceNote: 'Mensagem de voz',
+    voiceNoteLength: 'Mensagem de voz de {{length}}',
     loadingMessages: 'Carregando as mensagens…',
     back: 'Voltar aos tickets',
     assignedTo: 'Atribuído à: {{name}}',
