@@ -173,6 +173,7 @@ describe('the first day, on a desktop', () => {
     await page.getByTestId('queue-name').fill('VENDAS');
     await page.getByTestId('queue-submit').click();
     await expectToast(page, 'Já existe uma fila com este nome.');
+    await page.getByText('Já está em uso').waitFor();
     await shot(page, 'queue-name-taken-desktop');
     await page.getByTestId('queue-cancel').click();
     await expect(page.getByTestId('queue-row').count()).resolves.toBe(1);

@@ -8,7 +8,7 @@ import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS }
 import { ERROR_CODES } from './errors.js';
 import { BUILT_IN_ROLE_KEYS, PERMISSIONS } from './permissions.js';
 
-export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON'] as const;
+export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON', 'TAKEN'] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 
 export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
@@ -20,6 +20,7 @@ export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
   LESS_THAN_MIN: 'Must not be less than the minimum',
   INVALID: 'Invalid value',
   TOO_COMMON: 'Too common: choose another',
+  TAKEN: 'Already in use',
 };
 
 export const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };

@@ -197,6 +197,7 @@ export const en = {
     LESS_THAN_MIN: 'Must not be less than the minimum',
     INVALID: 'Invalid value',
     TOO_COMMON: 'Too common: choose another',
+    TAKEN: 'Already in use',
   },
   errors: { generic: 'An error occurred!', prefixed: 'Error: {{message}}' },
   list: {

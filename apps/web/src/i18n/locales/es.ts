@@ -161,6 +161,7 @@ export const es: Messages = {
     LESS_THAN_MIN: 'No puede ser menor que el mínimo',
     INVALID: 'Valor inválido',
     TOO_COMMON: 'Demasiado común: elige otra',
+    TAKEN: 'Ya está en uso',
   },
   errors: { generic: '¡Ocurrió un error!', prefixed: 'Error: {{message}}' },
   list: {

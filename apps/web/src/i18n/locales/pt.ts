@@ -161,6 +161,7 @@ export const pt: Messages = {
     LESS_THAN_MIN: 'Não pode ser menor que o mínimo',
     INVALID: 'Valor inválido',
     TOO_COMMON: 'Muito comum: escolha outra',
+    TAKEN: 'Já está em uso',
   },
   errors: { generic: 'Ocorreu um erro!', prefixed: 'Erro: {{message}}' },
   list: {
