@@ -18,7 +18,10 @@ type Site = { server: RunningServer; token: string };
 let browser: Browser;
 let site: Site;
 
-const apiOf = (at: Site) => (route: string, options: { method?: string; body?: unknown } = {}) => apiAs(at.server.baseUrl, () => at.token)(route, options);
+const apiOf =
+  (at: Site) =>
+  (route: string, options: { method?: string; body?: unknown } = {}) =>
+    apiAs(at.server.baseUrl, () => at.token)(route, options);
 const api = (route: string, options: { method?: string; body?: unknown } = {}) => apiOf(site)(route, options);
 
 async function startSite(): Promise<Site> {
@@ -51,7 +54,9 @@ async function ticketOf(from: string): Promise<number> {
 
 /** A 7-second voice note as a browser records it: Opus in WebM written as a stream, with no length in its header. */
 function recordedVoiceNote(): string {
-  const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=7', '-c:a', 'libopus', '-b:a', '24k', '-f', 'webm', 'pipe:1'], { maxBuffer: 4 << 20 });
+  const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=7', '-c:a', 'libopus', '-b:a', '24k', '-f', 'webm', 'pipe:1'], {
+    maxBuffer: 4 << 20,
+  });
   expect(made.status).toBe(0);
   return made.stdout.toString('base64');
 }

@@ -173,7 +173,17 @@ describe('queues: names', () => {
     const first = await t.createQueue({ name: 'Suporte Técnico' });
     const before = (await t.request({ method: 'GET', url: '/api/queue', token: t.adminToken })).json().length;
     for (const name of ['Suporte Técnico', 'suporte técnico', 'SUPORTE TÉCNICO', '  Suporte técnico ']) {
-      const res = await t.request({ method: 'POST', url: '/api/queue', token: t.adminToken, payload: { name, color: `#${Math.floor(Math.random() * 0xffffff).toString(16).padStart(6, '0')}` } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/queue',
+        token: t.adminToken,
+        payload: {
+          name,
+          color: `#${Math.floor(Math.random() * 0xffffff)
+            .toString(16)
+            .padStart(6, '0')}`,
+        },
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ error: 'ERR_QUEUE_NAME_ALREADY_EXISTS', fields: { name: 'TAKEN' } });
     }

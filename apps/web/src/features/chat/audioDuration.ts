@@ -15,7 +15,10 @@ export function formatAudioDuration(seconds: number): string {
 }
 
 /** The length in seconds once known (null before), and the handlers to put on the <audio>. */
-export function useAudioDuration(): { duration: number | null; handlers: { onLoadedMetadata: (event: SyntheticEvent<HTMLAudioElement>) => void; onDurationChange: (event: SyntheticEvent<HTMLAudioElement>) => void } } {
+export function useAudioDuration(): {
+  duration: number | null;
+  handlers: { onLoadedMetadata: (event: SyntheticEvent<HTMLAudioElement>) => void; onDurationChange: (event: SyntheticEvent<HTMLAudioElement>) => void };
+} {
   const [duration, setDuration] = useState<number | null>(null);
 
   const onDurationChange = useCallback((event: SyntheticEvent<HTMLAudioElement>) => {

@@ -101,7 +101,10 @@ export function FirstRunChecklist() {
           {t('firstRun.progress', { done: doneCount, total: FIRST_RUN_STEPS.length })}
         </Typography>
       </Box>
-      <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' }, gap: { xs: 1, sm: 1.5 } }}>
+      <Box
+        component="ol"
+        sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' }, gap: { xs: 1, sm: 1.5 } }}
+      >
         {FIRST_RUN_STEPS.map((step) => {
           const done = data.steps[step];
           return (
