@@ -34,6 +34,7 @@ import { queuesRoutes } from './features/queues/queues.routes.js';
 import { quickAnswersRoutes } from './features/quickAnswers/quickAnswers.routes.js';
 import { rolesRoutes } from './features/roles/roles.routes.js';
 import { settingsRoutes } from './features/settings/settings.routes.js';
+import { onboardingRoutes } from './features/onboarding/onboarding.routes.js';
 import { seedSettings } from './features/settings/settings.service.js';
 import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
 import { usersRoutes } from './features/users/users.routes.js';
@@ -252,6 +253,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
         contactsRoutes,
         settingsRoutes,
         dashboardRoutes,
+        onboardingRoutes,
         emailRoutes,
         chatbotRoutes,
         vonageRoutes,

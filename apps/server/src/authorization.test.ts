@@ -272,6 +272,10 @@ const table: Record<string, Row> = {
   'DELETE /api/api-tokens/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/api-tokens/${(await namedToken(['groups'])).apiToken.id}` }) },
 
   'GET /api/dashboard': { anon: 401, user: ok, admin: ok },
+  // The first-run checklist: for admins; the sign-in page's public settings: for anyone.
+  'GET /api/onboarding': { anon: 401, user: 403, admin: ok },
+  'POST /api/onboarding/dismiss': { anon: 401, user: 403, admin: ok },
+  'GET /api/public-settings': { anon: ok, user: ok, admin: ok },
 
   'GET /api/whatsapp': { anon: 401, user: ok, admin: ok },
   'POST /api/whatsapp': { anon: 401, user: 403, admin: 201, perm: 'connectionsManage', call: () => ({ payload: { name: `Phone ${(n += 1)}`, channel: 'simulator' } }) },

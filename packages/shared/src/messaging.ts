@@ -330,7 +330,7 @@ const ZDashboardFigures = { resolved: z.number(), medianFirstResponseMs: z.numbe
 /** GET /dashboard: tickets in service, waiting and closed in the user's queues, and today's new tickets per hour. */
 export const ZDashboardSchema = z.object({
   counters: z.object({ open: z.number(), pending: z.number(), closed: z.number() }),
-  /** Today's new tickets per hour, 08:00 to 19:00 (office hours). */
+  /** Today's new tickets per hour, 08:00 to 19:00 (office hours) widened to every hour that had a ticket. */
   today: z.array(z.object({ hour: z.string(), count: z.number() })),
   /** Today's new tickets, the whole day. */
   newToday: z.number(),

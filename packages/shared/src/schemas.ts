@@ -8,7 +8,7 @@ import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS }
 import { ERROR_CODES } from './errors.js';
 import { BUILT_IN_ROLE_KEYS, PERMISSIONS } from './permissions.js';
 
-export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON'] as const;
+export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON', 'TAKEN'] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 
 export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
@@ -20,6 +20,7 @@ export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
   LESS_THAN_MIN: 'Must not be less than the minimum',
   INVALID: 'Invalid value',
   TOO_COMMON: 'Too common: choose another',
+  TAKEN: 'Already in use',
 };
 
 export const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
@@ -277,3 +278,20 @@ export const ZWhatsappSchema = z.object({
   updatedAt: z.string(),
 });
 export type TWhatsapp = z.infer<typeof ZWhatsappSchema>;
+
+// ---------- first run ----------
+/** The first-run checklist's steps, in the order shown. */
+export const FIRST_RUN_STEPS = ['connection', 'queue', 'agent', 'message'] as const;
+export type FirstRunStep = (typeof FIRST_RUN_STEPS)[number];
+
+/** GET /onboarding: which steps are done (read from what exists), and whether this admin closed the list. */
+export const ZFirstRunSchema = z.object({
+  steps: z.object({ connection: z.boolean(), queue: z.boolean(), agent: z.boolean(), message: z.boolean() }),
+  complete: z.boolean(),
+  dismissed: z.boolean(),
+});
+export type TFirstRun = z.infer<typeof ZFirstRunSchema>;
+
+/** GET /public-settings: what the sign-in page needs to know before anyone signs in. */
+export const ZPublicSettingsSchema = z.object({ signupEnabled: z.boolean() });
+export type TPublicSettings = z.infer<typeof ZPublicSettingsSchema>;

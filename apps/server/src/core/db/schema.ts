@@ -27,6 +27,8 @@ export type UsersTable = {
   totpEnabledAt: Timestamp | null;
   /** The last TOTP time step a code was accepted for: a code is good once. */
   totpLastStep: number | null;
+  /** When this admin closed the first-run checklist (migration 032); null while it is shown. */
+  checklistDismissedAt: Generated<Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };

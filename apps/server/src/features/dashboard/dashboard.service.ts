@@ -1,7 +1,7 @@
 /**
  * The dashboard: tickets in service, waiting and closed within the user's queues, and today's
  * new tickets per hour in the server's time zone (TZ): `today` from 08:00 to 19:00 (the spec's
- * chart), and `newToday` the whole day's count. With a range, also new tickets per day and the
+ * chart), widened to any earlier or later hour that had a ticket, and `newToday` the whole day's count. With a range, also new tickets per day and the
  * figures per queue and per agent over it (see dashboard-figures.ts).
  */
 import type { DashboardRange, TDashboard } from '@zapdesk/shared/messaging';
@@ -53,8 +53,12 @@ async function todayView(ctx: AppContext, queueIds: number[] | undefined, now: D
     const hour = new Date(createdAt).getHours();
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }
+  // Office hours, widened to every hour that had a ticket (a 06:40 or 22:15 ticket has its bar).
+  const hours = [...perHour.keys()];
+  const first = Math.min(DASHBOARD_HOURS.first, ...hours);
+  const last = Math.max(DASHBOARD_HOURS.last, ...hours);
   const today = [];
-  for (let h = DASHBOARD_HOURS.first; h <= DASHBOARD_HOURS.last; h += 1) today.push({ hour: `${String(h).padStart(2, '0')}:00`, count: perHour.get(h) ?? 0 });
+  for (let h = first; h <= last; h += 1) today.push({ hour: `${String(h).padStart(2, '0')}:00`, count: perHour.get(h) ?? 0 });
   const newToday = [...perHour.values()].reduce((sum, n) => sum + n, 0);
   return { counters: { open: counts.get('open') ?? 0, pending: counts.get('pending') ?? 0, closed: counts.get('closed') ?? 0 }, today, newToday };
 }

@@ -9,7 +9,7 @@ afterAll(async () => {
   await t.close();
 });
 
-it("counts the tickets of the user's queues by status, and today's new tickets per hour from 08:00 to 19:00 and the whole day's count", async () => {
+it("counts the tickets of the user's queues by status, and today's new tickets per hour from 08:00 to 19:00, widened to the hours that had tickets, and the whole day's count", async () => {
   const w = await t.insertWhatsapp();
   const mine = await t.createQueue();
   const others = await t.createQueue();
@@ -39,7 +39,10 @@ it("counts the tickets of the user's queues by status, and today's new tickets p
   await make('pending', mine.id, today10);
   await make('pending', null, yesterday);
   await make('closed', others.id, today10);
-  // Before and after office hours: in the day's count, not in the 08:00–19:00 chart.
+  // Office hours alone while no ticket falls outside them.
+  const office = (await t.request({ method: 'GET', url: '/api/dashboard', token })).json();
+  expect(office.today.map((h: { hour: string }) => h.hour)).toEqual(['08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00']);
+  // Before and after office hours: the chart starts and ends with their hours.
   const early = new Date(today10);
   early.setHours(6, 30, 0, 0);
   const late = new Date(today10);
@@ -51,10 +54,12 @@ it("counts the tickets of the user's queues by status, and today's new tickets p
   expect(res.statusCode).toBe(200);
   const body = res.json();
   expect(body.counters).toEqual({ open: 1, pending: 2, closed: 2 });
-  expect(body.today).toHaveLength(12);
-  expect(body.today[0]).toEqual({ hour: '08:00', count: 0 });
+  expect(body.today).toHaveLength(16);
+  expect(body.today[0]).toEqual({ hour: '06:00', count: 1 });
+  expect(body.today.find((h: { hour: string }) => h.hour === '08:00')).toEqual({ hour: '08:00', count: 0 });
   expect(body.today.find((h: { hour: string }) => h.hour === '10:00')).toEqual({ hour: '10:00', count: 2 });
-  expect(body.today.at(-1)).toEqual({ hour: '19:00', count: 0 });
+  expect(body.today.find((h: { hour: string }) => h.hour === '19:00')).toEqual({ hour: '19:00', count: 0 });
+  expect(body.today.at(-1)).toEqual({ hour: '21:00', count: 1 });
   expect(body.newToday).toBe(4);
 
   const admin = (await t.request({ method: 'GET', url: '/api/dashboard', token: t.adminToken })).json();

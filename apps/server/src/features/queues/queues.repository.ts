@@ -25,6 +25,18 @@ export async function colorTaken(db: Db, color: string, exceptId?: number): Prom
   return (await q.executeTakeFirst()) !== undefined;
 }
 
+/** Case and accents of capitals folded the same way on both databases (SQLite's lower() knows only ASCII). */
+function foldName(name: string): string {
+  return name.trim().normalize('NFC').toLocaleLowerCase('pt-BR');
+}
+
+/** Whether another queue already has this name, whatever its case ('Vendas' and 'VENDAS' are one name). Queues are few: read whole. */
+export async function nameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
+  const wanted = foldName(name);
+  const rows = await db.selectFrom('queues').select(['id', 'name']).execute();
+  return rows.some((row) => row.id !== exceptId && foldName(row.name) === wanted);
+}
+
 export type QueueWrite = { name: string; color: string; greetingMessage: string };
 
 export async function insertQueue(db: Db, data: QueueWrite, now: string): Promise<TQueue> {

@@ -28,6 +28,7 @@ function guardColor<T>(work: () => Promise<T>): Promise<T> {
 
 export async function createQueue(ctx: AppContext, input: QueueData): Promise<TQueue> {
   const data = normalize(input);
+  if (await repo.nameTaken(ctx.db, data.name)) throw new AppError('ERR_QUEUE_NAME_ALREADY_EXISTS', { fields: { name: 'TAKEN' } });
   if (await repo.colorTaken(ctx.db, data.color)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
   const queue = await guardColor(() => repo.insertQueue(ctx.db, data, nowIso()));
   ctx.events.publish('queue.saved', { queue, created: true });
@@ -36,6 +37,7 @@ export async function createQueue(ctx: AppContext, input: QueueData): Promise<TQ
 
 export async function updateQueue(ctx: AppContext, id: number, input: QueueData): Promise<TQueue> {
   const data = normalize(input);
+  if (await repo.nameTaken(ctx.db, data.name, id)) throw new AppError('ERR_QUEUE_NAME_ALREADY_EXISTS', { fields: { name: 'TAKEN' } });
   if (await repo.colorTaken(ctx.db, data.color, id)) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
   const queue = await guardColor(() => repo.updateQueue(ctx.db, id, data, nowIso()));
   if (!queue) throw new AppError('ERR_NO_QUEUE_FOUND');

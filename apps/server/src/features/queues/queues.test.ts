@@ -167,3 +167,37 @@ describe('queues: updates and deletes', () => {
     expect((await t.request({ method: 'POST', url: '/api/queue', token: t.adminToken, payload: { name: 'Reuse', color: '#653294' } })).statusCode).toBe(201);
   });
 });
+
+describe('queues: names', () => {
+  it('refuses a name already in use, whatever its case or accents, on create and rename, and writes nothing', async () => {
+    const first = await t.createQueue({ name: 'Suporte Técnico' });
+    const before = (await t.request({ method: 'GET', url: '/api/queue', token: t.adminToken })).json().length;
+    for (const name of ['Suporte Técnico', 'suporte técnico', 'SUPORTE TÉCNICO', '  Suporte técnico ']) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/queue',
+        token: t.adminToken,
+        payload: {
+          name,
+          color: `#${Math.floor(Math.random() * 0xffffff)
+            .toString(16)
+            .padStart(6, '0')}`,
+        },
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ error: 'ERR_QUEUE_NAME_ALREADY_EXISTS', fields: { name: 'TAKEN' } });
+    }
+    expect((await t.request({ method: 'GET', url: '/api/queue', token: t.adminToken })).json()).toHaveLength(before);
+
+    const other = await t.createQueue({ name: 'Financeiro' });
+    const rename = await t.request({ method: 'PUT', url: `/api/queue/${other.id}`, token: t.adminToken, payload: { name: 'SUPORTE técnico', color: other.color } });
+    expect(rename.statusCode).toBe(409);
+    expect(rename.json()).toMatchObject({ error: 'ERR_QUEUE_NAME_ALREADY_EXISTS' });
+    expect((await t.request({ method: 'GET', url: `/api/queue/${other.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Financeiro' });
+
+    // A queue keeps its own name, in another case too.
+    const own = await t.request({ method: 'PUT', url: `/api/queue/${first.id}`, token: t.adminToken, payload: { name: 'Suporte técnico', color: first.color } });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ name: 'Suporte técnico' });
+  });
+});

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZSettingParamsSchema, ZSettingSchema, ZSettingUpdateSchema } from '@zapdesk/shared/schemas';
+import { ZPublicSettingsSchema, ZSettingParamsSchema, ZSettingSchema, ZSettingUpdateSchema } from '@zapdesk/shared/schemas';
 import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { textField } from '../../core/http/audit-hook.js';
@@ -10,6 +10,9 @@ import * as service from './settings.service.js';
 export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['settings'];
   const onRequest = requirePermission(ctx, 'settings');
+
+  // Read before anyone signs in (the login page hides its sign-up link while sign-up is off): only what is safe to tell anyone.
+  app.get('/public-settings', { schema: { tags, response: { 200: ZPublicSettingsSchema } } }, () => service.publicSettings(ctx));
 
   // The userApiToken acts with admin rights: only admins read it or make a new one.
   app.get('/settings', { schema: { tags, response: { 200: z.array(ZSettingSchema) } }, onRequest }, async (req) => {

@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { isEmailList } from '@zapdesk/shared/email';
 import { MASKED_VALUE, SETTING_KEYS, SETTINGS, isSettingKey, type SettingKey } from '@zapdesk/shared/domain';
-import type { TSetting } from '@zapdesk/shared/schemas';
+import type { TPublicSettings, TSetting } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { isSealed, seal, unseal } from '../../core/secret-box.js';
@@ -40,6 +40,11 @@ export async function readSecretSetting(ctx: AppContext, key: SettingKey): Promi
   } catch {
     throw new AppError('ERR_SECRET_UNREADABLE', { message: `${key} was sealed with another key (SECRETS_KEY or secrets.json changed): set it again.` });
   }
+}
+
+/** What the sign-in page may know without a session. */
+export async function publicSettings(ctx: AppContext): Promise<TPublicSettings> {
+  return { signupEnabled: (await repo.getSettingValue(ctx.db, 'userCreation')) === 'enabled' };
 }
 
 export async function listSettings(ctx: AppContext): Promise<TSetting[]> {

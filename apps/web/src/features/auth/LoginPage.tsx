@@ -3,12 +3,14 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { toast } from 'react-toastify';
-import { ZLoginSchema, type TLoginResponse } from '@zapdesk/shared/schemas';
+import { ZLoginSchema, type TLoginResponse, type TPublicSettings } from '@zapdesk/shared/schemas';
+import { request } from '../../core/api/client';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { fieldErrorText } from '../../core/forms/fieldErrors';
 import { muiRegister } from '../../core/ui/muiRegister';
@@ -27,6 +29,8 @@ export default function LoginPage() {
   const [step, setStep] = useState<Step>({ kind: 'password' });
   const form = useForm({ resolver: zodResolver(ZLoginSchema), defaultValues: { email: '', password: '' } });
   const { errors, isSubmitting } = form.formState;
+  // The sign-up link only while sign-up is on (an admin's setting), asked before anyone signs in.
+  const publicSettings = useQuery({ queryKey: ['publicSettings'], queryFn: () => request<TPublicSettings>('/public-settings', { sessionless: true }) });
 
   const signedIn = () => {
     // A failed attempt's error is about an attempt that no longer matters.
@@ -95,9 +99,11 @@ export default function LoginPage() {
         <Button type="submit" variant="contained" size="large" disabled={isSubmitting} data-testid="login-submit">
           {t('login.submit')}
         </Button>
-        <Link component={RouterLink} to="/signup" variant="body2" textAlign="center" data-testid="link-signup">
-          {t('login.noAccount')}
-        </Link>
+        {publicSettings.data?.signupEnabled ? (
+          <Link component={RouterLink} to="/signup" variant="body2" textAlign="center" data-testid="link-signup">
+            {t('login.noAccount')}
+          </Link>
+        ) : null}
       </Stack>
     </AuthLayout>
   );

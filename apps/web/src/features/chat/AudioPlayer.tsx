@@ -11,6 +11,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatAudioDuration, useAudioDuration } from './audioDuration';
 import { cycleAudioSpeed, useAudioSpeed } from './audioSpeed';
 import { playableAudio } from './audioSource';
 
@@ -23,6 +24,7 @@ export function AudioPlayer({ src }: { src: string }) {
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const [unsupported, setUnsupported] = useState(false);
   const playable = useMemo(() => playableAudio(src), [src]);
+  const { duration, handlers } = useAudioDuration();
 
   useEffect(() => {
     if (audioRef.current) audioRef.current.playbackRate = speed;
@@ -41,7 +43,9 @@ export function AudioPlayer({ src }: { src: string }) {
           data-format={playable.converted ? 'm4a' : 'original'}
           onLoadedMetadata={(event) => {
             event.currentTarget.playbackRate = speed;
+            handlers.onLoadedMetadata(event);
           }}
+          onDurationChange={handlers.onDurationChange}
           onPlay={(event) => {
             event.currentTarget.playbackRate = speed;
           }}
@@ -51,7 +55,11 @@ export function AudioPlayer({ src }: { src: string }) {
           }}
           sx={{ maxWidth: '100%', width: 240, height: 40 }}
           data-testid="message-audio"
+          // The player itself shows the length ('0:00 / 0:07'); this names it for assistive tools and tests.
+          aria-label={duration === null ? t('chat.voiceNote') : t('chat.voiceNoteLength', { length: formatAudioDuration(duration) })}
+          data-duration={duration === null ? '' : formatAudioDuration(duration)}
         />
+
         <Button
           size="small"
           variant="outlined"

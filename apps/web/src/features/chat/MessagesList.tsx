@@ -4,7 +4,6 @@
  */
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -19,6 +18,7 @@ import { usePhoneSends } from '../phone/phoneSends';
 import { MessageBubble } from './MessageBubble';
 import { MessagesLoadFailed, OlderMessagesAlert } from './MessagesLoadingAlerts';
 import { placePhoneSends } from './phoneTimeline';
+import { MessagesSkeleton } from './MessagesSkeleton';
 import { deleteMessage, fetchMessagesPage, markTicketReadInCache, retryMessage, ticketsKeys } from '../tickets/tickets.api';
 
 /** Older messages load when scrolled within this distance of the top. */
@@ -198,9 +198,7 @@ export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
       {query.isError && !data ? (
         <MessagesLoadFailed onRetry={() => void query.refetch()} retrying={query.isFetching} />
       ) : query.isPending ? (
-        <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-list">
-          <CircularProgress />
-        </Box>
+        <MessagesSkeleton />
       ) : messages.length === 0 ? (
         <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="messages-list">
           <Typography color="text.secondary" data-testid="messages-empty">

@@ -29,7 +29,6 @@ import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { useChatBoxJoin, useSocketSubscription, type AppSocket } from '../../core/realtime/SocketProvider';
-import { CenteredLoader } from '../../core/ui/CenteredLoader';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
@@ -39,6 +38,7 @@ import { ChatbotBanner } from './ChatbotBanner';
 import { ImportExportPanel } from './ImportExportPanel';
 import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
+import { TicketSkeleton } from './TicketSkeleton';
 import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from '../tickets/tickets.api';
 import { TransferTicketModal } from '../tickets/TransferTicketModal';
 
@@ -161,7 +161,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
     if (saved.status !== 'open' || saved.userId !== user?.id) void navigate('/tickets');
   };
 
-  if (!ticket) return <CenteredLoader />;
+  if (!ticket) return <TicketSkeleton />;
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }} data-testid="ticket-view" data-id={ticket.id} data-status={ticket.status}>

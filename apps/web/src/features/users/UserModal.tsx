@@ -14,7 +14,7 @@ import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -70,9 +70,14 @@ export default function UserModal({ open, userId, onClose }: Props) {
   const { errors, isSubmitting } = form.formState;
   const { reset } = form;
 
+  // The fields are drawn again once they hold the user's values: MUI decides at mount whether a
+  // label floats above a value, and a value put in afterwards would sit under its label.
+  const [filledAt, setFilledAt] = useState(0);
   useEffect(() => {
-    if (existing.data) reset(toFormValues(existing.data));
-  }, [existing.data, reset]);
+    if (!existing.data) return;
+    reset(toFormValues(existing.data));
+    setFilledAt(existing.dataUpdatedAt);
+  }, [existing.data, existing.dataUpdatedAt, reset]);
 
   const onSubmit = form.handleSubmit(async (values) => {
     if (isSelf && values.password && !values.currentPassword) {
@@ -118,7 +123,7 @@ export default function UserModal({ open, userId, onClose }: Props) {
           <CenteredLoader />
         </DialogContent>
       ) : (
-        <form noValidate onSubmit={onSubmit}>
+        <form key={filledAt} noValidate onSubmit={onSubmit}>
           <DialogContent dividers>
             <Stack gap={2.5}>
               <Stack direction={{ xs: 'column', sm: 'row' }} gap={2}>

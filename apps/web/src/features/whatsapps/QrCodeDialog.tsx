@@ -3,7 +3,6 @@
  * sends and closes itself once a live update comes without one because the phone scanned it),
  * or a pairing code for the phone number when scanning is not possible.
  */
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -19,6 +18,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { PairingCodeForm } from './PairingCodeForm';
+import { SimulatorScan } from './SimulatorScan';
 import { useWhatsapps } from './whatsapps.api';
 
 type Props = { whatsappId: number; onClose: () => void };
@@ -76,11 +76,7 @@ export function QrCodeDialog({ whatsappId, onClose }: Props) {
             <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
               {t('qrDialog.refreshes')}
             </Typography>
-            {connection?.channel === 'simulator' ? (
-              <Alert severity="info" variant="outlined" sx={{ mt: 2, py: 0 }}>
-                {t('qrDialog.simulator', { id: whatsappId })}
-              </Alert>
-            ) : null}
+            {connection?.channel === 'simulator' ? <SimulatorScan whatsappId={whatsappId} ready={qrcode !== ''} /> : null}
           </Box>
           <Stack alignItems="center" gap={1.5} sx={{ width: QR_SIZE + 24, flexShrink: 0 }}>
             {byPhone ? (
