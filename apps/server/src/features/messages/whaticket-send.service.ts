@@ -6,7 +6,8 @@
  * one. The contact is found by number (either Brazilian form) or created, named by its number.
  * Each message takes the outbound path of every send: stored first, then sent.
  */
-import { mediaTypeOfMime, numberVariants } from '@zapdesk/shared/domain';
+import { mediaTypeOfMime } from '@zapdesk/shared/domain';
+import { numberVariants } from '@zapdesk/shared/phone-numbers';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
