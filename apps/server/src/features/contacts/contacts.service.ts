@@ -87,9 +87,15 @@ async function withTypedNumber(ctx: AppContext, input: ContactData, rule: Number
 
 /** POST /contacts: a person typed into the contact form (or whaticket's). Taken in any of its forms, the number is taken. */
 export async function createTypedContact(ctx: AppContext, input: ContactData): Promise<TContact> {
+  if (await storedAsWritten(ctx, input.number)) throw new AppError('ERR_DUPLICATED_CONTACT');
   const data = await withTypedNumber(ctx, input);
   if (await repo.findPersonByAnyNumber(ctx.db, numberVariants(data.number))) throw new AppError('ERR_DUPLICATED_CONTACT');
   return createContact(ctx, data);
+}
+
+/** The person stored under a number exactly as written, digits only (one the network gave in another form than the rule's). */
+function storedAsWritten(ctx: AppContext, typed: string): Promise<{ id: number; number: string } | undefined> {
+  return repo.findPersonByAnyNumber(ctx.db, [typed.replace(/\D/g, '')]);
 }
 
 export async function createContact(ctx: AppContext, input: ContactData): Promise<TContact> {
@@ -119,7 +125,7 @@ async function visibleByNumber(ctx: AppContext, actor: AuthUser, id: number): Pr
 /** POST /contact: the contact with this number (if the user may see it), created when there is none. */
 export async function findOrCreateContact(ctx: AppContext, actor: AuthUser, typed: ContactData): Promise<TContact> {
   const input = await withTypedNumber(ctx, typed, 'countryCodeOnly');
-  const existing = await repo.findContactIdByNumber(ctx.db, input.number);
+  const existing = (await repo.findPersonByAnyNumber(ctx.db, numberVariants(input.number)))?.id;
   if (existing) return visibleByNumber(ctx, actor, existing);
   try {
     return await createContact(ctx, input);
@@ -168,11 +174,17 @@ export async function deleteContact(ctx: AppContext, id: number): Promise<void> 
  */
 export async function importContacts(ctx: AppContext, typedRows: { line: number; data: repo.ContactWrite }[], invalid: TContactImportResult['skipped']): Promise<TContactImportResult> {
   const skipped = [...invalid];
-  // Each number read by the rule with the default country code; one that stays ambiguous is skipped with its reason.
+  // A number stored as written (a file the product exported) is that contact; any other is read
+  // by the rule with the default country code, and one that stays ambiguous is skipped with its reason.
+  const asWritten = await repo.existingNumbers(
+    ctx.db,
+    typedRows.map((r) => r.data.number.replace(/\D/g, '')),
+  );
   const read = await typedNumberReader(ctx);
   const rows: typeof typedRows = [];
   for (const row of typedRows) {
-    const result = read(row.data.number);
+    const digits = row.data.number.replace(/\D/g, '');
+    const result = asWritten.has(digits) ? { number: digits } : read(row.data.number);
     if (result.number === undefined) skipped.push({ line: row.line, reason: `number: ${PROBLEM_CODES[result.problem]}` });
     else rows.push({ line: row.line, data: { ...row.data, number: result.number } });
   }
@@ -213,8 +225,9 @@ export async function importContacts(ctx: AppContext, typedRows: { line: number;
  * may open a ticket for her (tickets-create.service.ts), and then see her as any ticket holder.
  */
 export async function findByNumber(ctx: AppContext, actor: AuthUser, typed: string): Promise<TContactByNumber> {
-  const number = await typedNumber(ctx, typed);
-  const found = await repo.findPersonByAnyNumber(ctx.db, numberVariants(number));
+  const asWritten = await storedAsWritten(ctx, typed);
+  const number = asWritten?.number ?? (await typedNumber(ctx, typed));
+  const found = asWritten ?? (await repo.findPersonByAnyNumber(ctx.db, numberVariants(number)));
   if (!found) return { number, found: false, contact: null };
   const contact = (await maySeeContact(ctx, actor, found.id)) ? await getContact(ctx, found.id) : null;
   return { number: found.number, found: true, contact };
@@ -222,6 +235,8 @@ export async function findByNumber(ctx: AppContext, actor: AuthUser, typed: stri
 
 /** The person a ticket is opened for by number: ERR_NO_CONTACT_FOUND when nobody has it. */
 export async function personIdByNumber(ctx: AppContext, typed: string): Promise<number> {
+  const asWritten = await storedAsWritten(ctx, typed);
+  if (asWritten) return asWritten.id;
   const number = await typedNumber(ctx, typed);
   const found = await repo.findPersonByAnyNumber(ctx.db, numberVariants(number));
   if (!found) throw new AppError('ERR_NO_CONTACT_FOUND', { fields: { number: 'INVALID' } });
