@@ -2,7 +2,16 @@ import fs from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZContactByNumberQuerySchema, ZContactByNumberSchema, ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
+import {
+  ZContactByNumberQuerySchema,
+  ZContactByNumberSchema,
+  ZContactImportResultSchema,
+  ZContactInputSchema,
+  ZContactListSchema,
+  ZContactSchema,
+  ZIdParamsSchema,
+  ZListQuerySchema,
+} from '@zapdesk/shared/schemas';
 import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';

@@ -124,6 +124,8 @@ async function visibleByNumber(ctx: AppContext, actor: AuthUser, id: number): Pr
 
 /** POST /contact: the contact with this number (if the user may see it), created when there is none. */
 export async function findOrCreateContact(ctx: AppContext, actor: AuthUser, typed: ContactData): Promise<TContact> {
+  const asWritten = await storedAsWritten(ctx, typed.number);
+  if (asWritten) return visibleByNumber(ctx, actor, asWritten.id);
   const input = await withTypedNumber(ctx, typed, 'countryCodeOnly');
   const existing = (await repo.findPersonByAnyNumber(ctx.db, numberVariants(input.number)))?.id;
   if (existing) return visibleByNumber(ctx, actor, existing);

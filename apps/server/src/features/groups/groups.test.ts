@@ -98,7 +98,12 @@ describe('creating a group', () => {
       method: 'POST',
       url: '/api/groups',
       token: t.adminToken,
-      payload: { whatsappId: phone, title: 'Turma de março', participants: '5511987650001\n(55) 11 8765-0002\n\nnot a number\n+999 1112-2233\n+997 1123-4567\n5511987650001', contactIds: [contact.id] },
+      payload: {
+        whatsappId: phone,
+        title: 'Turma de março',
+        participants: '5511987650001\n(55) 11 8765-0002\n\nnot a number\n+999 1112-2233\n+997 1123-4567\n5511987650001',
+        contactIds: [contact.id],
+      },
     });
     expect(res.statusCode).toBe(201);
     const created = res.json<TGroupCreated>();

@@ -110,7 +110,12 @@ describe('every place a number is typed reads it the same way', () => {
   });
 
   it('group participants typed without 55 are added with it', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/groups', token: t.adminToken, payload: { whatsappId: phone, title: 'Clientes VIP', participants: '11 98765-4441\n(11) 8765-4442\n8765-4443' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/groups',
+      token: t.adminToken,
+      payload: { whatsappId: phone, title: 'Clientes VIP', participants: '11 98765-4441\n(11) 8765-4442\n8765-4443' },
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json<TGroupCreated>();
     expect(created.added.sort()).toEqual(['5511987654441', '5511987654442']);

@@ -29,6 +29,7 @@ export const PROBLEM_CODES: Record<NumberProblem, ValidationCode> = {
 /** One typed number by `rule`; one that stays ambiguous is a 400 on `field`, nothing stored. */
 export async function typedNumber(ctx: AppContext, typed: string, options: { rule?: NumberRule; field?: string } = {}): Promise<string> {
   const read = readNumber(typed, { countryCode: await defaultCountryCode(ctx), rule: options.rule ?? 'whatsapp' });
-  if (read.number === undefined) throw new AppError('ERR_VALIDATION', { message: `${options.field ?? 'number'}: not a phone number (${read.problem})`, fields: { [options.field ?? 'number']: PROBLEM_CODES[read.problem] } });
+  if (read.number === undefined)
+    throw new AppError('ERR_VALIDATION', { message: `${options.field ?? 'number'}: not a phone number (${read.problem})`, fields: { [options.field ?? 'number']: PROBLEM_CODES[read.problem] } });
   return read.number;
 }

@@ -11,7 +11,7 @@ import { nowIso } from '../../core/time.js';
 import { sendOnTicket } from '../messages/outbound.service.js';
 import { readTicket } from '../messages/read-receipts.service.js';
 import type { AuthUser } from '../users/users.repository.js';
-import { findWhatsappById, findDefaultWhatsappId } from '../whatsapps/whatsapps.repository.js';
+import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
 import { isUniqueViolation } from '../../core/db/database.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';

@@ -197,6 +197,8 @@ export const en = {
     LESS_THAN_MIN: 'Must not be less than the minimum',
     INVALID: 'Invalid value',
     TOO_COMMON: 'Too common: choose another',
+    NO_AREA_CODE: 'The area code is missing: type the number with it, e.g. (11) 98765-4321',
+    UNKNOWN_AREA: 'Unknown area or country code',
   },
   errors: { generic: 'An error occurred!', prefixed: 'Error: {{message}}' },
   list: {
@@ -349,7 +351,7 @@ export const en = {
     details: 'Contact details',
     name: 'Name',
     number: 'WhatsApp number',
-    numberHelp: 'Digits only: country code, area code and number, e.g. 5511912345678',
+    numberHelp: 'With the area code, as you type it on a phone, e.g. (11) 98765-4321',
     email: 'Email',
     extraInfo: 'Extra information',
     extraName: 'Name',
@@ -519,6 +521,10 @@ export const en = {
       call: {
         label: 'Call notice',
         help: 'Enabled: an incoming WhatsApp call is rejected and the caller gets the call notice text in their ticket. Disabled: calls ring on the phone. Group calls are never rejected.',
+      },
+      defaultCountryCode: {
+        label: 'Default country code',
+        help: 'Put in front of numbers typed without one. 55 is Brazil: (11) 98765-4321 becomes 5511987654321. Empty: every number must be typed in full.',
       },
       callMessage: { label: 'Call notice text', help: 'What a caller gets when the call notice rejects their call. Empty: the call is rejected without a message.' },
       typebot: { label: 'Typebot chatbot', help: 'Hand new conversations to a Typebot bot before an agent.' },
@@ -768,7 +774,7 @@ export const en = {
     form: {
       connection: 'Connection',
       numbers: 'Numbers',
-      numbersHelp: 'One per line, with country and area code (5511987654321).',
+      numbersHelp: 'One per line, with the area code, as you type it on a phone: (11) 98765-4321.',
       count_one: '{{count}} number · {{duplicates}} repeated · {{invalid}} not valid',
       count_other: '{{count}} numbers · {{duplicates}} repeated · {{invalid}} not valid',
       pickContact: 'Add a contact',
@@ -978,7 +984,7 @@ export const en = {
     segmentsEmpty: 'Up to 160 characters per SMS (70 with accents beyond GSM or emoji).',
     callChars: '{{count}} of {{max}} characters',
     language: 'Read in {{language}} (the language of this screen).',
-    numbersHelp: 'One per line with the country code, e.g. 5511988887777. Brazilian mobiles get their 9.',
+    numbersHelp: 'One per line, with the area code, e.g. (11) 98877-7766. Brazilian mobiles get their 9.',
     sendSms: 'Send SMS',
     sendCall: 'Call',
     started_one: '{{count}} number queued.',
@@ -1155,6 +1161,31 @@ export const en = {
     },
   },
   confirmation: { confirm: 'Yes, delete', cancel: 'Cancel' },
+  phoneNumbers: {
+    willBe: 'Will be saved as {{number}}',
+    ninthAdded: '{{typed}} → {{number}}: Brazilian mobile, the ninth digit was added',
+    ninthRemoved: '{{typed}} → {{number}}: on WhatsApp, a mobile with an area code above 30 has no ninth digit',
+    changed_one: '{{count}} number changed by the ninth-digit rule:',
+    changed_other: '{{count}} numbers changed by the ninth-digit rule:',
+    ambiguous_one: '{{count}} line is not a number and will not be sent:',
+    ambiguous_other: '{{count}} lines are not numbers and will not be sent:',
+    line: '{{typed}}: {{reason}}',
+    more_one: 'and {{count}} more',
+    more_other: 'and {{count}} more',
+    problems: {
+      notANumber: 'not a number',
+      tooShort: 'too short',
+      tooLong: 'too long',
+      noAreaCode: 'the area code is missing',
+      unknownArea: 'unknown area or country code',
+    },
+  },
+  newTicketByNumber: {
+    hidden: 'Existing customer',
+    hiddenHelp: 'Served by another queue. Open a ticket to talk to them.',
+    exists: 'This number is already saved. You can open a ticket for this customer.',
+    queue: 'Ticket queue',
+  },
   backendErrors,
 };
 
