@@ -27,10 +27,10 @@ export function NewTicketOption({ props, option, icon }: Props) {
       </Avatar>
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="body2" noWrap>
-          {hidden ? `${t('newTicketByNumber.hidden')} · ${option.number}` : option.name}
+          {hidden ? option.number : option.name}
         </Typography>
-        <Typography variant="caption" color="text.secondary">
-          {hidden ? t('newTicketByNumber.hiddenHelp') : option.number}
+        <Typography variant="caption" color="text.secondary" component="div">
+          {hidden ? `${t('newTicketByNumber.hidden')}. ${t('newTicketByNumber.hiddenHelp')}` : option.number}
         </Typography>
       </Box>
     </Box>
