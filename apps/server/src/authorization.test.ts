@@ -61,8 +61,8 @@ async function ownReply(who: Who): Promise<TMessage> {
 }
 
 async function failedReply(who: Who): Promise<TMessage> {
-  // Numbers starting with 000 have no account on the simulated network: the reply fails.
-  const contact = await t.createContact({ number: `000${String(Date.now()).slice(-8)}${(n += 1)}` });
+  // Numbers of the country code 999 have no account on the simulated network: the reply fails.
+  const contact = await t.createContact({ number: `+999${String(Date.now()).slice(-8)}${(n += 1)}` });
   const token = who.token;
   const created = await t.request({ method: 'POST', url: '/api/tickets', token, payload: { contactId: contact.id, status: 'open', userId: who.id } });
   expect(created.statusCode).toBe(201);
@@ -233,6 +233,7 @@ const table: Record<string, Row> = {
 
   'GET /api/contacts': { anon: 401, user: ok, admin: ok },
   'POST /api/contacts': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { name: 'Novo', number: `5511955${String((n += 1)).padStart(6, '0')}`, email: '' } }) },
+  'GET /api/contacts/by-number': { anon: 401, user: ok, admin: ok, call: () => ({ url: '/api/contacts/by-number?number=11987650000' }) },
   'GET /api/contacts/export': { anon: 401, user: ok, admin: ok, perm: 'contactsImportExport' },
   'GET /api/contacts/{id}': {
     anon: 401,
@@ -264,6 +265,7 @@ const table: Record<string, Row> = {
   },
 
   'GET /api/settings': { anon: 401, user: 403, admin: ok, perm: 'settings' },
+  'GET /api/settings/phone-numbers': { anon: 401, user: ok, admin: ok },
   'PUT /api/settings/{key}': { anon: 401, user: 403, admin: ok, perm: 'settings', call: () => ({ url: '/api/settings/timeCreateNewTicket', payload: { value: '3600' } }) },
   'POST /api/settings/userApiToken/regenerate': { anon: 401, user: 403, admin: ok },
   // Named API tokens: for admins.

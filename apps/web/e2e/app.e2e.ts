@@ -114,7 +114,7 @@ describe('web app', () => {
     await page.getByTestId('contacts-page').waitFor();
     await page.getByTestId('add-contact').click();
     await page.getByTestId('contact-name').fill('Carla Customer');
-    await page.getByTestId('contact-number').fill('55 11 9');
+    await page.getByTestId('contact-number').fill('55 11 9x');
     await page.getByTestId('contact-submit').click();
     await page.getByText('Digits only: country code, area code and number').first().waitFor();
     await page.getByTestId('contact-number').fill('5511912345678');

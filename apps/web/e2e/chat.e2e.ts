@@ -356,8 +356,8 @@ describe('chat', () => {
   });
 
   it("shows a reply the phone network refuses as 'Not sent' with Retry, which sends it once the number is right", async () => {
-    // Numbers starting with 000 have no account on the simulated network.
-    const contact = z.object({ id: z.number() }).parse(await (await api('/contacts', { method: 'POST', body: { name: 'Número Errado', number: '0001199887766', email: '' } })).json());
+    // Numbers of the country code 999 have no account on the simulated network.
+    const contact = z.object({ id: z.number() }).parse(await (await api('/contacts', { method: 'POST', body: { name: 'Número Errado', number: '+9991199887766', email: '' } })).json());
     const created = await api('/tickets', { method: 'POST', body: { contactId: contact.id, status: 'open', userId: adminId } });
     expect(created.status).toBe(201);
     const ticketId = await idOf(created);

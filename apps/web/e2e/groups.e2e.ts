@@ -114,10 +114,10 @@ describe('group tools', () => {
     // Create group: one member not on WhatsApp is named in the result.
     await openTab(page, 'create');
     await page.getByTestId('group-title').fill('Turma de Março');
-    await page.getByTestId('campaign-numbers').fill(`${ana}\n${carla}\n0009998887`);
+    await page.getByTestId('campaign-numbers').fill(`${ana}\n${carla}\n+999 9998-887`);
     await page.getByTestId('group-create-submit').click();
     await page.getByTestId('group-create-result').waitFor();
-    await expect(page.getByTestId('group-create-failed-row').textContent()).resolves.toContain('0009998887');
+    await expect(page.getByTestId('group-create-failed-row').textContent()).resolves.toContain('+999 9998-887');
     await eventually(async () => (await simGroups()).groups.some((g) => g.subject === 'Turma de Março')).toBe(true);
     await screenshot(page, 'groups-03-created-pt');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZCampaignCreateSchema, parseRecipients } from './campaigns.js';
-import { normalizeBulkNumber, numberVariants } from './domain.js';
+import { numberReader, numberVariants, readNumber } from './phone-numbers.js';
 
 describe('the bulk pages’ number rule (spec 5, Brazilian numbers)', () => {
   // [typed, sent as]
@@ -10,7 +10,9 @@ describe('the bulk pages’ number rule (spec 5, Brazilian numbers)', () => {
     ['5511987654321', '5511987654321'],
     ['+55 (11) 8765-4321', '5511987654321'],
     ['55 21 98765 4321', '5521987654321'],
-    ['553087654321', '5530987654321'],
+    ['552887654321', '5528987654321'],
+    // A landline (last 8 digits starting 2 to 5) keeps its 8 digits.
+    ['551134567890', '551134567890'],
     ['552487654321', '5524987654321'],
     // Above 30: the last 8 digits without the 9.
     ['5531987654321', '553187654321'],
@@ -21,6 +23,7 @@ describe('the bulk pages’ number rule (spec 5, Brazilian numbers)', () => {
     ['55119876543', undefined],
     ['55119876543210', undefined],
     ['550987654321', undefined],
+    ['553087654321', undefined],
     // Other countries: as typed (digits only).
     ['447700900123', '447700900123'],
     ['+1 (415) 555-0100', '14155550100'],
@@ -32,8 +35,8 @@ describe('the bulk pages’ number rule (spec 5, Brazilian numbers)', () => {
     ['abc', undefined],
     ['', undefined],
   ];
-  it.each(cases)('%s → %s', (typed, sent) => {
-    expect(normalizeBulkNumber(typed)).toBe(sent);
+  it.each(cases)('%s → %s (no default country code)', (typed, sent) => {
+    expect(readNumber(typed, { countryCode: '' }).number).toBe(sent);
   });
 
   it('knows both forms of a Brazilian mobile number, to find a contact stored either way', () => {
@@ -45,11 +48,11 @@ describe('the bulk pages’ number rule (spec 5, Brazilian numbers)', () => {
 
 describe('parseRecipients', () => {
   it('keeps one number per line in the order typed, counting blank lines and repeats (after the rule)', () => {
-    const parsed = parseRecipients('5511987654321\r\n\n551187654321\n  447700900123 \nabc\nabc\n\n');
+    const parsed = parseRecipients('5511987654321\r\n\n551187654321\n  447700900123 \nabc\nabc\n\n', numberReader(''));
     expect(parsed.recipients).toEqual([
       { input: '5511987654321', number: '5511987654321' },
       { input: '447700900123', number: '447700900123' },
-      { input: 'abc', number: undefined },
+      { input: 'abc', number: undefined, problem: 'notANumber' },
     ]);
     expect(parsed).toMatchObject({ blank: 3, duplicates: 2 });
   });

@@ -4,7 +4,8 @@
  * kinds, the statuses, the number rules of the bulk pages, the request and answer shapes.
  */
 import { z } from 'zod';
-import { CHANNELS, MAX_ID, MEDIA_TYPES, normalizeBulkNumber } from './domain.js';
+import { CHANNELS, MAX_ID, MEDIA_TYPES } from './domain.js';
+import { ninthDigitChange, type NumberProblem, type ReadNumber } from './phone-numbers.js';
 
 /** What a bulk page sends. */
 export const SEND_KINDS = ['text', 'mediaUrl', 'mediaPath', 'voice'] as const;
@@ -69,18 +70,28 @@ export const CAMPAIGN_LIMITS = {
   maxMediaBytes: 16 * 1024 * 1024,
 } as const;
 
+export type ParsedRecipient = {
+  input: string;
+  number: string | undefined;
+  /** The ninth digit put in or taken out (the page says so). */
+  ninth?: 'ninthAdded' | 'ninthRemoved' | undefined;
+  /** Why the line is not a number (listed, never sent). */
+  problem?: NumberProblem | undefined;
+};
+
 export type ParsedRecipients = {
   /** In the order typed, first occurrence of each number. */
-  recipients: { input: string; number: string | undefined }[];
+  recipients: ParsedRecipient[];
   blank: number;
   duplicates: number;
 };
 
 /**
- * One number per line; blank lines and repeats of a number (after normalising) are dropped and
- * counted. `normalize`: the bulk pages' WhatsApp rule, or the phone network's (SMS, calls).
+ * One number per line; blank lines and repeats of a number (after the rule) are dropped and
+ * counted. `read`: the number rule (phone-numbers.ts) with the install's default country code,
+ * WhatsApp's or the phone network's (SMS, calls); or another reader of lines (Instagram names).
  */
-export function parseRecipients(text: string, normalize: (typed: string) => string | undefined = normalizeBulkNumber): ParsedRecipients {
+export function parseRecipients(text: string, read: (typed: string) => ReadNumber | string | undefined): ParsedRecipients {
   const seen = new Set<string>();
   const recipients: ParsedRecipients['recipients'] = [];
   let blank = 0;
@@ -91,14 +102,17 @@ export function parseRecipients(text: string, normalize: (typed: string) => stri
       blank += 1;
       continue;
     }
-    const number = normalize(input);
+    const answer = read(input);
+    const result: ReadNumber = typeof answer === 'object' ? answer : answer === undefined ? { number: undefined, problem: 'notANumber' } : { number: answer, changes: [] };
+    const number = result.number;
     const key = number ?? `invalid:${input}`;
     if (seen.has(key)) {
       duplicates += 1;
       continue;
     }
     seen.add(key);
-    recipients.push({ input: input.slice(0, 60), number });
+    const ninth = ninthDigitChange(result);
+    recipients.push({ input: input.slice(0, 60), number, ...(ninth ? { ninth } : {}), ...(result.problem ? { problem: result.problem } : {}) });
   }
   return { recipients, blank, duplicates };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, QUEUE_COLORS, SETTING_KEYS, SETTINGS, TIME_CREATE_NEW_TICKET_OPTIONS, foldText, isAdminProfile, normalizeNumber } from './domain.js';
+import { LIMITS, QUEUE_COLORS, SETTING_KEYS, SETTINGS, TIME_CREATE_NEW_TICKET_OPTIONS, foldText, isAdminProfile } from './domain.js';
+import { normalizeNumber } from './phone-numbers.js';
 import { ERROR_CODES, ERROR_MESSAGES, ERROR_STATUS, isErrorCode } from './errors.js';
 
 describe('QUEUE_COLORS', () => {
@@ -62,6 +63,7 @@ describe('settings and limits', () => {
     expect([...SETTING_KEYS].sort()).toEqual(
       [
         'userCreation',
+        'defaultCountryCode',
         'groups',
         'typebot',
         'typebotUrl',

@@ -68,6 +68,11 @@ export const SETTINGS = {
   CheckMsgIsGroup: { kind: 'toggle', default: 'enabled', group: 'general' },
   /** Enabled: an incoming WhatsApp call is rejected and the caller gets callMessage. */
   call: { kind: 'toggle', default: 'disabled', group: 'general' },
+  /**
+   * Put in front of a number typed without a country code (phone-numbers.ts). Seeded on first
+   * start from the install's language (DEFAULT_LANGUAGE: 55 for pt) or DEFAULT_COUNTRY_CODE.
+   */
+  defaultCountryCode: { kind: 'text', default: '', group: 'general' },
   callMessage: { kind: 'text', default: 'Não atendemos ligações por aqui. Por favor, envie sua mensagem por escrito.', group: 'general' },
   typebot: { kind: 'toggle', default: 'disabled', group: 'typebot' },
   typebotUrl: { kind: 'text', default: '', group: 'typebot' },
@@ -187,39 +192,7 @@ export const QUEUE_COLORS = [
 /** Colour of a ticket without a queue. */
 export const NO_QUEUE_COLOR = '#7C7C7C';
 
-/** Digits only: country code + area code + number. */
-export function normalizeNumber(raw: string): string {
-  return raw.replace(/\D/g, '');
-}
-
 /** Lower-case and strip accents, so 'joao' finds 'João'. */
 export function foldText(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/**
- * A bulk page's number as WhatsApp knows it, digits only: Brazil (55) with area code up to 30
- * gets a 9 before the last 8 digits, above 30 the last 8 digits without it; other countries as
- * typed. Undefined when it cannot be a phone number (8 to 15 digits; 12 or 13 for Brazil).
- */
-export function normalizeBulkNumber(typed: string): string | undefined {
-  const digits = typed.replace(/\D/g, '');
-  if (digits.length < 8 || digits.length > 15) return undefined;
-  if (!digits.startsWith('55')) return digits;
-  if (digits.length !== 12 && digits.length !== 13) return undefined;
-  const area = Number(digits.slice(2, 4));
-  if (area < 11) return undefined;
-  const local = digits.slice(-8);
-  return area <= 30 ? `55${area}9${local}` : `55${area}${local}`;
-}
-
-/**
- * The forms one Brazilian mobile number takes (with and without the 9 before the last 8 digits):
- * a contact may be stored as the network reported it, which is not always the bulk rule's form.
- */
-export function numberVariants(number: string): string[] {
-  if (!number.startsWith('55')) return [number];
-  if (number.length === 13 && number[4] === '9') return [number, number.slice(0, 4) + number.slice(5)];
-  if (number.length === 12) return [number, `${number.slice(0, 4)}9${number.slice(4)}`];
-  return [number];
 }

@@ -120,13 +120,22 @@ export const ZTicketUpdateSchema = z
   .refine((v) => v.status !== undefined || v.userId !== undefined || v.queueId !== undefined || v.whatsappId !== undefined, { message: 'REQUIRED', path: ['status'] });
 export type TTicketUpdate = z.infer<typeof ZTicketUpdateSchema>;
 
-export const ZTicketCreateSchema = z.object({
-  contactId: ZIdValue,
-  /** Ignored: a new ticket belongs to whoever opens it. */
-  userId: ZIdValue.nullable().optional(),
-  status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
-  whatsappId: ZIdValue.optional(),
-});
+/**
+ * POST /tickets: for a contact picked from the list (`contactId`), or for the person with an
+ * exact number (`number`, as typed: 'Novo ticket' for a customer of another queue). `queueId`:
+ * one of the opener's queues (any queue for an admin).
+ */
+export const ZTicketCreateSchema = z
+  .object({
+    contactId: ZIdValue.optional(),
+    number: z.string('INVALID').trim().min(1, 'REQUIRED').max(60, 'TOO_LONG').optional(),
+    /** Ignored: a new ticket belongs to whoever opens it. */
+    userId: ZIdValue.nullable().optional(),
+    status: z.enum(TICKET_STATUSES, 'INVALID').optional(),
+    whatsappId: ZIdValue.optional(),
+    queueId: ZIdValue.nullable().optional(),
+  })
+  .refine((v) => (v.contactId === undefined) !== (v.number === undefined), { message: 'REQUIRED', path: ['contactId'] });
 
 export const ZTicketListSchema = z.object({ tickets: z.array(ZTicketSchema), count: z.number(), hasMore: z.boolean() });
 

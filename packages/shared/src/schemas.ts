@@ -8,7 +8,7 @@ import { CHANNELS, CONNECTION_STATUSES, LIMITS, MAX_ID, PROFILES, SETTING_KEYS }
 import { ERROR_CODES } from './errors.js';
 import { BUILT_IN_ROLE_KEYS, PERMISSIONS } from './permissions.js';
 
-export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON', 'TAKEN'] as const;
+export const VALIDATION_CODES = ['REQUIRED', 'TOO_SHORT', 'TOO_LONG', 'INVALID_EMAIL', 'DIGITS_ONLY', 'LESS_THAN_MIN', 'INVALID', 'TOO_COMMON', 'TAKEN', 'NO_AREA_CODE', 'UNKNOWN_AREA'] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 
 export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
@@ -21,6 +21,8 @@ export const VALIDATION_MESSAGES: Record<ValidationCode, string> = {
   INVALID: 'Invalid value',
   TOO_COMMON: 'Too common: choose another',
   TAKEN: 'Already in use',
+  NO_AREA_CODE: 'Add the area code (DDD) to the number',
+  UNKNOWN_AREA: 'Not a known area or country code',
 };
 
 export const required = { error: (issue: { input: unknown }) => (issue.input === undefined || issue.input === null ? 'REQUIRED' : 'INVALID') };
@@ -217,8 +219,9 @@ export const ZContactNumber = z
   .trim()
   .check((ctx) => {
     if (ctx.value.length === 0) ctx.issues.push({ code: 'custom', message: 'REQUIRED', input: ctx.value });
-    else if (!/^\d+$/.test(ctx.value)) ctx.issues.push({ code: 'custom', message: 'DIGITS_ONLY', input: ctx.value });
-    else if (ctx.value.length < 8) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
+    // As people type it: digits with spaces, brackets, dashes, dots or a leading + (the server reads it by the number rule).
+    else if (!/^\+?[\d\s().\-/]+$/.test(ctx.value)) ctx.issues.push({ code: 'custom', message: 'DIGITS_ONLY', input: ctx.value });
+    else if (ctx.value.replace(/\D/g, '').length < 8) ctx.issues.push({ code: 'custom', message: 'TOO_SHORT', input: ctx.value });
     else if (ctx.value.length > 50) ctx.issues.push({ code: 'custom', message: 'TOO_LONG', input: ctx.value });
   });
 
@@ -235,6 +238,10 @@ export const ZContactInputSchema = z.object({
     .optional(),
 });
 export type TContactInput = z.input<typeof ZContactInputSchema>;
+/** 'Novo ticket' by exact number: `contact` only when the user may see it (else just that the number is a customer's). */
+export const ZContactByNumberQuerySchema = z.object({ number: z.string('REQUIRED').trim().min(1, 'REQUIRED').max(60, 'TOO_LONG') });
+export const ZContactByNumberSchema = z.object({ number: z.string(), found: z.boolean(), contact: ZContactSchema.nullable() });
+export type TContactByNumber = z.infer<typeof ZContactByNumberSchema>;
 export const ZContactListSchema = z.object({ contacts: z.array(ZContactSchema), count: z.number(), hasMore: z.boolean() });
 
 export const ZContactImportResultSchema = z.object({

@@ -6,18 +6,6 @@
 import { z } from 'zod';
 import { CAMPAIGN_LIMITS } from './campaigns.js';
 
-/**
- * A number as the phone network dials it, digits only, 8 to 15 (E.164 without '+'). A Brazilian
- * mobile typed without its 9 (55 + area + 8 digits starting 6-9) gets it: every Brazilian
- * mobile has had nine digits since 2016.
- */
-export function normalizePhoneNumber(typed: string): string | undefined {
-  const digits = typed.replace(/\D/g, '');
-  if (digits.length < 8 || digits.length > 15) return undefined;
-  if (digits.startsWith('55') && digits.length === 12 && /[6-9]/.test(digits[4] ?? '')) return `${digits.slice(0, 4)}9${digits.slice(4)}`;
-  return digits;
-}
-
 /** The GSM 03.38 basic set and its extension table (each extension character takes two septets). */
 const GSM7_BASIC = '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM7_EXTENSION = '^{}\\[~]|€\f';

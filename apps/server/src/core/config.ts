@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { AUDIT_DEFAULT_RETENTION_DAYS } from '@zapdesk/shared/audit';
+import { defaultCountryCodeFor } from '@zapdesk/shared/phone-numbers';
 
 const ZBool = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
 
@@ -123,6 +124,11 @@ const ZEnvSchema = z.object({
   MAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   TYPEBOT_RETRY_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(AUDIT_DEFAULT_RETENTION_DAYS),
+  DEFAULT_LANGUAGE: z.enum(['pt', 'en', 'es']).default('pt'),
+  DEFAULT_COUNTRY_CODE: z
+    .string()
+    .regex(/^([1-9]\d{0,2})?$/, '1 to 3 digits, e.g. 55, or empty for none')
+    .optional(),
   SIMULATOR: ZBool.default(false),
   DEMO: ZBool.default(false),
   DEMO_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(15),
@@ -188,6 +194,11 @@ export type Config = {
   typebotRetrySeconds: number;
   /** How many days audit rows are kept; older ones are deleted at start and daily. */
   auditRetentionDays: number;
+  /**
+   * The first start's default country code for typed numbers (the defaultCountryCode setting,
+   * editable later): DEFAULT_COUNTRY_CODE, else the install's language's (DEFAULT_LANGUAGE pt: 55).
+   */
+  defaultCountryCode: string;
   simulator: boolean;
   demo: boolean;
   demoIntervalSeconds: number;
@@ -255,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailRetrySeconds: e.MAIL_RETRY_SECONDS,
     typebotRetrySeconds: e.TYPEBOT_RETRY_SECONDS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    defaultCountryCode: e.DEFAULT_COUNTRY_CODE ?? defaultCountryCodeFor(e.DEFAULT_LANGUAGE),
     simulator: e.SIMULATOR || e.DEMO,
     demo: e.DEMO,
     demoIntervalSeconds: e.DEMO_INTERVAL_SECONDS,

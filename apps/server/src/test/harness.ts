@@ -157,7 +157,11 @@ async function openTestApp(
         method: 'POST',
         url: '/api/contacts',
         token: adminToken,
-        payload: { name: options.name ?? `Contact ${unique()}`, number: options.number ?? `55${String(Date.now()).slice(-9)}${(counter += 1)}`, email: options.email ?? '' },
+        payload: {
+          name: options.name ?? `Contact ${unique()}`,
+          number: options.number ?? `55119${String(Date.now()).slice(-5)}${String((counter += 1) % 1000).padStart(3, '0')}`,
+          email: options.email ?? '',
+        },
       });
       if (res.statusCode !== 201) throw new Error(`createContact failed: ${res.statusCode} ${res.body}`);
       return res.json<TContact>();

@@ -23,14 +23,17 @@ export type SimulatorOptions = {
   state?: string | PhoneLog;
 };
 
-/** Numbers starting with 000 have no account on the simulated network. */
+/**
+ * Numbers starting with 000, or with the country code 999 (assigned to no country, so it can be
+ * typed as +999…), have no account on the simulated network.
+ */
 export function simulatedNumberExists(number: string): boolean {
-  return /^\d{8,15}$/.test(number) && !number.startsWith('000');
+  return /^\d{8,15}$/.test(number) && !number.startsWith('000') && !number.startsWith('999');
 }
 
-/** Numbers starting with 001 have an account but their privacy settings refuse being added to groups. */
+/** Numbers starting with 001, or with the country code 997 (assigned to none), have an account but refuse being added to groups. */
 export function simulatedNumberRefusesGroups(number: string): boolean {
-  return number.startsWith('001');
+  return number.startsWith('001') || number.startsWith('997');
 }
 
 /** The simulated phone's own number: 55119 followed by the connection id on eight digits. */

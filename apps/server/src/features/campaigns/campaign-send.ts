@@ -14,7 +14,7 @@ import type { ChannelDriver, ChatAddress, GroupChange, OutboundContent } from '.
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
-import { numberVariants } from '@zapdesk/shared/domain';
+import { numberVariants } from '@zapdesk/shared/phone-numbers';
 import { findContactByAnyNumber, findGroupContact } from '../contacts/contacts.repository.js';
 import { mediaFile } from '../messages/media-store.js';
 import { mediaLine, sentFile } from '../messages/message-file.js';

@@ -21,9 +21,11 @@ import {
 import { csvFile } from '@zapdesk/shared/csv';
 import type { ErrorCode } from '@zapdesk/shared/errors';
 import { CHANNELS, MEDIA_TYPES } from '@zapdesk/shared/domain';
+import type { ReadNumber } from '@zapdesk/shared/phone-numbers';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { localDayBounds, nowIso } from '../../core/time.js';
+import { typedNumberReader } from '../settings/typed-numbers.js';
 import { findWhatsappById, whatsappExists } from '../whatsapps/whatsapps.repository.js';
 import { prepareFromLocalPath, prepareFromUrl, type PreparedMedia } from './campaign-media.js';
 import * as repo from './campaigns.repository.js';
@@ -99,7 +101,7 @@ export async function createCampaign(ctx: AppContext, actor: CampaignActor, inpu
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND', { fields: { whatsappId: 'INVALID' } });
   // Phone numbers and files are WhatsApp's: Instagram sends go by username (/InstaDirect).
   if (connection.channel === 'instagram') throw new AppError('ERR_IG_NOT_SUPPORTED', { fields: { whatsappId: 'INVALID' } });
-  const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: 'ERR_WAPP_INVALID_CONTACT' });
+  const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: 'ERR_WAPP_INVALID_CONTACT', read: await typedNumberReader(ctx) });
   // The file is fetched or read once, before anything is stored: a bad address stores nothing.
   const media = await prepareMedia(ctx, input);
   const campaign = await storeCampaign(ctx, actor, {
@@ -116,15 +118,16 @@ export async function createCampaign(ctx: AppContext, actor: CampaignActor, inpu
 }
 
 /**
- * The recipients typed one per line, read by `normalize` (the bulk pages' number rule unless
- * told): each queued, or invalid with `invalidError` when the line cannot be one. None, or more
- * than a campaign takes, is refused on `field` before anything is stored.
+ * The recipients typed one per line, read by `read` (the number rule with the default country
+ * code, see typed-numbers.ts): each queued, or invalid with `invalidError` when the line cannot
+ * be one (never sent). None, or more than a campaign takes, is refused on `field` before
+ * anything is stored.
  */
 export function typedRecipients(
   text: string,
-  options: { field: string; invalidError: ErrorCode | null; normalize?: (typed: string) => string | undefined },
+  options: { field: string; invalidError: ErrorCode | null; read: (typed: string) => ReadNumber | string | undefined },
 ): { recipients: recipients.RecipientInsert[]; dropped: { blank: number; duplicates: number } } {
-  const parsed = parseRecipients(text, options.normalize);
+  const parsed = parseRecipients(text, options.read);
   if (parsed.recipients.length === 0) throw new AppError('ERR_NO_RECIPIENTS', { fields: { [options.field]: 'REQUIRED' } });
   if (parsed.recipients.length > CAMPAIGN_LIMITS.maxRecipients) throw new AppError('ERR_TOO_MANY_RECIPIENTS', { fields: { [options.field]: 'TOO_BIG' } });
   return {

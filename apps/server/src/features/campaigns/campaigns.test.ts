@@ -47,7 +47,7 @@ afterAll(async () => {
 describe('creating a campaign', () => {
   it('stores each number once, drops blanks and repeats, marks what cannot be a number invalid, and sends the rest once each', async () => {
     const body = uniqueText('Promoção');
-    const res = await create({ message: body, numbers: '5511987654321\n\n5511987654321\n  \n(55) 11 98765-4322\nnot a number\n12\n447700900123\n0001234567' });
+    const res = await create({ message: body, numbers: '5511987654321\n\n5511987654321\n  \n(55) 11 98765-4322\nnot a number\n12\n447700900123\n+999 1234-5678' });
     expect(res.statusCode).toBe(201);
     const created = res.json<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }>();
     expect(created.dropped).toEqual({ blank: 2, duplicates: 1 });
@@ -60,7 +60,7 @@ describe('creating a campaign', () => {
     const byInput = new Map(list.recipients.map((r) => [r.input, r]));
     expect(byInput.get('not a number')).toMatchObject({ status: 'invalid', number: null, error: 'ERR_WAPP_INVALID_CONTACT' });
     expect(byInput.get('12')).toMatchObject({ status: 'invalid', error: 'ERR_WAPP_INVALID_CONTACT' });
-    expect(byInput.get('0001234567')).toMatchObject({ status: 'notOnWhatsapp', error: 'ERR_WAPP_INVALID_CONTACT' });
+    expect(byInput.get('+999 1234-5678')).toMatchObject({ status: 'notOnWhatsapp', number: '99912345678', error: 'ERR_WAPP_INVALID_CONTACT' });
     expect(byInput.get('(55) 11 98765-4322')).toMatchObject({ status: 'sent', number: '5511987654322' });
 
     const got = (await outbox()).filter((m) => m.body === body).map((m) => m.to);

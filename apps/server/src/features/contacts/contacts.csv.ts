@@ -63,7 +63,8 @@ export function parseContactsCsv(content: string): ParsedImport {
     const result = ZContactInputSchema.safeParse({
       // A file the product exported comes back as it was: the ' that defused a formula goes.
       name: csvCellValue(record[nameIdx] ?? ''),
-      number: (record[numberIdx] ?? '').replace(/[\s()+.-]/g, ''),
+      // As typed: the import reads it by the number rule with the default country code.
+      number: record[numberIdx] ?? '',
       email: emailIdx >= 0 ? csvCellValue(record[emailIdx] ?? '') : '',
     });
     if (result.success) parsed.rows.push({ line, data: { name: result.data.name, number: result.data.number, email: result.data.email } });

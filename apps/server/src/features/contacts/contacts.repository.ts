@@ -180,6 +180,17 @@ export async function findContactByAnyNumber(db: Db, numbers: string[]): Promise
   return undefined;
 }
 
+/** The person (not a group) stored under one of these numbers (the forms of one number), in the order given. */
+export async function findPersonByAnyNumber(db: Db, numbers: string[]): Promise<{ id: number; number: string } | undefined> {
+  if (numbers.length === 0) return undefined;
+  const rows = await db.selectFrom('contacts').select(['id', 'number']).where('number', 'in', numbers).where('isGroup', '=', 0).execute();
+  for (const number of numbers) {
+    const row = rows.find((r) => r.number === number);
+    if (row) return row;
+  }
+  return undefined;
+}
+
 /** People among these contacts (groups left out), with their numbers; only those `visible` when given. */
 export async function contactNumbers(db: Db, ids: number[], visible?: RawBuilder<SqlBool>): Promise<{ id: number; name: string; number: string }[]> {
   if (ids.length === 0) return [];

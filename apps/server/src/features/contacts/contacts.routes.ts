@@ -2,7 +2,16 @@ import fs from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema, ZListQuerySchema } from '@zapdesk/shared/schemas';
+import {
+  ZContactByNumberQuerySchema,
+  ZContactByNumberSchema,
+  ZContactImportResultSchema,
+  ZContactInputSchema,
+  ZContactListSchema,
+  ZContactSchema,
+  ZIdParamsSchema,
+  ZListQuerySchema,
+} from '@zapdesk/shared/schemas';
 import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -26,10 +35,14 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="zdg.csv"').send(csv);
   });
 
+  app.get('/contacts/by-number', { schema: { tags, querystring: ZContactByNumberQuerySchema, response: { 200: ZContactByNumberSchema } }, onRequest }, (req) =>
+    service.findByNumber(ctx, currentUser(req), req.query.number),
+  );
+
   app.get('/contacts/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZContactSchema } }, onRequest }, (req) => service.getVisibleContact(ctx, currentUser(req), req.params.id));
 
   app.post('/contacts', { schema: { tags, body: ZContactInputSchema, response: { 201: ZContactSchema } }, onRequest }, async (req, reply) =>
-    reply.code(201).send(await service.createContact(ctx, req.body)),
+    reply.code(201).send(await service.createTypedContact(ctx, req.body)),
   );
 
   app.post('/contact', { schema: { tags, body: ZContactInputSchema, response: { 200: ZContactSchema } }, onRequest }, (req) => service.findOrCreateContact(ctx, currentUser(req), req.body));

@@ -1,11 +1,13 @@
 import { isAdminProfile } from '@zapdesk/shared/domain';
-import type { TContact, TContactImportResult, TListQuery } from '@zapdesk/shared/schemas';
+import { numberVariants, type NumberRule } from '@zapdesk/shared/phone-numbers';
+import type { TContact, TContactByNumber, TContactImportResult, TListQuery } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { onUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { contactVisibleTo } from '../tickets/tickets-list.repository.js';
 import { userQueueIds } from '../tickets/tickets.repository.js';
+import { PROBLEM_CODES, typedNumber, typedNumberReader } from '../settings/typed-numbers.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { contactsCsvChunk } from './contacts.csv.js';
 import * as repo from './contacts.repository.js';
@@ -74,6 +76,28 @@ function guardNumber<T>(work: () => Promise<T>): Promise<T> {
   return onUniqueViolation({ table: 'contacts', column: 'number' }, () => new AppError('ERR_DUPLICATED_CONTACT'), work);
 }
 
+/**
+ * The number of a contact as typed, read by the number rule with the default country code
+ * (phone-numbers.ts): `11 97777-6666` is stored as 5511977776666. `rule` countryCodeOnly: whaticket's
+ * integration route, whose callers send full numbers and expect them kept.
+ */
+async function withTypedNumber(ctx: AppContext, input: ContactData, rule: NumberRule = 'whatsapp'): Promise<ContactData> {
+  return { ...input, number: await typedNumber(ctx, input.number, { rule }) };
+}
+
+/** POST /contacts: a person typed into the contact form (or whaticket's). Taken in any of its forms, the number is taken. */
+export async function createTypedContact(ctx: AppContext, input: ContactData): Promise<TContact> {
+  if (await storedAsWritten(ctx, input.number)) throw new AppError('ERR_DUPLICATED_CONTACT');
+  const data = await withTypedNumber(ctx, input);
+  if (await repo.findPersonByAnyNumber(ctx.db, numberVariants(data.number))) throw new AppError('ERR_DUPLICATED_CONTACT');
+  return createContact(ctx, data);
+}
+
+/** The person stored under a number exactly as written, digits only (one the network gave in another form than the rule's). */
+function storedAsWritten(ctx: AppContext, typed: string): Promise<{ id: number; number: string } | undefined> {
+  return repo.findPersonByAnyNumber(ctx.db, [typed.replace(/\D/g, '')]);
+}
+
 export async function createContact(ctx: AppContext, input: ContactData): Promise<TContact> {
   if (await repo.findContactIdByNumber(ctx.db, input.number)) throw new AppError('ERR_DUPLICATED_CONTACT');
   const id = await guardNumber(() =>
@@ -99,8 +123,11 @@ async function visibleByNumber(ctx: AppContext, actor: AuthUser, id: number): Pr
 }
 
 /** POST /contact: the contact with this number (if the user may see it), created when there is none. */
-export async function findOrCreateContact(ctx: AppContext, actor: AuthUser, input: ContactData): Promise<TContact> {
-  const existing = await repo.findContactIdByNumber(ctx.db, input.number);
+export async function findOrCreateContact(ctx: AppContext, actor: AuthUser, typed: ContactData): Promise<TContact> {
+  const asWritten = await storedAsWritten(ctx, typed.number);
+  if (asWritten) return visibleByNumber(ctx, actor, asWritten.id);
+  const input = await withTypedNumber(ctx, typed, 'countryCodeOnly');
+  const existing = (await repo.findPersonByAnyNumber(ctx.db, numberVariants(input.number)))?.id;
   if (existing) return visibleByNumber(ctx, actor, existing);
   try {
     return await createContact(ctx, input);
@@ -116,8 +143,10 @@ export async function findOrCreateContact(ctx: AppContext, actor: AuthUser, inpu
  * A user edits the contacts they may see. The number of a contact that has a conversation is
  * where the agents' replies go: changing it is for admins.
  */
-export async function updateContact(ctx: AppContext, actor: AuthUser, id: number, input: ContactData): Promise<TContact> {
+export async function updateContact(ctx: AppContext, actor: AuthUser, id: number, typed: ContactData): Promise<TContact> {
   const current = await getVisibleContact(ctx, actor, id);
+  // A number sent back as stored stays as stored (a contact the network named another way).
+  const input = typed.number.replace(/\D/g, '') === current.number ? { ...typed, number: current.number } : await withTypedNumber(ctx, typed);
   if (input.number !== current.number && !isAdminProfile(actor.profile) && (await repo.contactHasTickets(ctx.db, id))) {
     throw new AppError('ERR_NO_PERMISSION', { message: "Only an admin may change the number of a contact that has tickets: the agents' replies go to it.", fields: { number: 'INVALID' } });
   }
@@ -145,8 +174,22 @@ export async function deleteContact(ctx: AppContext, id: number): Promise<void> 
  * Imports parsed rows in one transaction. Numbers already stored are skipped, never
  * overwritten: an import cannot lose what a user saved.
  */
-export async function importContacts(ctx: AppContext, rows: { line: number; data: repo.ContactWrite }[], invalid: TContactImportResult['skipped']): Promise<TContactImportResult> {
+export async function importContacts(ctx: AppContext, typedRows: { line: number; data: repo.ContactWrite }[], invalid: TContactImportResult['skipped']): Promise<TContactImportResult> {
   const skipped = [...invalid];
+  // A number stored as written (a file the product exported) is that contact; any other is read
+  // by the rule with the default country code, and one that stays ambiguous is skipped with its reason.
+  const asWritten = await repo.existingNumbers(
+    ctx.db,
+    typedRows.map((r) => r.data.number.replace(/\D/g, '')),
+  );
+  const read = await typedNumberReader(ctx);
+  const rows: typeof typedRows = [];
+  for (const row of typedRows) {
+    const digits = row.data.number.replace(/\D/g, '');
+    const result = asWritten.has(digits) ? { number: digits } : read(row.data.number);
+    if (result.number === undefined) skipped.push({ line: row.line, reason: `number: ${PROBLEM_CODES[result.problem]}` });
+    else rows.push({ line: row.line, data: { ...row.data, number: result.number } });
+  }
   const existing = await repo.existingNumbers(
     ctx.db,
     rows.map((r) => r.data.number),
@@ -175,4 +218,29 @@ export async function importContacts(ctx: AppContext, rows: { line: number; data
   }
   skipped.sort((a, b) => a.line - b.line);
   return { created: ids.length, skipped };
+}
+
+/**
+ * 'Novo ticket' searched by an exact number (as typed, read with the default country code): the
+ * person stored under it in any of its forms, whoever's queue she is in. Someone who may not
+ * see her learns only that the number is a customer's (no name, no id): knowing the number, they
+ * may open a ticket for her (tickets-create.service.ts), and then see her as any ticket holder.
+ */
+export async function findByNumber(ctx: AppContext, actor: AuthUser, typed: string): Promise<TContactByNumber> {
+  const asWritten = await storedAsWritten(ctx, typed);
+  const number = asWritten?.number ?? (await typedNumber(ctx, typed));
+  const found = asWritten ?? (await repo.findPersonByAnyNumber(ctx.db, numberVariants(number)));
+  if (!found) return { number, found: false, contact: null };
+  const contact = (await maySeeContact(ctx, actor, found.id)) ? await getContact(ctx, found.id) : null;
+  return { number: found.number, found: true, contact };
+}
+
+/** The person a ticket is opened for by number: ERR_NO_CONTACT_FOUND when nobody has it. */
+export async function personIdByNumber(ctx: AppContext, typed: string): Promise<number> {
+  const asWritten = await storedAsWritten(ctx, typed);
+  if (asWritten) return asWritten.id;
+  const number = await typedNumber(ctx, typed);
+  const found = await repo.findPersonByAnyNumber(ctx.db, numberVariants(number));
+  if (!found) throw new AppError('ERR_NO_CONTACT_FOUND', { fields: { number: 'INVALID' } });
+  return found.id;
 }

@@ -204,8 +204,10 @@ describe('contact validation', () => {
     ['name empty', { name: ' ' }, 'name', 'REQUIRED'],
     ['name missing', { name: undefined }, 'name', 'REQUIRED'],
     ['number with letters', { number: '55119abc0001' }, 'number', 'DIGITS_ONLY'],
-    ['number with a plus sign', { number: '+5511987650001' }, 'number', 'DIGITS_ONLY'],
-    ['number with spaces inside', { number: '5511 98765 0001' }, 'number', 'DIGITS_ONLY'],
+    ['number with a hash sign', { number: '5511#987650001' }, 'number', 'DIGITS_ONLY'],
+    ['number without an area code', { number: '98765-0001' }, 'number', 'NO_AREA_CODE'],
+    ['number with an unknown area code', { number: '+55 (01) 98765-0001' }, 'number', 'UNKNOWN_AREA'],
+    ['number of 16 digits', { number: '1234567890123456' }, 'number', 'TOO_LONG'],
     ['number too short', { number: '1234567' }, 'number', 'TOO_SHORT'],
     ['number too long', { number: '1'.repeat(51) }, 'number', 'TOO_LONG'],
     ['number empty', { number: '' }, 'number', 'REQUIRED'],
@@ -234,11 +236,11 @@ describe('contact validation', () => {
     expect(await getContact(existing.id)).toMatchObject({ name: 'Validation Target', number: existing.number });
   });
 
-  it('accepts the boundaries: name of 2 and 50, number of 8 and 50 digits, empty or absent email', async () => {
-    const short = await postContact({ name: 'Jo', number: '12345678', email: '' });
+  it('accepts the boundaries: name of 2 and 50, number of 8 and 15 digits, empty or absent email', async () => {
+    const short = await postContact({ name: 'Jo', number: '+12345678', email: '' });
     expect(short.statusCode).toBe(201);
     expect(short.json()).toMatchObject({ name: 'Jo', number: '12345678', email: '' });
-    const long = await postContact({ name: 'L'.repeat(50), number: '9'.repeat(50) });
+    const long = await postContact({ name: 'L'.repeat(50), number: '+' + '9'.repeat(15) });
     expect(long.statusCode).toBe(201);
     expect(long.json()).toMatchObject({ email: '' });
   });
@@ -246,9 +248,9 @@ describe('contact validation', () => {
 
 describe('contact search and pages', () => {
   it('finds by name, by part of the number and by email, ignoring case and accents', async () => {
-    const joao = (await postContact({ name: 'João Conceição', number: '5531977770001', email: 'jc@mail.example' })).json();
-    const joana = (await postContact({ name: 'JOANA Silva', number: '5531977770002' })).json();
-    const other = (await postContact({ name: 'Carlos', number: '5531977770003' })).json();
+    const joao = (await postContact({ name: 'João Conceição', number: '5521977770001', email: 'jc@mail.example' })).json();
+    const joana = (await postContact({ name: 'JOANA Silva', number: '5521977770002' })).json();
+    const other = (await postContact({ name: 'Carlos', number: '5521977770003' })).json();
 
     expect((await search('joao')).contacts.map((c) => c.id)).toEqual([joao.id]);
     expect((await search('JOÃO')).contacts.map((c) => c.id)).toEqual([joao.id]);
@@ -256,7 +258,7 @@ describe('contact search and pages', () => {
     expect((await search('joana')).contacts.map((c) => c.id)).toEqual([joana.id]);
     expect((await search('977770003')).contacts.map((c) => c.id)).toEqual([other.id]);
     expect((await search('jc@MAIL')).contacts.map((c) => c.id)).toEqual([joao.id]);
-    const byPrefix = await search('55319777700');
+    const byPrefix = await search('55219777700');
     expect(byPrefix).toMatchObject({ count: 3, hasMore: false });
     expect(byPrefix.contacts.map((c) => c.name)).toEqual(['Carlos', 'JOANA Silva', 'João Conceição']);
     expect(await search('nobody-by-this-name')).toEqual({ contacts: [], count: 0, hasMore: false });
@@ -304,26 +306,26 @@ describe('POST /api/contact (find or create by number)', () => {
 
 describe('POST /api/contacts/import', () => {
   it('imports a ;-separated file with Portuguese headers', async () => {
-    const res = await importCsv('nome;numero;email\nAna Import;5571900000001;ana@import.example\nBeto Import;5571900000002;\n');
+    const res = await importCsv('nome;numero;email\nAna Import;5521900000001;ana@import.example\nBeto Import;5521900000002;\n');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ created: 2, skipped: [] });
     const found = await search('import');
     expect(found.contacts.map((c) => [c.name, c.number, c.email])).toEqual([
-      ['Ana Import', '5571900000001', 'ana@import.example'],
-      ['Beto Import', '5571900000002', ''],
+      ['Ana Import', '5521900000001', 'ana@import.example'],
+      ['Beto Import', '5521900000002', ''],
     ]);
   });
 
   it('imports a ,-separated file with a BOM, CRLF lines, English or accented headers and formatted numbers', async () => {
-    const res = await importCsv('\uFEFFName,Telefone,E-mail\r\n"Silva, Carla",+55 (71) 90000-0003,carla@import2.example\r\nDiego Import2,55 71 90000 0004,\r\n');
+    const res = await importCsv('\uFEFFName,Telefone,E-mail\r\n"Silva, Carla",+55 (21) 90000-0003,carla@import2.example\r\nDiego Import2,55 21 90000 0004,\r\n');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ created: 2, skipped: [] });
-    expect((await search('5571900000003')).contacts[0]).toMatchObject({ name: 'Silva, Carla', email: 'carla@import2.example' });
-    expect((await search('5571900000004')).contacts[0]).toMatchObject({ name: 'Diego Import2' });
+    expect((await search('5521900000003')).contacts[0]).toMatchObject({ name: 'Silva, Carla', email: 'carla@import2.example' });
+    expect((await search('5521900000004')).contacts[0]).toMatchObject({ name: 'Diego Import2' });
   });
 
   it('reports invalid lines with the line numbers of the file, empty lines included, and imports the rest', async () => {
-    const csv = ['name;number;email', 'Good One;5571900000005;', '', 'X;5571900000006;', 'Bad Number;55-71-abc;', '', 'Bad Email;5571900000007;nope', 'Good Two;5571900000008;'].join('\n');
+    const csv = ['name;number;email', 'Good One;5521900000005;', '', 'X;5521900000006;', 'Bad Number;55-71-abc;', '', 'Bad Email;5521900000007;nope', 'Good Two;5521900000008;'].join('\n');
     const res = await importCsv(csv);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -336,12 +338,12 @@ describe('POST /api/contacts/import', () => {
     });
     expect((await search('Good One')).count).toBe(1);
     expect((await search('Good Two')).count).toBe(1);
-    expect((await search('5571900000006')).count).toBe(0);
+    expect((await search('5521900000006')).count).toBe(0);
   });
 
   it('skips numbers already stored without overwriting them, and duplicates within the file', async () => {
-    const stored = (await postContact({ name: 'Stored Name', number: '5571900000009', email: 'stored@example.com' })).json();
-    const csv = 'name;number;email\nOverwrite Attempt;5571900000009;over@example.com\nTwin One;5571900000010;\nTwin Two;5571900000010;\n';
+    const stored = (await postContact({ name: 'Stored Name', number: '5521900000009', email: 'stored@example.com' })).json();
+    const csv = 'name;number;email\nOverwrite Attempt;5521900000009;over@example.com\nTwin One;5521900000010;\nTwin Two;5521900000010;\n';
     const res = await importCsv(csv);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -352,7 +354,7 @@ describe('POST /api/contacts/import', () => {
       ],
     });
     expect(await getContact(stored.id)).toMatchObject({ name: 'Stored Name', email: 'stored@example.com' });
-    expect((await search('5571900000010')).contacts.map((c) => c.name)).toEqual(['Twin One']);
+    expect((await search('5521900000010')).contacts.map((c) => c.name)).toEqual(['Twin One']);
   });
 
   it('imports a file with a header only as nothing', async () => {
@@ -362,10 +364,10 @@ describe('POST /api/contacts/import', () => {
   });
 
   it.each([
-    ['no header row', 'Ana;5571900000011;ana@x.example\nBia;5571900000012;\n'],
+    ['no header row', 'Ana;5521900000011;ana@x.example\nBia;5521900000012;\n'],
     ['a header without a number column', 'name;email\nAna;ana@x.example\n'],
     ['an empty file', ''],
-    ['an unterminated quote', 'name;number\n"Ana;5571900000013\n'],
+    ['an unterminated quote', 'name;number\n"Ana;5521900000013\n'],
   ])('refuses %s with 400 ERR_INVALID_CSV and writes nothing', async (_label, csv) => {
     const before = await contactCount();
     const res = await importCsv(csv);
@@ -384,7 +386,7 @@ describe('POST /api/contacts/import', () => {
   });
 
   it('refuses a request that is not multipart with 400 ERR_INVALID_CSV', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/contacts/import', token, payload: { file: 'name;number\nAna;5571900000014' } });
+    const res = await t.request({ method: 'POST', url: '/api/contacts/import', token, payload: { file: 'name;number\nAna;5521900000014' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'ERR_INVALID_CSV' });
   });
@@ -400,15 +402,15 @@ describe('POST /api/contacts/import', () => {
     expect(noBoundary.statusCode).toBe(400);
     expect(noBoundary.json()).toMatchObject({ error: 'ERR_INVALID_CSV' });
 
-    const whole = multipart([{ field: 'file', filename: 'c.csv', content: 'name;number\nCut Off;5571900000015\n' }]);
+    const whole = multipart([{ field: 'file', filename: 'c.csv', content: 'name;number\nCut Off;5521900000015\n' }]);
     const truncated = await t.request({ method: 'POST', url: '/api/contacts/import', token, headers: whole.headers, payload: whole.payload.subarray(0, whole.payload.length - 30) });
     expect(truncated.statusCode).toBe(400);
     expect(truncated.json()).toMatchObject({ error: 'ERR_INVALID_CSV' });
-    expect((await search('5571900000015')).count).toBe(0);
+    expect((await search('5521900000015')).count).toBe(0);
   });
 
   it('skips lines holding a NUL character instead of failing the file', async () => {
-    const res = await importCsv('name;number\nNul\u0000Name;5571900000016\nClean Name;5571900000017\n');
+    const res = await importCsv('name;number\nNul\u0000Name;5521900000016\nClean Name;5521900000017\n');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ created: 1, skipped: [{ line: 2, reason: expect.stringContaining('INVALID') }] });
   });
@@ -416,7 +418,7 @@ describe('POST /api/contacts/import', () => {
 
 describe('GET /api/contacts/export', () => {
   it('returns every contact as a ;-separated CSV with a header row, importable again', async () => {
-    const contact = (await postContact({ name: 'Export; Me', number: '5581900000001', email: 'export@example.com' })).json();
+    const contact = (await postContact({ name: 'Export; Me', number: '5521900000091', email: 'export@example.com' })).json();
     const res = await t.request({ method: 'GET', url: '/api/contacts/export', token });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
@@ -428,7 +430,7 @@ describe('GET /api/contacts/export', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe('"name";"number";"email"');
-    expect(lines).toContain('"Export; Me";"5581900000001";"export@example.com"');
+    expect(lines).toContain('"Export; Me";"5521900000091";"export@example.com"');
     expect(lines).toHaveLength((await contactCount()) + 1);
 
     // The export reads back in: every line is an existing number, so nothing changes.
@@ -445,9 +447,9 @@ describe('CSV exports against formula injection', () => {
     // (Names are trimmed when saved, so a leading tab or CR is covered by the shared csv tests.)
     const names = ['=HYPERLINK("http://evil.example","Clique")', '+SUM(1,2)', '-1+2', '@cmd'];
     const created: { id: number; name: string }[] = [];
-    for (const [i, name] of names.entries()) created.push({ id: (await postContact({ name, number: `558199900000${i}`, email: '' })).json<{ id: number }>().id, name });
+    for (const [i, name] of names.entries()) created.push({ id: (await postContact({ name, number: `552199900000${i}`, email: '' })).json<{ id: number }>().id, name });
     const res = await t.request({ method: 'GET', url: '/api/contacts/export', token });
-    for (const [i, name] of names.entries()) expect(res.body).toContain(`"'${name.replace(/"/g, '""')}";"558199900000${i}"`);
+    for (const [i, name] of names.entries()) expect(res.body).toContain(`"'${name.replace(/"/g, '""')}";"552199900000${i}"`);
     expect(res.body).not.toMatch(/(^|\r\n|;)"?=HYPERLINK/);
 
     // The export imports back into an empty database with the names as they were typed.
@@ -456,7 +458,7 @@ describe('CSV exports against formula injection', () => {
       const imported = await fresh.request({ method: 'POST', url: '/api/contacts/import', token: fresh.adminToken, ...multipart([{ field: 'file', filename: 'zdg.csv', content: res.body }]) });
       expect(imported.statusCode).toBe(200);
       const all = (await fresh.request({ method: 'GET', url: '/api/contacts?pageNumber=1', token: fresh.adminToken })).json<{ contacts: { name: string; number: string }[] }>().contacts;
-      for (const [i, name] of names.entries()) expect(all.find((c) => c.number === `558199900000${i}`)?.name).toBe(name);
+      for (const [i, name] of names.entries()) expect(all.find((c) => c.number === `552199900000${i}`)?.name).toBe(name);
     } finally {
       await fresh.close();
     }

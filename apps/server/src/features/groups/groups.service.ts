@@ -15,6 +15,7 @@ import { prepareFromLocalPath, prepareFromUrl, type PreparedMedia } from '../cam
 import { storeCampaign, type CampaignActor } from '../campaigns/campaigns.service.js';
 import type { RecipientInsert } from '../campaigns/recipients.repository.js';
 import { visibleContactNumbers } from '../contacts/contacts.service.js';
+import { typedNumberReader } from '../settings/typed-numbers.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { whatsappExists } from '../whatsapps/whatsapps.repository.js';
 
@@ -57,7 +58,7 @@ export async function createGroup(
   input: { whatsappId: number; title: string; participants: string; picked?: { by: AuthUser; contactIds: number[] } | undefined },
 ): Promise<TGroupCreated> {
   const driver = await connectedDriver(ctx, sessions, input.whatsappId);
-  const parsed = parseRecipients(input.participants);
+  const parsed = parseRecipients(input.participants, await typedNumberReader(ctx));
   const picked = input.picked ? await visibleContactNumbers(ctx, input.picked.by, input.picked.contactIds) : [];
   const failed: TGroupCreated['failed'] = [];
   const numbers: string[] = [];

@@ -98,7 +98,12 @@ describe('creating a group', () => {
       method: 'POST',
       url: '/api/groups',
       token: t.adminToken,
-      payload: { whatsappId: phone, title: 'Turma de março', participants: '5511987650001\n(55) 11 8765-0002\n\nnot a number\n0001112223\n0011234567\n5511987650001', contactIds: [contact.id] },
+      payload: {
+        whatsappId: phone,
+        title: 'Turma de março',
+        participants: '5511987650001\n(55) 11 8765-0002\n\nnot a number\n+999 1112-2233\n+997 1123-4567\n5511987650001',
+        contactIds: [contact.id],
+      },
     });
     expect(res.statusCode).toBe(201);
     const created = res.json<TGroupCreated>();
@@ -106,8 +111,8 @@ describe('creating a group', () => {
     expect(created.added.sort()).toEqual(['5511966660001', '5511987650001', '5511987650002']);
     expect(created.failed).toEqual([
       { input: 'not a number', number: null, error: 'ERR_WAPP_INVALID_CONTACT' },
-      { input: '0001112223', number: '0001112223', error: 'ERR_WAPP_INVALID_CONTACT' },
-      { input: '0011234567', number: '0011234567', error: 'ERR_GROUP_ADD_REFUSED' },
+      { input: '+999 1112-2233', number: '99911122233', error: 'ERR_WAPP_INVALID_CONTACT' },
+      { input: '+997 1123-4567', number: '99711234567', error: 'ERR_GROUP_ADD_REFUSED' },
     ]);
     const onPhone = await simGroupById(created.group.id);
     expect(onPhone?.participants.map((p) => p.number).sort()).toEqual([(await simGroups()).ownNumber, '5511966660001', '5511987650001', '5511987650002'].sort());
@@ -353,11 +358,11 @@ describe('the group calls of the tool API', () => {
 
   it('zdgGroupsCreate creates a group from `contact` and answers what could not be added', async () => {
     const [a, b] = [member(), member()];
-    const res = await t.request({ method: 'POST', url: '/api/zdgGroupsCreate', payload: { title: 'Criado via API', contact: `${a}, ${b}, 0001234567`, token: apiToken, ticketwhatsappId: second } });
+    const res = await t.request({ method: 'POST', url: '/api/zdgGroupsCreate', payload: { title: 'Criado via API', contact: `${a}, ${b}, +99901234567`, token: apiToken, ticketwhatsappId: second } });
     expect(res.statusCode).toBe(201);
     const created = res.json<TGroupCreated>();
     expect(created.added.sort()).toEqual([a, b].sort());
-    expect(created.failed).toEqual([{ input: '0001234567', number: '0001234567', error: 'ERR_WAPP_INVALID_CONTACT' }]);
+    expect(created.failed).toEqual([{ input: '+99901234567', number: '99901234567', error: 'ERR_WAPP_INVALID_CONTACT' }]);
     expect((await simGroupById(created.group.id, second))?.subject).toBe('Criado via API');
   });
 

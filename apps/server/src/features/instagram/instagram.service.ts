@@ -142,7 +142,7 @@ export async function createDirectCampaign(
 ): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
   const { whatsappId, participants } = await directConnection(ctx, sessions, input.whatsappId);
   // A line that cannot be a username is invalid; a username nobody wrote from, not reachable.
-  const typed = typedRecipients(input.users, { field: 'users', invalidError: null, normalize: normalizeUsername });
+  const typed = typedRecipients(input.users, { field: 'users', invalidError: null, read: normalizeUsername });
   const known = new Map((await participants()).map((p) => [p.username, p.id]));
   const recipients: RecipientInsert[] = typed.recipients.map((r) => {
     const username = r.number;

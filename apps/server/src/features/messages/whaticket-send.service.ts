@@ -6,12 +6,14 @@
  * one. The contact is found by number (either Brazilian form) or created, named by its number.
  * Each message takes the outbound path of every send: stored first, then sent.
  */
-import { mediaTypeOfMime, numberVariants } from '@zapdesk/shared/domain';
+import { mediaTypeOfMime } from '@zapdesk/shared/domain';
+import { numberVariants, readNumber } from '@zapdesk/shared/phone-numbers';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { findContactByAnyNumber, findContactById, insertChatContactIfAbsent } from '../contacts/contacts.repository.js';
+import { defaultCountryCode } from '../settings/typed-numbers.js';
 import { findOrCreateTicket } from './inbound/ticket-choice.js';
 import type { ReplyContent } from './message-file.js';
 import { sendOnTicket } from './outbound.service.js';
@@ -32,6 +34,15 @@ async function connectionFor(ctx: AppContext, whatsappId: number | undefined): P
   }
   if (!(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND', { fields: { whatsappId: 'INVALID' } });
   return whatsappId;
+}
+
+/**
+ * whaticket's callers send full numbers and expect them sent as they are: only one typed without
+ * its country code (11977776666) gets the default one. Anything the rule cannot read goes on as
+ * sent, and the network answers for it (ERR_WAPP_INVALID_CONTACT), as whaticket did.
+ */
+async function withDefaultCountryCode(ctx: AppContext, number: string): Promise<string> {
+  return readNumber(number, { countryCode: await defaultCountryCode(ctx), rule: 'countryCodeOnly' }).number ?? number;
 }
 
 /** The number as the network knows it: ERR_WAPP_INVALID_CONTACT when it has no account. */
@@ -62,7 +73,7 @@ async function contactIdFor(ctx: AppContext, number: string): Promise<number> {
 /** Sends and answers the ticket it went into with the ids of the stored messages. */
 export async function sendFromIntegration(ctx: AppContext, sessions: SessionManager, input: IntegrationSend): Promise<{ ticketId: number; messageIds: number[] }> {
   const whatsappId = await connectionFor(ctx, input.whatsappId);
-  const number = await canonicalNumber(sessions, whatsappId, input.number);
+  const number = await canonicalNumber(sessions, whatsappId, await withDefaultCountryCode(ctx, input.number));
   const contactId = await contactIdFor(ctx, number);
   const ref = await findOrCreateTicket(ctx.db, { contactId, whatsappId, isGroup: false, reopenWithinSeconds: REOPEN_WITHIN_SECONDS });
   const ticket = await findTicketById(ctx.db, ref.id);

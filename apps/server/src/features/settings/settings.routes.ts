@@ -4,8 +4,9 @@ import { ZPublicSettingsSchema, ZSettingParamsSchema, ZSettingSchema, ZSettingUp
 import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { textField } from '../../core/http/audit-hook.js';
-import { isAdmin, requireAdmin } from '../../core/http/auth-hooks.js';
+import { authenticate, isAdmin, requireAdmin } from '../../core/http/auth-hooks.js';
 import * as service from './settings.service.js';
+import { defaultCountryCode } from './typed-numbers.js';
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tags = ['settings'];
@@ -19,6 +20,11 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     const settings = await service.listSettings(ctx);
     return isAdmin(req) ? settings : settings.filter((s) => s.key !== 'userApiToken');
   });
+
+  // Every signed-in user's forms read typed numbers as the server will: they need the default country code.
+  app.get('/settings/phone-numbers', { schema: { tags, response: { 200: z.object({ defaultCountryCode: z.string() }) } }, onRequest: authenticate(ctx) }, async () => ({
+    defaultCountryCode: await defaultCountryCode(ctx),
+  }));
 
   app.put(
     '/settings/:key',

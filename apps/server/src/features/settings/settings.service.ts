@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { isEmailList } from '@zapdesk/shared/email';
+import { isCountryCode } from '@zapdesk/shared/phone-numbers';
 import { MASKED_VALUE, SETTING_KEYS, SETTINGS, isSettingKey, type SettingKey } from '@zapdesk/shared/domain';
 import type { TPublicSettings, TSetting } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
@@ -24,6 +25,8 @@ function toSetting(row: repo.SettingRow & { key: SettingKey }): TSetting {
 /** Every key of the product gets a value on first start; userApiToken a fresh random one. */
 export async function seedSettings(ctx: AppContext): Promise<void> {
   const values = Object.fromEntries(SETTING_KEYS.map((key) => [key, key === 'userApiToken' ? randomToken(24) : SETTINGS[key].default])) as Record<SettingKey, string>;
+  // The install's language decides it (see config.ts); an existing install keeps what it has.
+  values.defaultCountryCode = ctx.config.defaultCountryCode;
   await repo.insertMissingSettings(ctx.db, values, nowIso());
   // Secret values stored in clear by earlier versions are sealed now.
   for (const row of await repo.listSettingRows(ctx.db)) {
@@ -86,6 +89,7 @@ function hasCredentials(value: string): boolean {
 
 /** Text settings with a shape: checked here, so a typo is refused instead of failing later. */
 const VALUE_RULES: Partial<Record<SettingKey, { test: (value: string) => boolean; message: string }>> = {
+  defaultCountryCode: { test: (v) => isCountryCode(v), message: 'a country code, 1 to 3 digits (55 for Brazil), or empty for none' },
   emailPort: { test: (v) => /^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 65535, message: 'a port number, 1 to 65535' },
   emailHost: { test: (v) => /^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/.test(v), message: 'a host name or an IP address' },
   emailFrom: { test: (v) => isEmailList(v, 1), message: 'one e-mail address' },

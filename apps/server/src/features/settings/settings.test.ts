@@ -32,7 +32,7 @@ function putSetting(key: string, value: unknown, token = t.adminToken) {
 const keysOfKind = (kind: string) => SETTING_KEYS.filter((key) => SETTINGS[key].kind === kind);
 
 /** Text settings whose values have a shape (ports, hosts, addresses, minutes). */
-const SHAPED: readonly string[] = ['emailPort', 'emailHost', 'emailFrom', 'emailTo', 'typebotTime', 'typebotDebounce', 'typebotUrl', 'vonageApiKey', 'vonageApiId', 'vonageFrom'];
+const SHAPED: readonly string[] = ['defaultCountryCode', 'emailPort', 'emailHost', 'emailFrom', 'emailTo', 'typebotTime', 'typebotDebounce', 'typebotUrl', 'vonageApiKey', 'vonageApiId', 'vonageFrom'];
 
 describe('GET /api/settings', () => {
   it('lists every setting key once, with its default, on a fresh app', async () => {
@@ -40,7 +40,10 @@ describe('GET /api/settings', () => {
     expect(settings.map((s) => s.key).sort()).toEqual([...SETTING_KEYS].sort());
     for (const key of SETTING_KEYS) {
       const setting = settings.find((s) => s.key === key);
-      if (key === 'userApiToken') {
+      if (key === 'defaultCountryCode') {
+        // A new install in Portuguese (DEFAULT_LANGUAGE unset: pt): Brazil's.
+        expect(setting).toMatchObject({ value: '55', isSet: true });
+      } else if (key === 'userApiToken') {
         // A random token per installation, never a shared default.
         expect(setting?.value).toMatch(/^[A-Za-z0-9_-]{20,}$/);
       } else {

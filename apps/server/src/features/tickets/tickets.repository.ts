@@ -129,10 +129,14 @@ export async function findLatestTicketId(db: Db, contactId: number, whatsappId: 
   return row?.id;
 }
 
-export async function insertTicket(db: Db, data: { contactId: number; whatsappId: number; isGroup: boolean; status: TicketStatus; userId: number | null }, now: string): Promise<number> {
+export async function insertTicket(
+  db: Db,
+  data: { contactId: number; whatsappId: number; isGroup: boolean; status: TicketStatus; userId: number | null; queueId?: number | null },
+  now: string,
+): Promise<number> {
   const row = await db
     .insertInto('tickets')
-    .values({ ...data, isGroup: data.isGroup ? 1 : 0, queueId: null, lastMessage: '', unreadMessages: 0, createdAt: now, updatedAt: now })
+    .values({ ...data, isGroup: data.isGroup ? 1 : 0, queueId: data.queueId ?? null, lastMessage: '', unreadMessages: 0, createdAt: now, updatedAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

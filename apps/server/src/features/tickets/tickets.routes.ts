@@ -9,6 +9,7 @@ import type { AppContext } from '../../core/context.js';
 import { compact, numberField } from '../../core/http/audit-hook.js';
 import { authenticate, currentUser } from '../../core/http/auth-hooks.js';
 import { sendJsonOnce } from '../../core/http/json-once.js';
+import { createTicket } from './tickets-create.service.js';
 import * as service from './tickets.service.js';
 
 export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: SessionManager }> = async (app, { ctx, sessions }) => {
@@ -32,7 +33,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
   );
 
   app.post('/tickets', { schema: { tags, body: ZTicketCreateSchema, response: { 201: ZTicketSchema } }, onRequest }, async (req, reply) =>
-    reply.code(201).send(await service.createTicket(ctx, currentUser(req), req.body)),
+    reply.code(201).send(await createTicket(ctx, currentUser(req), req.body)),
   );
 
   app.delete(

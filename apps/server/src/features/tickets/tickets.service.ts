@@ -11,9 +11,8 @@ import { nowIso } from '../../core/time.js';
 import { sendOnTicket } from '../messages/outbound.service.js';
 import { readTicket } from '../messages/read-receipts.service.js';
 import type { AuthUser } from '../users/users.repository.js';
-import { findWhatsappById, findDefaultWhatsappId } from '../whatsapps/whatsapps.repository.js';
+import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
 import { isUniqueViolation } from '../../core/db/database.js';
-import { getVisibleContact } from '../contacts/contacts.service.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';
 import * as lists from './tickets-list.repository.js';
@@ -213,30 +212,6 @@ export async function updateTicket(ctx: AppContext, sessions: SessionManager, ac
   const targetUser = input.userId !== undefined ? input.userId : input.queueId !== undefined ? null : ticket.userId;
   if (targetUser === ticket.userId && !queueMoves && !connectionMoves) return ticket;
   return transferTicket(ctx, sessions, actor, id, { ...(input.userId !== undefined ? { userId: input.userId } : {}), ...(input.queueId !== undefined ? { queueId: input.queueId } : {}), ...moves });
-}
-
-/**
- * A ticket opened by an agent for a contact: open and theirs, on the default connection unless
- * told. Only on a contact they may see, asked first: a ticket would let them read the contact
- * and write to it, and the later answers (a connection, an open ticket) would tell them about it.
- */
-export async function createTicket(ctx: AppContext, actor: AuthUser, input: { contactId: number; whatsappId?: number | undefined }): Promise<TTicket> {
-  await getVisibleContact(ctx, actor, input.contactId);
-  const whatsappId = input.whatsappId ?? (await findDefaultWhatsappId(ctx.db));
-  if (whatsappId === undefined) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
-  if (input.whatsappId !== undefined && !(await findWhatsappById(ctx.db, whatsappId))) throw new AppError('ERR_NO_WAPP_FOUND');
-  if (await repo.findActiveTicketId(ctx.db, input.contactId, whatsappId)) throw new AppError('ERR_OTHER_OPEN_TICKET');
-  let id: number;
-  try {
-    id = await repo.insertTicket(ctx.db, { contactId: input.contactId, whatsappId, isGroup: false, status: 'open', userId: actor.id }, nowIso());
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('ERR_OTHER_OPEN_TICKET');
-    throw error;
-  }
-  const ticket = await repo.findTicketById(ctx.db, id);
-  if (!ticket) throw new AppError('ERR_CREATING_TICKET');
-  ctx.events.publish('ticket.saved', { ticket });
-  return ticket;
 }
 
 export async function deleteTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<void> {

@@ -5,7 +5,7 @@
  * cannot be asked whether it took a message): resent only by the operator, never silently.
  */
 import { CALL_LANGUAGES, type CallLanguage } from '@zapdesk/shared/vonage';
-import { numberVariants } from '@zapdesk/shared/domain';
+import { numberVariants } from '@zapdesk/shared/phone-numbers';
 import { isErrorCode, type ErrorCode } from '@zapdesk/shared/errors';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';

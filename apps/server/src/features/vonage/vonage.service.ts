@@ -4,14 +4,15 @@
  * webhooks then say what became of each: delivered, answered, completed, failed...
  */
 import type { TCampaign } from '@zapdesk/shared/campaigns';
-import { PHONE_REPORTS, normalizePhoneNumber, phoneReport, type CallLanguage, type PhoneReport, type TPhoneSend } from '@zapdesk/shared/vonage';
-import { numberVariants } from '@zapdesk/shared/domain';
+import { PHONE_REPORTS, phoneReport, type CallLanguage, type PhoneReport, type TPhoneSend } from '@zapdesk/shared/vonage';
+import { numberVariants } from '@zapdesk/shared/phone-numbers';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
 import { publishCampaign, storeCampaign, typedRecipients, type CampaignActor } from '../campaigns/campaigns.service.js';
 import { findPhoneRecipient, phoneSendsTo, recordDelivery } from './phone-sends.repository.js';
 import { getSettingValue } from '../settings/settings.repository.js';
+import { typedNumberReader } from '../settings/typed-numbers.js';
 
 export type PhoneCampaignInput = { kind: 'sms' | 'call'; from: string; numbers: string; text: string; language?: CallLanguage | undefined; scheduledAt?: string | undefined };
 
@@ -25,7 +26,7 @@ async function senderOf(ctx: AppContext, typed: string): Promise<string> {
 export async function createPhoneCampaign(ctx: AppContext, actor: CampaignActor, input: PhoneCampaignInput): Promise<{ campaign: TCampaign; dropped: { blank: number; duplicates: number } }> {
   const sender = await senderOf(ctx, input.from);
   // 'Not a number' says it all: WhatsApp's error text would be wrong here.
-  const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: null, normalize: normalizePhoneNumber });
+  const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: null, read: await typedNumberReader(ctx, 'phone') });
   const campaign = await storeCampaign(ctx, actor, {
     kind: input.kind,
     audience: 'numbers',

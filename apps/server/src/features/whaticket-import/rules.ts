@@ -3,7 +3,8 @@
  * Each returns what it did so the report can say why a row changed.
  */
 import path from 'node:path';
-import { normalizeNumber, type MediaType, type TicketStatus } from '@zapdesk/shared/domain';
+import type { MediaType, TicketStatus } from '@zapdesk/shared/domain';
+import { normalizeNumber } from '@zapdesk/shared/phone-numbers';
 
 /** A contact's number our way: digits only for a person; a group keeps its id (digits and '-'). */
 export function normaliseNumber(raw: string, isGroup: boolean): { number: string; changed: boolean } | undefined {

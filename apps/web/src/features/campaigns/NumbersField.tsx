@@ -1,7 +1,8 @@
 /**
- * The recipients of a bulk send: one number per line, counted as you type (numbers, repeats and
- * lines that cannot be a number, by the same rule the server applies), with contacts picked from
- * the address book or a list imported from a CSV or text file.
+ * The recipients of a bulk send: one number per line, as people type them ((11) 98765-4321 gets
+ * the default country code), counted as you type (numbers, repeats and lines that cannot be a
+ * number, by the same rule the server applies), with what the ninth-digit rule changed and what
+ * will not be sent listed; contacts picked from the address book or a list imported from a file.
  */
 import UploadFile from '@mui/icons-material/UploadFile';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -13,8 +14,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parseRecipients } from '@zapdesk/shared/campaigns';
+import type { NumberRule } from '@zapdesk/shared/phone-numbers';
 import type { TContact } from '@zapdesk/shared/schemas';
 import { useDebouncedValue } from '../../core/hooks/useDebouncedValue';
+import { NumberNotes } from '../../core/numbers/NumberNotes';
+import { useNumberReader } from '../../core/numbers/useNumberReader';
 import { fetchContactsPage } from '../contacts/contacts.api';
 
 /** The numbers of a CSV or text file: the first cell of each line that holds digits. */
@@ -31,16 +35,17 @@ function appendLines(current: string, lines: string[]): string {
   return [base, ...lines].filter((line) => line !== '').join('\n');
 }
 
-/** `normalize`: the rule numbers are read by (WhatsApp's bulk rule unless told); `help`: the line under the field. */
-type Props = { value: string; onChange: (value: string) => void; error: string | undefined; normalize?: ((typed: string) => string | undefined) | undefined; help?: string | undefined };
+/** `rule`: the rule numbers are read by (WhatsApp's unless told; 'phone' for SMS and calls); `help`: the line under the field. */
+type Props = { value: string; onChange: (value: string) => void; error: string | undefined; rule?: NumberRule | undefined; help?: string | undefined };
 
-export function NumbersField({ value, onChange, error, normalize, help }: Props) {
+export function NumbersField({ value, onChange, error, rule, help }: Props) {
   const { t } = useTranslation();
   const fileInput = useRef<HTMLInputElement | null>(null);
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search, 500);
   const contacts = useQuery({ queryKey: ['campaigns', 'contactPicker', debounced], queryFn: () => fetchContactsPage(debounced, 1), enabled: debounced.trim().length >= 3 });
-  const parsed = useMemo(() => parseRecipients(value, normalize), [value, normalize]);
+  const read = useNumberReader(rule);
+  const parsed = useMemo(() => parseRecipients(value, read), [value, read]);
   const invalid = parsed.recipients.filter((r) => r.number === undefined).length;
 
   const importFile = async (file: File) => {
@@ -64,6 +69,7 @@ export function NumbersField({ value, onChange, error, normalize, help }: Props)
       <Typography variant="body2" color={invalid > 0 ? 'warning.main' : 'text.secondary'} data-testid="campaign-numbers-count">
         {t('campaigns.form.count', { count: parsed.recipients.length - invalid, duplicates: parsed.duplicates, invalid })}
       </Typography>
+      <NumberNotes recipients={parsed.recipients} />
       <Stack direction={{ xs: 'column', sm: 'row' }} gap={1} alignItems={{ sm: 'center' }}>
         <Autocomplete<TContact>
           sx={{ flex: 1 }}

@@ -18,6 +18,9 @@ import { LIMITS } from '@zapdesk/shared/domain';
 import { ZContactInputSchema, type TContact } from '@zapdesk/shared/schemas';
 import { applyServerFieldErrors, delay, fieldErrorText } from '../../core/forms/fieldErrors';
 import { schemaRules } from '../../core/forms/schemaRules';
+import { ApiError } from '../../core/api/ApiError';
+import { numberNote } from '../../core/numbers/NumberNotes';
+import { useNumberReader } from '../../core/numbers/useNumberReader';
 import { muiRegister } from '../../core/ui/muiRegister';
 import { toastError } from '../../core/ui/toastError';
 import { createContact, saveContactInCache, updateContact } from './contacts.api';
@@ -33,9 +36,11 @@ type Props = {
   initialValues?: { name?: string; number?: string };
   onClose: () => void;
   onSaved?: (contact: TContact) => void;
+  /** A new contact whose number is already stored (perhaps someone else's customer): offered instead of an error. */
+  onDuplicate?: (number: string) => void;
 };
 
-export function ContactModal({ contact, initialValues, onClose, onSaved }: Props) {
+export function ContactModal({ contact, initialValues, onClose, onSaved, onDuplicate }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const form = useForm<ContactFormValues>({
@@ -49,6 +54,9 @@ export function ContactModal({ contact, initialValues, onClose, onSaved }: Props
   });
   const extraInfo = useFieldArray({ control: form.control, name: 'extraInfo' });
   const { errors, isSubmitting } = form.formState;
+  const read = useNumberReader();
+  const typedNumber = form.watch('number');
+  const note = numberNote(t, typedNumber, read(typedNumber));
 
   const onSubmit = form.handleSubmit(async (values) => {
     await delay(LIMITS.submitDelayMs);
@@ -59,6 +67,10 @@ export function ContactModal({ contact, initialValues, onClose, onSaved }: Props
       onSaved?.(saved);
       onClose();
     } catch (error) {
+      if (!contact && onDuplicate && error instanceof ApiError && error.code === 'ERR_DUPLICATED_CONTACT') {
+        onDuplicate(values.number);
+        return;
+      }
       applyServerFieldErrors(error, form.setError, ['name', 'number', 'email']);
       toastError(error);
     }
@@ -86,11 +98,11 @@ export function ContactModal({ contact, initialValues, onClose, onSaved }: Props
               <TextField
                 {...muiRegister(form.register('number'))}
                 label={t('contactModal.number')}
-                placeholder="5511912345678"
+                placeholder="(11) 98765-4321"
                 fullWidth
                 error={Boolean(errors.number)}
-                helperText={fieldErrorText(errors.number) ?? t('contactModal.numberHelp')}
-                slotProps={{ htmlInput: { 'data-testid': 'contact-number', inputMode: 'numeric' } }}
+                helperText={fieldErrorText(errors.number) ?? note ?? t('contactModal.numberHelp')}
+                slotProps={{ htmlInput: { 'data-testid': 'contact-number', inputMode: 'tel' }, formHelperText: { 'data-testid': 'contact-number-note' } as object }}
               />
             </Stack>
             <TextField

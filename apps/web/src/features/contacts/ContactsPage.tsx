@@ -58,7 +58,7 @@ export default function ContactsPage() {
   async function startTicket(contact: TContact) {
     if (!user) return;
     try {
-      const ticket = await createTicket(contact.id, user.id);
+      const ticket = await createTicket({ contactId: contact.id }, user.id, null);
       saveTicketInCache(queryClient, ticket, user);
       void navigate(`/tickets/${ticket.id}`);
     } catch (error) {

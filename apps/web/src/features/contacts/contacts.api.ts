@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { foldText } from '@zapdesk/shared/domain';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
-import type { TContactImportResult, ZContactListSchema, TContact, TContactInput } from '@zapdesk/shared/schemas';
+import type { TContactByNumber, TContactImportResult, ZContactListSchema, TContact, TContactInput } from '@zapdesk/shared/schemas';
 import { downloadFile, request, requestVoid } from '../../core/api/client';
 import { localizeCsv } from '../../core/ui/localizeCsv';
 import { i18n } from '../../i18n/i18n';
@@ -16,6 +16,11 @@ export const contactsKeys = {
 export async function fetchContactsPage(search: string, pageNumber: number): Promise<Page<TContact>> {
   const { contacts, count, hasMore } = await request<z.output<typeof ZContactListSchema>>('/contacts', { query: { searchParam: search, pageNumber } });
   return { items: contacts, count, hasMore };
+}
+
+/** 'Novo ticket': the person with this exact number, typed as people type it (the contact itself only when the user may see it). */
+export function fetchContactByNumber(number: string) {
+  return request<TContactByNumber>('/contacts/by-number', { query: { number } });
 }
 
 export function fetchContact(id: number) {

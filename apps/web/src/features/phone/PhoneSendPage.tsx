@@ -15,7 +15,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
-import { CALL_LANGUAGES, VONAGE_LIMITS, ZCallCreateSchema, ZSmsCreateSchema, normalizePhoneNumber, smsSegments } from '@zapdesk/shared/vonage';
+import { CALL_LANGUAGES, VONAGE_LIMITS, ZCallCreateSchema, ZSmsCreateSchema, smsSegments } from '@zapdesk/shared/vonage';
 import { ApiError } from '../../core/api/ApiError';
 import { fieldErrorText } from '../../core/forms/fieldErrors';
 import { PageLayout } from '../../core/ui/PageLayout';
@@ -96,7 +96,7 @@ export function PhoneSendPage({ kind }: { kind: 'sms' | 'call' }) {
               helperText={errors.from ?? t('phone.fromHelp')}
               slotProps={{ htmlInput: { maxLength: VONAGE_LIMITS.senderChars + 1, 'data-testid': 'phone-from' } }}
             />
-            <NumbersField value={numbers} onChange={setNumbers} error={errors.numbers} normalize={normalizePhoneNumber} help={t('phone.numbersHelp')} />
+            <NumbersField value={numbers} onChange={setNumbers} error={errors.numbers} rule="phone" help={t('phone.numbersHelp')} />
             <TextField
               label={t(kind === 'sms' ? 'phone.smsText' : 'phone.callText')}
               value={text}

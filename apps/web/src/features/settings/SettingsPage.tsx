@@ -14,6 +14,7 @@ import { useLocation } from 'react-router';
 import { toast } from 'react-toastify';
 import { SETTING_KEYS, SETTINGS, type SettingKey } from '@zapdesk/shared/domain';
 import type { TSetting } from '@zapdesk/shared/schemas';
+import { forgetDefaultCountryCode } from '../../core/numbers/useNumberReader';
 import { CenteredLoader } from '../../core/ui/CenteredLoader';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
@@ -44,12 +45,15 @@ export default function SettingsPage() {
     if (loaded && hash) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'start' });
   }, [loaded, hash]);
 
-  const save = async (key: SettingKey, value: string): Promise<boolean> => {
+  const save = async (key: SettingKey, typed: string): Promise<boolean> => {
+    // '+55' is how a country code is usually written: the setting keeps the digits.
+    const value = key === 'defaultCountryCode' ? typed.replace(/^\+/, '') : typed;
     // Toggles and the select move at once; a refused change moves back.
     const previous = queryClient.getQueryData<TSetting[]>(settingsKey);
     if (!isSecret(key)) queryClient.setQueryData<TSetting[]>(settingsKey, (rows) => rows?.map((row) => (row.key === key ? { ...row, value } : row)));
     try {
       saveSettingInCache(queryClient, await updateSetting(key, value));
+      if (key === 'defaultCountryCode') forgetDefaultCountryCode(queryClient);
       toast.success(t('settings.saved'), { toastId: `setting-${key}` });
       return true;
     } catch (error) {

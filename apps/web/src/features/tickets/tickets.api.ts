@@ -29,8 +29,9 @@ export function updateTicketStatus(id: number, status: TicketStatus) {
 }
 
 /** A new ticket for a contact: open and assigned to the current user (ERR_OTHER_OPEN_TICKET when one is active). */
-export function createTicket(contactId: number, userId: number) {
-  return request<TTicket>('/tickets', { method: 'POST', body: { contactId, userId, status: 'open' } });
+/** A ticket for a contact picked from the list, or for the person with a number typed in full; in one of the opener's queues when given. */
+export function createTicket(target: { contactId: number } | { number: string }, userId: number, queueId: number | null) {
+  return request<TTicket>('/tickets', { method: 'POST', body: { ...target, userId, status: 'open', ...(queueId !== null ? { queueId } : {}) } });
 }
 
 export type CloseAllSummary = { own: number; waiting: number; others: number };
