@@ -61,15 +61,7 @@ const NAME_CELL = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ell
  * `showContent`: with what the send carries (its text and file), as the history's detail shows it.
  * `onFinished`: called once when the campaign is seen ended (completed or cancelled), even if it already was when shown.
  */
-export function CampaignProgress({
-  initial,
-  showContent = false,
-  onFinished,
-}: {
-  initial: TCampaign;
-  showContent?: boolean;
-  onFinished?: (campaign: TCampaign) => void;
-}) {
+export function CampaignProgress({ initial, showContent = false, onFinished }: { initial: TCampaign; showContent?: boolean; onFinished?: (campaign: TCampaign) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: campaign = initial } = useQuery({ queryKey: campaignsKeys.detail(initial.id), queryFn: () => fetchCampaign(initial.id), initialData: initial });
