@@ -583,7 +583,7 @@ const toolPermissions: Record<string, Permission> = {
 };
 
 /** The routes a named token may call: the tool API's, and a send's state. */
-const takesApiTokens = new Set([...Object.keys(toolPermissions), 'GET /api/campaigns/{id}', 'GET /api/campaigns/{id}/recipients', 'POST /api/messages/send']);
+const takesApiTokens = new Set([...Object.keys(toolPermissions), 'GET /api/campaigns/{id}', 'GET /api/campaigns/{id}/recipients', 'POST /api/messages/send', 'POST /api/syncMessage']);
 
 async function namedToken(permissions: Permission[]): Promise<TApiTokenCreated> {
   const res = await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: `Token ${(n += 1)}`, permissions } });

@@ -168,7 +168,8 @@ async function openTestApp(
     },
     async inboundTicket(connectionId, body = 'oi') {
       inboundCounter += 1;
-      const from = `5511${String(process.pid % 10000).padStart(4, '0')}${String(inboundCounter).padStart(5, '0')}`;
+      // A São Paulo mobile (55 11 9xxxx-xxxx), as the number rules read a customer's number.
+      const from = `55119${String(process.pid % 10000).padStart(4, '0')}${String(inboundCounter).padStart(4, '0')}`;
       const sent = await request({ method: 'POST', url: `/api/simulator/${connectionId}/inbound`, token: adminToken, payload: { from, name: `Cliente ${from.slice(-4)}`, body } });
       if (sent.statusCode !== 200) throw new Error(`inbound failed: ${sent.statusCode} ${sent.body}`);
       const until = Date.now() + 5000;
