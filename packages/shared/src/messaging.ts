@@ -35,6 +35,14 @@ export const ZTicketSchema = z.object({
   whatsappId: z.number(),
   contactId: z.number(),
   lastMessage: z.string(),
+  /**
+   * The list line: the customer's last message (not the bot's greeting, menu or farewell, nor the
+   * agents' replies), or `lastMessage` while the customer has written none. `lastMessage` stays
+   * the last message of all, as whaticket's clients read it.
+   */
+  preview: z.string(),
+  /** Search results only: the words of the matching message, around the first match. */
+  match: z.string().optional(),
   unreadMessages: z.number(),
   isGroup: z.boolean(),
   /** The chatbot answers this waiting ticket now. */

@@ -19,6 +19,7 @@ const ticketColumns = [
   'tickets.whatsappId',
   'tickets.contactId',
   'tickets.lastMessage',
+  'tickets.customerMessage',
   'tickets.unreadMessages',
   'tickets.isGroup',
   'tickets.createdAt',
@@ -67,6 +68,8 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
       whatsappId: r.whatsappId,
       contactId: r.contactId,
       lastMessage: r.lastMessage,
+      // The list line: the customer's last message, or the last one while they wrote none.
+      preview: r.customerMessage || r.lastMessage,
       unreadMessages: r.unreadMessages,
       isGroup: bool(r.isGroup),
       chatbot: r.botStatus === 'active' && r.status === 'pending' && r.userId === null,
@@ -168,16 +171,24 @@ export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: 
 }
 
 /** The list line of a ticket after its latest message was edited: the ticket keeps its place (no updatedAt). */
-export async function setLastMessage(db: Db, id: number, lastMessage: string): Promise<void> {
-  await db.updateTable('tickets').set({ lastMessage }).where('id', '=', id).execute();
+export async function setLastMessage(db: Db, id: number, lastMessage: string, options: { customer: boolean }): Promise<void> {
+  await db
+    .updateTable('tickets')
+    .set({ lastMessage, ...(options.customer ? { customerMessage: lastMessage } : {}) })
+    .where('id', '=', id)
+    .execute();
 }
 
-/** Records a new message on the ticket: last message text, and one more unread when it came in. */
+/**
+ * Records a new message on the ticket: last message text, and one more unread when it came in.
+ * A message from the customer (`incoming`) is also the ticket's list line (customerMessage).
+ */
 export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean; queueId?: number | undefined }, now: string): Promise<void> {
   await db
     .updateTable('tickets')
     .set((eb) => ({
       lastMessage: options.lastMessage,
+      ...(options.incoming ? { customerMessage: options.lastMessage } : {}),
       updatedAt: now,
       ...(options.incoming ? { unreadMessages: eb('unreadMessages', '+', 1) } : {}),
       ...(options.queueId === undefined ? {} : { queueId: options.queueId }),

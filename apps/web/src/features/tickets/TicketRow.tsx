@@ -1,6 +1,6 @@
 /**
- * A ticket in a tab list: queue colour, avatar, contact, last message, time, unread and tags, and
- * on pending tickets Accept and 'Spy'. Memoized: a virtual list re-renders rows as they scroll in.
+ * A ticket in a tab list: queue colour, avatar, contact, the customer's last message (or a search's
+ * match), time, unread and tags, and on pending tickets Accept and 'Spy'. A click opens the chat. Memoized: a virtual list re-renders rows as they scroll in.
  */
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
@@ -23,11 +23,18 @@ import { useAuth } from '../../core/auth/AuthProvider';
 import { formatRecent } from '../../core/ui/formatDate';
 import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
+import { PreviewLine } from './PreviewLine';
 import { saveTicketInCache, updateTicketStatus } from './tickets.api';
 
-type Props = { ticket: TTicket; selected: boolean; onAccepted: () => void };
+type Props = {
+  ticket: TTicket;
+  selected: boolean;
+  onAccepted: () => void;
+  /** A search list: the searched words, marked in the row's line. */
+  searchWords?: string[] | undefined;
+};
 
-export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted }: Props) {
+export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted, searchWords }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -57,9 +64,8 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
     <ListItemButton
       component="div"
       selected={selected}
-      // A pending ticket opens only through Accept or 'Spy'.
-      disableRipple={pending}
-      onClick={pending ? undefined : () => void navigate(`/tickets/${ticket.id}`)}
+      // A waiting ticket opens too, read-only until someone accepts it (Accept in the row or the chat).
+      onClick={() => void navigate(`/tickets/${ticket.id}`)}
       sx={{
         position: 'relative',
         pl: 2.5,
@@ -67,10 +73,9 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
         py: 1,
         gap: 1.5,
         alignItems: 'flex-start',
-        cursor: pending ? 'default' : 'pointer',
+        cursor: 'pointer',
         borderBottom: 1,
         borderColor: 'divider',
-        ...(pending ? { '&:hover': { bgcolor: 'transparent' } } : {}),
       }}
       data-testid="ticket-row"
       data-id={ticket.id}
@@ -94,7 +99,8 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
-            {ticket.lastMessage || '\u00A0'}
+            {/* A search result shows the words it matched in context; other lists the customer's last message. */}
+            <PreviewLine text={ticket.match ?? ticket.preview} words={ticket.match === undefined ? [] : searchWords} />
           </Typography>
           {unread > 0 ? <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} /> : null}
         </Box>

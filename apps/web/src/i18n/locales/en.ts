@@ -669,7 +669,6 @@ export const en = {
     deleteTitle: 'Delete message?',
     deleteBody: 'This action cannot be reverted.',
     inputPlaceholder: 'Type a message',
-    closedPlaceholder: 'Reopen or accept this ticket to send a message.',
     send: 'Send',
     attach: 'Attach files',
     cancelReply: 'Cancel reply',
@@ -1156,6 +1155,11 @@ export const en = {
   },
   confirmation: { confirm: 'Yes, delete', cancel: 'Cancel' },
   backendErrors,
+  /** The chat's input by the ticket's state (issue 27: actions answer at once). */
+  ticketStates: {
+    waitingPlaceholder: 'This ticket is waiting: click Accept to reply.',
+    resolvedPlaceholder: 'Ticket resolved. Click Reopen to send a message.',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
