@@ -54,7 +54,7 @@ export function matchRanges(text: string, words: string[]): [number, number][] {
  * and `after` after, cut at spaces, with '…' where the text was cut. The whole line when there
  * is no match.
  */
-export function snippetAround(text: string, words: string[], before = 30, after = 70): string {
+export function snippetAround(text: string, words: string[], before = 20, after = 80): string {
   const line = text.replace(/\s+/g, ' ').trim();
   const first = matchRanges(line, words)[0];
   if (!first) return line.length > before + after ? `${line.slice(0, before + after).trimEnd()}…` : line;
