@@ -82,6 +82,9 @@ async function phonePage(): Promise<Page> {
   return context.newPage();
 }
 
+/** A condition waited for as long as a busy machine may need (vitest's default is one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 const chatStatus = (page: Page) => page.getByTestId('ticket-view').getAttribute('data-status');
 const count = (page: Page, tab: string) => page.getByTestId(`count-${tab}`).getAttribute('data-count');
 
@@ -111,7 +114,7 @@ describe('every action answers at once, whatever the live events do', () => {
   it('desktop: open a waiting ticket by a click, accept, resolve, reopen, transfer and return with the events held back, then replayed twice', async () => {
     const from = '5511988880001';
     await writeIn(plain, from, 'Carla Cliente', 'Oi, preciso de ajuda com meu pedido');
-    await expect.poll(() => ticketIdOf(from)).toBeGreaterThan(0);
+    await eventually(() => ticketIdOf(from)).toBeGreaterThan(0);
     const ticketId = await ticketIdOf(from);
     const page = await desktopPage();
     const live = await holdLiveEvents(page);
@@ -119,7 +122,7 @@ describe('every action answers at once, whatever the live events do', () => {
     await page.goto('/tickets');
 
     // Nobody is being served: the Inbox opens on 'Aguardando', where the ticket is.
-    await expect.poll(() => page.getByTestId('tab-pending').getAttribute('aria-selected')).toBe('true');
+    await eventually(() => page.getByTestId('tab-pending').getAttribute('aria-selected')).toBe('true');
     const row = page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' });
     await row.waitFor();
     await screenshot(page, 'first-day-inbox-desktop-waiting-tab');
@@ -129,35 +132,35 @@ describe('every action answers at once, whatever the live events do', () => {
     await row.click();
     await page.waitForURL(`**/tickets/${ticketId}`);
     expect(await chatStatus(page)).toBe('pending');
-    await expect.poll(() => page.getByTestId('message-input').getAttribute('placeholder')).toContain('clique em Aceitar');
+    await eventually(() => page.getByTestId('message-input').getAttribute('placeholder')).toContain('clique em Aceitar');
     expect(await page.getByTestId('ticket-view').getByTestId('ticket-accept').textContent()).toBe('Aceitar');
     await screenshot(page, 'first-day-inbox-desktop-waiting-read-only');
 
     await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
-    await expect.poll(() => chatStatus(page)).toBe('open');
-    await expect.poll(() => count(page, 'pending')).toBe('0');
-    await expect.poll(() => count(page, 'open')).toBe('1');
+    await eventually(() => chatStatus(page)).toBe('open');
+    await eventually(() => count(page, 'pending')).toBe('0');
+    await eventually(() => count(page, 'open')).toBe('1');
     await page.getByTestId('tab-open').click();
     await page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).waitFor();
 
     await page.getByTestId('ticket-view').getByTestId('ticket-resolve').click();
-    await expect.poll(() => chatStatus(page)).toBe('closed');
+    await eventually(() => chatStatus(page)).toBe('closed');
     // The header and the input say so at once: Reabrir, no Retornar/Resolver, the resolved state.
     await page.getByTestId('ticket-view').getByTestId('ticket-reopen').waitFor();
     expect(await page.getByTestId('ticket-view').getByTestId('ticket-resolve').count()).toBe(0);
     expect(await page.getByTestId('ticket-view').getByTestId('ticket-return').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('message-input').getAttribute('placeholder')).toContain('Ticket resolvido');
-    await expect.poll(() => count(page, 'open')).toBe('0');
-    await expect.poll(() => page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).count()).toBe(0);
+    await eventually(() => page.getByTestId('message-input').getAttribute('placeholder')).toContain('Ticket resolvido');
+    await eventually(() => count(page, 'open')).toBe('0');
+    await eventually(() => page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).count()).toBe(0);
     await screenshot(page, 'first-day-inbox-desktop-resolved-at-once');
     await page.getByTestId('tab-resolved').click();
     await page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).waitFor();
 
     await page.getByTestId('ticket-view').getByTestId('ticket-reopen').click();
-    await expect.poll(() => chatStatus(page)).toBe('open');
-    await expect.poll(() => page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).count()).toBe(0);
+    await eventually(() => chatStatus(page)).toBe('open');
+    await eventually(() => page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).count()).toBe(0);
     await page.getByTestId('tab-inbox').click();
-    await expect.poll(() => count(page, 'open')).toBe('1');
+    await eventually(() => count(page, 'open')).toBe('1');
 
     // Transfer to Suporte without a user: back to the waiting list, and the chat leaves.
     await page.getByTestId('ticket-view').getByTestId('ticket-transfer').click();
@@ -165,18 +168,18 @@ describe('every action answers at once, whatever the live events do', () => {
     await page.getByRole('option', { name: 'Suporte', exact: true }).click();
     await page.getByTestId('transfer-submit').click();
     await page.waitForURL((url) => url.pathname === '/tickets');
-    await expect.poll(() => count(page, 'open')).toBe('0');
-    await expect.poll(() => count(page, 'pending')).toBe('1');
+    await eventually(() => count(page, 'open')).toBe('0');
+    await eventually(() => count(page, 'pending')).toBe('1');
 
     // Accept from the row, then return it to the queue.
     await page.getByTestId('tab-pending').click();
     await page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).getByTestId('ticket-accept').click();
     await page.waitForURL(`**/tickets/${ticketId}`);
-    await expect.poll(() => chatStatus(page)).toBe('open');
+    await eventually(() => chatStatus(page)).toBe('open');
     await page.getByTestId('ticket-view').getByTestId('ticket-return').click();
     await page.waitForURL((url) => url.pathname === '/tickets');
-    await expect.poll(() => count(page, 'pending')).toBe('1');
-    await expect.poll(() => count(page, 'open')).toBe('0');
+    await eventually(() => count(page, 'pending')).toBe('1');
+    await eventually(() => count(page, 'open')).toBe('0');
 
     // Every result above came from the actions' answers: the events were all held.
     expect(live.state.held.length).toBeGreaterThan(5);
@@ -188,17 +191,17 @@ describe('every action answers at once, whatever the live events do', () => {
     await page.getByTestId('tab-pending').click();
     await page.getByTestId('ticket-row').filter({ hasText: 'Davi Depois' }).waitFor();
     expect(await page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).getAttribute('data-status')).toBe('pending');
-    await expect.poll(() => count(page, 'pending')).toBe('2');
+    await eventually(() => count(page, 'pending')).toBe('2');
     expect(await count(page, 'open')).toBe('0');
     await page.getByTestId('ticket-row').filter({ hasText: 'Carla Cliente' }).click();
-    await expect.poll(() => chatStatus(page)).toBe('pending');
+    await eventually(() => chatStatus(page)).toBe('pending');
     expect(pageErrors).toEqual([]);
   });
 
   it('phone: a waiting ticket opens read-only, Aceitar then Resolver show at once with the events held, and stay after they arrive twice', async () => {
     const from = '5511988880003';
     await writeIn(plain, from, 'Elisa Celular', 'Bom dia, vocês entregam hoje?');
-    await expect.poll(() => ticketIdOf(from)).toBeGreaterThan(0);
+    await eventually(() => ticketIdOf(from)).toBeGreaterThan(0);
     const ticketId = await ticketIdOf(from);
     const page = await phonePage();
     const live = await holdLiveEvents(page);
@@ -211,10 +214,10 @@ describe('every action answers at once, whatever the live events do', () => {
     await page.getByTestId('ticket-view').getByTestId('ticket-accept').waitFor();
     await screenshot(page, 'first-day-inbox-phone-waiting-read-only');
     await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
-    await expect.poll(() => chatStatus(page)).toBe('open');
+    await eventually(() => chatStatus(page)).toBe('open');
     await page.getByTestId('ticket-view').getByTestId('ticket-resolve').click();
-    await expect.poll(() => chatStatus(page)).toBe('closed');
-    await expect.poll(() => page.getByTestId('message-input').getAttribute('placeholder')).toContain('Ticket resolvido');
+    await eventually(() => chatStatus(page)).toBe('closed');
+    await eventually(() => page.getByTestId('message-input').getAttribute('placeholder')).toContain('Ticket resolvido');
     await page.getByTestId('ticket-view').getByTestId('ticket-reopen').waitFor();
     await screenshot(page, 'first-day-inbox-phone-resolved-at-once');
     expect(live.state.held.length).toBeGreaterThan(1);
@@ -236,11 +239,11 @@ describe('the list line shows the customer', () => {
     const from = '5511988880005';
     await writeIn(withMenu, from, 'Gabi Formatada', 'Quero *2* pizzas _grandes_ e ~uma~ coca');
     // The connection answers with its menu; the line stays the customer's.
-    await expect.poll(() => ticketIdOf(from)).toBeGreaterThan(0);
+    await eventually(() => ticketIdOf(from)).toBeGreaterThan(0);
     const longFrom = '5511988880006';
     const long = `Bom dia! ${'Estou aguardando faz tempo. '.repeat(4)}Preciso da segunda via do boleto de outubro, ${'por favor me ajudem. '.repeat(4)}`;
     await writeIn(withMenu, longFrom, 'Hugo Boleto', long);
-    await expect.poll(() => ticketIdOf(longFrom)).toBeGreaterThan(0);
+    await eventually(() => ticketIdOf(longFrom)).toBeGreaterThan(0);
 
     for (const [name, page] of [
       ['desktop', await desktopPage()],
@@ -260,7 +263,7 @@ describe('the list line shows the customer', () => {
       await page.getByTestId('tickets-search-input').fill('segunda via');
       const match = page.getByTestId('ticket-row').filter({ hasText: 'Hugo Boleto' }).getByTestId('ticket-last-message');
       await match.waitFor();
-      await expect.poll(() => match.textContent()).toContain('segunda via do boleto');
+      await eventually(() => match.textContent()).toContain('segunda via do boleto');
       expect(await match.textContent()).toMatch(/^…/);
       expect(await match.getByTestId('ticket-match-mark').allTextContents()).toEqual(['segunda', 'via']);
       await screenshot(page, `first-day-inbox-${name}-search-context`);
