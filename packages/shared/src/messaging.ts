@@ -36,9 +36,9 @@ export const ZTicketSchema = z.object({
   contactId: z.number(),
   lastMessage: z.string(),
   /**
-   * The list line: the customer's last message (not the bot's greeting, menu or farewell, nor the
-   * agents' replies), or `lastMessage` while the customer has written none. `lastMessage` stays
-   * the last message of all, as whaticket's clients read it.
+   * The list line: the last message a person wrote (the customer, or an agent), never the
+   * product's automatic ones (greeting, queue menu, chatbot, farewell, notices), or `lastMessage`
+   * while there is none. `lastMessage` stays the last message of all, as whaticket's clients read it.
    */
   preview: z.string(),
   /** Search results only: the words of the matching message, around the first match. */

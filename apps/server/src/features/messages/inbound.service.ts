@@ -109,7 +109,7 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
       // An edited text that is the chat's latest message is also the ticket's list line.
       const row = await messages.findMessageById(ctx.db, id);
       if (row && !row.mediaType && (await messages.isLatestOfTicket(ctx.db, row.ticketId, id))) {
-        await tickets.setLastMessage(ctx.db, row.ticketId, body, { customer: !row.fromMe });
+        await tickets.setLastMessage(ctx.db, row.ticketId, body);
         const ticket = await tickets.findTicketById(ctx.db, row.ticketId);
         if (ticket) ctx.events.publish('ticket.saved', { ticket });
       }

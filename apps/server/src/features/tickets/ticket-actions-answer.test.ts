@@ -1,7 +1,7 @@
 /**
  * Every ticket action answers at once with the ticket as it now stands, even while the phone is
  * busy: the farewell and the transfer notice are stored as outbound work and go out after.
- * The list line (`preview`) is the customer's last message, and a search result carries the
+ * The list line (`preview`) is the last message a person wrote, and a search result carries the
  * matched words in context (`match`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,8 +108,8 @@ describe('actions answer at once, the notices follow', () => {
   });
 });
 
-describe('the list line shows the customer', () => {
-  it("is the customer's last message, not the greeting or menu; lastMessage stays the last of all", async () => {
+describe("the list line shows people's words", () => {
+  it('is the last message a person wrote, not the greeting, menu or farewell; lastMessage stays the last of all', async () => {
     const ticket = await t.inboundTicket(w.id, 'Oi, tudo bem?');
     // The connection answers with its menu: the list line stays the customer's words.
     const withMenu = await waitFor(
@@ -123,11 +123,15 @@ describe('the list line shows the customer', () => {
       (x) => x.preview === '1' && x.queueId !== null && x.lastMessage !== '1',
     );
     await put(ticket.id, { status: 'open' });
+    // An agent's reply is a person's words: the line shows it.
     await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: agent.token, payload: { body: 'Olá, sou a Ana' } });
-    expect(await getTicket(ticket.id)).toMatchObject({ lastMessage: 'Olá, sou a Ana', preview: '1' });
+    expect(await getTicket(ticket.id)).toMatchObject({ lastMessage: 'Olá, sou a Ana', preview: 'Olá, sou a Ana' });
+    // The farewell is the product's own: lastMessage follows it, the line does not.
+    await put(ticket.id, { status: 'closed' });
+    expect(await getTicket(ticket.id)).toMatchObject({ lastMessage: `Obrigado pelo contato, ${ticket.contact.name}!`, preview: 'Olá, sou a Ana' });
   });
 
-  it('is the last message while the customer has written nothing', async () => {
+  it('is the last message while nobody has written one', async () => {
     const contact = await t.createContact({ name: 'Bia Nova' });
     const created = (await t.request({ method: 'POST', url: '/api/tickets', token: agent.token, payload: { contactId: contact.id, status: 'open' } })).json<TTicket>();
     expect(created.preview).toBe('');

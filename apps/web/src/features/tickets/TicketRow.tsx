@@ -1,5 +1,5 @@
 /**
- * A ticket in a tab list: queue colour, avatar, contact, the customer's last message (or a search's
+ * A ticket in a tab list: queue colour, avatar, contact, the last message a person wrote (or a search's
  * match), time, unread and tags, and on pending tickets Accept and 'Spy'. A click opens the chat. Memoized: a virtual list re-renders rows as they scroll in.
  */
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
@@ -99,7 +99,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted,
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
-            {/* A search result shows the words it matched in context; other lists the customer's last message. */}
+            {/* A search result shows the words it matched in context; other lists what a person last wrote (no bot menus). */}
             <PreviewLine text={ticket.match ?? ticket.preview} words={ticket.match === undefined ? [] : searchWords} />
           </Typography>
           {unread > 0 ? <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} /> : null}

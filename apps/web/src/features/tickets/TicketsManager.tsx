@@ -65,16 +65,15 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const active = (status: ActiveStatus, isGroup: boolean): TicketListFilter => ({ ...base, status, isGroup });
   const ready = queueFilter.ready;
 
-  // The Inbox opens on the tab that has tickets: while nobody works on one ('Atendendo' empty)
-  // the waiting ones show. Decided once, when both counts are known, and never against a tab the
-  // user picked.
+  // The Inbox shows the tab that has tickets: 'Atendendo' while someone is being served, else
+  // 'Aguardando' when customers wait (a ticket accepted from its chat brings 'Atendendo' back).
+  // Never against a tab the user picked.
   const inboxChosen = useRef(false);
   const openCount = useTicketsQuery(active('open', false), { enabled: ready }).data?.pages[0]?.count;
   const pendingCount = useTicketsQuery(active('pending', false), { enabled: ready }).data?.pages[0]?.count;
   useEffect(() => {
     if (inboxChosen.current || openCount === undefined || pendingCount === undefined) return;
-    inboxChosen.current = true;
-    if (openCount === 0 && pendingCount > 0) setInboxTab('pending');
+    setInboxTab(openCount === 0 && pendingCount > 0 ? 'pending' : 'open');
   }, [openCount, pendingCount]);
   const chooseInboxTab = (next: ActiveStatus) => {
     inboxChosen.current = true;
