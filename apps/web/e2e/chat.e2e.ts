@@ -81,10 +81,10 @@ describe('chat', () => {
     await login(page);
     await page.goto(`/tickets/${ticketId}`);
     // Pending: read-only with Accept.
-    await page.getByTestId('ticket-accept').waitFor();
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').waitFor();
     await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
     await expect(page.getByTestId('audio-record').isDisabled()).resolves.toBe(true);
-    await page.getByTestId('ticket-accept').click();
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
     const view = page.getByTestId('ticket-view');
     await expect.poll(() => view.getAttribute('data-status')).toBe('open');
     await messages(page).filter({ hasText: 'Bom dia, quero falar com alguém' }).waitFor();

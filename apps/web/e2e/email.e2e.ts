@@ -79,7 +79,7 @@ describe('e-mail', () => {
     const ticketId = tickets.find((t) => t.contact.number === '5511955554444')?.id ?? 0;
     expect(ticketId).toBeGreaterThan(0);
     await page.goto(`/tickets/${ticketId}`);
-    await page.getByTestId('ticket-accept').click();
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
     await page.getByTestId('messages-list').getByText('Preciso do histórico por e-mail').waitFor();
     await page.getByTestId('ticket-panel-toggle').click();
     await page.getByTestId('panel-export-email').click();

@@ -56,7 +56,7 @@ async function openAcceptedChat(page: Page, from: string, name: string): Promise
   await writeIn(from, name, 'Bom dia!');
   await expect.poll(() => ticketOf(from, 'pending')).toBeGreaterThan(0);
   await page.goto(`/tickets/${await ticketOf(from, 'pending')}`);
-  await page.getByTestId('ticket-accept').click();
+  await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
   await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
 }
 
@@ -298,7 +298,7 @@ describe('attachments', () => {
     // The ticket's line in the list names the document.
     const ticketId = await ticketOf(from, 'open');
     const line = page.locator(`[data-testid="ticket-row"][data-id="${ticketId}"]`).getByTestId('ticket-last-message');
-    await expect.poll(() => line.textContent()).toBe('📄 contrato.pdf');
+    await expect.poll(() => line.textContent(), { timeout: 5000 }).toBe('📄 contrato.pdf');
     await page.setViewportSize({ width: 1440, height: 900 });
     await screenshot(page, 'details-46-document-desktop');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -330,7 +330,7 @@ describe('transfer', () => {
     const page = await context.newPage();
     await login(page);
     await page.goto(`/tickets/${ticketId}`);
-    await page.getByTestId('ticket-accept').click();
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
     await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
     await page.getByTestId('ticket-transfer').click();
     const modal = page.getByTestId('transfer-modal');
@@ -368,7 +368,7 @@ describe('spam', () => {
     const page = await context.newPage();
     await login(page);
     await page.goto(`/tickets/${ticketId}`);
-    await page.getByTestId('ticket-accept').waitFor();
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').waitFor();
     await page.getByTestId('ticket-resolve').click();
     await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('closed');
     const ticket = (await (await api(`/tickets/${ticketId}`)).json()) as { status: string };

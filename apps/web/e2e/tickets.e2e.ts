@@ -79,10 +79,12 @@ describe('tickets', () => {
     await expect(row.getByTestId('ticket-queue-bar').getAttribute('aria-label')).resolves.toBe('No queue');
     await screenshot(page, '30-tickets-queue');
 
-    // A pending row does not open by a click; Accept opens it.
-    await row.click();
-    expect(new URL(page.url()).pathname).toBe('/tickets');
+    // A click on a pending row opens it read-only, with Aceitar in the header; Accept takes it.
     const ticketId = Number(await row.getAttribute('data-id'));
+    await row.click();
+    await page.waitForURL(`**/tickets/${ticketId}`);
+    await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('pending');
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').waitFor();
     await row.getByTestId('ticket-accept').click();
     await page.waitForURL(`**/tickets/${ticketId}`);
     const view = page.getByTestId('ticket-view');
@@ -188,7 +190,7 @@ describe('tickets', () => {
     await page.getByTestId('ticket-resolve').click();
     await expect.poll(() => view.getAttribute('data-status')).toBe('closed');
     await expect(input.isDisabled()).resolves.toBe(true);
-    await expect(input.getAttribute('placeholder')).resolves.toBe('Reopen or accept this ticket to send a message.');
+    await expect(input.getAttribute('placeholder')).resolves.toBe('Ticket resolved. Click Reopen to send a message.');
     await page.getByTestId('ticket-reopen').waitFor();
     await expect.poll(() => countOf(page, 'open')).toBe('0');
     await page.getByTestId('tab-resolved').click();
@@ -271,7 +273,7 @@ describe('tickets', () => {
 
     // A pending ticket opened by its address offers Accept, and its input stays closed.
     await page.goto(`/tickets/${ticketId}`);
-    await page.getByTestId('ticket-accept').waitFor();
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').waitFor();
     await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
 
     // Deleted elsewhere: a toast that says so, back to /tickets, and the row goes.
@@ -334,7 +336,10 @@ describe('tickets', () => {
     await page.goto('/tickets');
     await page.getByTestId('tickets-manager').waitFor();
     await expect(page.getByTestId('tickets-show-all').count()).resolves.toBe(0);
-    // The admin's own conversation is not hers; the unassigned queue is.
+    // The admin's own conversation is not hers; the unassigned queue is: with nothing of hers
+    // being served, the Inbox opens on 'Aguardando'.
+    await expect.poll(() => page.getByTestId('tab-pending').getAttribute('aria-selected'), { timeout: 15_000 }).toBe('true');
+    await page.getByTestId('tab-open').click();
     await page.getByTestId('tickets-list-open').getByTestId('tickets-empty').waitFor();
     await page.getByTestId('tab-pending').click();
     await expect.poll(() => countOf(page, 'pending')).toBe('21');

@@ -35,6 +35,14 @@ export const ZTicketSchema = z.object({
   whatsappId: z.number(),
   contactId: z.number(),
   lastMessage: z.string(),
+  /**
+   * The list line: the last message a person wrote (the customer, or an agent), never the
+   * product's automatic ones (greeting, queue menu, chatbot, farewell, notices), or `lastMessage`
+   * while there is none. `lastMessage` stays the last message of all, as whaticket's clients read it.
+   */
+  preview: z.string(),
+  /** Search results only: the words of the matching message, around the first match. */
+  match: z.string().optional(),
   unreadMessages: z.number(),
   isGroup: z.boolean(),
   /** The chatbot answers this waiting ticket now. */

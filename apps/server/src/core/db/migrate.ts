@@ -26,6 +26,7 @@ import { auditEventsMigration } from './migrations/024_audit_events.js';
 import { webhookReplaysMigration } from './migrations/025_webhook_replays.js';
 import { rolesMigration } from './migrations/021_roles.js';
 import { whaticketImportMigration } from './migrations/027_whaticket_import.js';
+import { ticketPreviewMigration } from './migrations/030_ticket_preview.js';
 import { firstRunChecklistMigration } from './migrations/032_first_run_checklist.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
@@ -68,6 +69,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '025_webhook_replays': webhookReplaysMigration(handle.kind),
     '021_roles': rolesMigration(handle.kind),
     '027_whaticket_import': whaticketImportMigration(handle.kind),
+    '030_ticket_preview': ticketPreviewMigration(),
     '032_first_run_checklist': firstRunChecklistMigration(handle.kind),
   };
 }

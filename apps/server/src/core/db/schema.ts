@@ -101,6 +101,8 @@ export type TicketsTable = {
   userId: number | null;
   queueId: number | null;
   lastMessage: string;
+  /** The line of the last message a person wrote, not an automatic one (migration 030); '' while none. */
+  previewMessage: Generated<string>;
   unreadMessages: number;
   isGroup: Bool;
   /** The service-protocol number given when it was closed with 'Protocolo'. */

@@ -84,7 +84,7 @@ async function storeInTicket(ctx: AppContext, campaign: CampaignRow, contact: { 
       automatic: true,
       createdAt: now,
     });
-    if (inserted) await touchTicket(trx, ticketId, { lastMessage: lastMessageText(campaign, body), incoming: false }, now);
+    if (inserted) await touchTicket(trx, ticketId, { lastMessage: lastMessageText(campaign, body), incoming: false, byPerson: false }, now);
     return inserted;
   });
   const ticket = row && (await findTicketById(ctx.db, ticketId));

@@ -64,6 +64,27 @@ function mediaTypeOf(content: ReplyContent): MediaType | null {
  * failed for good (the message stays in the chat as failed, with a retry).
  */
 export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, request: OutboundRequest): Promise<number> {
+  const { messageId, jobId } = await storeOnTicket(ctx, sessions, request);
+  const outcome = await deliverJob(ctx, sessions, { id: jobId, whatsappId: request.ticket.whatsappId });
+  if (outcome.status === 'failed') throw new AppError(outcome.error, { messageId });
+  return messageId;
+}
+
+/**
+ * The product's own notice that follows an action (the farewell, a transfer notice): stored as
+ * outbound work like any reply, then sent in the background after the connection's sends already
+ * under way, so the action answers at once however busy the phone is. A failed send shows in the
+ * chat as failed, with a retry. Answers with the message id.
+ */
+export async function queueOnTicket(ctx: AppContext, sessions: SessionManager, request: OutboundRequest): Promise<number> {
+  const { messageId, jobId } = await storeOnTicket(ctx, sessions, request);
+  const { whatsappId } = request.ticket;
+  void deliverJob(ctx, sessions, { id: jobId, whatsappId }).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
+  return messageId;
+}
+
+/** The message and its job, stored together and announced; the send is the caller's. */
+async function storeOnTicket(ctx: AppContext, sessions: SessionManager, request: OutboundRequest): Promise<{ messageId: number; jobId: number }> {
   const { ticket, content } = request;
   const driver = await sessions.require(ticket.whatsappId);
   // Refused at once while the phone is offline: the agent learns it now, and nothing is stored
@@ -112,7 +133,7 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
     });
     if (!row) throw new AppError('ERR_CREATING_MESSAGE');
     const id = await outbox.insertJob(trx, { whatsappId: ticket.whatsappId, providerId, messageId: row.id, chat: chatOf(ticket), content: stored, quotedProviderId: quoted?.providerId ?? null }, now);
-    await touchTicket(trx, ticket.id, { lastMessage: lastMessageText(content), incoming: false }, now);
+    await touchTicket(trx, ticket.id, { lastMessage: lastMessageText(content), incoming: false, byPerson: request.userId !== undefined }, now);
     return { messageId: row.id, jobId: id };
   });
   const [row, updated] = await Promise.all([findMessageById(ctx.db, messageId), findTicketById(ctx.db, ticket.id)]);
@@ -120,9 +141,7 @@ export async function sendOnTicket(ctx: AppContext, sessions: SessionManager, re
     ctx.events.publish('message.saved', { message: await presentMessage(ctx, row), ticket: updated, created: true });
     ctx.events.publish('ticket.saved', { ticket: updated });
   }
-  const outcome = await deliverJob(ctx, sessions, { id: jobId, whatsappId: ticket.whatsappId });
-  if (outcome.status === 'failed') throw new AppError(outcome.error, { messageId });
-  return messageId;
+  return { messageId, jobId };
 }
 
 /**

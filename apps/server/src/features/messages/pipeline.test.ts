@@ -616,6 +616,10 @@ describe('messages API', () => {
     );
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'open' } });
     await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } });
-    expect((await outbox(w.id)).find((m) => m.to === from)?.body).toBe(`Bye Leo, ticket ${ticket!.id}`);
+    // Sent after the answer, as queued outbound work.
+    await waitFor(
+      () => outbox(w.id),
+      (items) => items.find((m) => m.to === from)?.body === `Bye Leo, ticket ${ticket!.id}`,
+    );
   });
 });

@@ -3,6 +3,7 @@
  * user may act on in bulk. Single tickets and their writes are in tickets.repository.ts.
  */
 import { foldText, type TicketStatus } from '@zapdesk/shared/domain';
+import { searchWords, snippetAround } from '@zapdesk/shared/text-match';
 import { visibilityClauses } from '@zapdesk/shared/visibility';
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
@@ -69,11 +70,6 @@ export function contactVisibleTo(db: Db, scope: TicketScope): RawBuilder<SqlBool
 /** Who holds the tickets of a contact (all statuses): the audience of a change to that contact. */
 export async function ticketHoldersOfContact(db: Db, contactId: number): Promise<{ userId: number | null; queueId: number | null }[]> {
   return db.selectFrom('tickets').select(['userId', 'queueId']).distinct().where('contactId', '=', contactId).execute();
-}
-
-/** Words of a search as a prefix query: 'joão sil' finds 'João Silva'. */
-function searchWords(term: string): string[] {
-  return foldText(term).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** PostgreSQL: tickets with a (not deleted) message containing every word, through the GIN index. */
@@ -166,7 +162,50 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
     ids = idRows.map((r) => r.id);
   }
   const tickets = await loadTicketsByIds(db, ids);
+  if (words.length) {
+    // A search result shows the words it matched in context: the newest matching message of each ticket on the page.
+    const bodies = await matchingMessageBodies(db, kind, ids, words);
+    for (const ticket of tickets) {
+      const body = bodies.get(ticket.id);
+      if (body) ticket.match = snippetAround(body, words);
+    }
+  }
   return { tickets, count, hasMore: count > offset + tickets.length };
+}
+
+/**
+ * The newest message of each of these tickets (a page) that holds every word, through the same
+ * indexes as the search: PostgreSQL's GIN index within the tickets' messages, SQLite's full-text
+ * index by each ticket's row id range (see migration 018).
+ */
+async function matchingMessageBodies(db: Db, kind: DbKind, ticketIds: number[], words: string[]): Promise<Map<number, string>> {
+  if (ticketIds.length === 0) return new Map();
+  if (kind === 'postgres') {
+    const query = words.map((w) => `${w}:*`).join(' & ');
+    const rows = await db
+      .selectFrom('messages')
+      .distinctOn('ticketId')
+      .select(['ticketId', 'body'])
+      .where('ticketId', 'in', ticketIds)
+      .where('isDeleted', '=', 0)
+      .where(sql<SqlBool>`to_tsvector('simple', ${sql.ref('searchText')}) @@ to_tsquery('simple', ${query})`)
+      .orderBy('ticketId')
+      .orderBy('id', 'desc')
+      .execute();
+    return new Map(rows.map((r) => [r.ticketId, r.body]));
+  }
+  const query = words.map((w) => `"${w}"*`).join(' ');
+  const found = await Promise.all(
+    ticketIds.map(async (ticketId) => {
+      const row = await sql<{ id: number }>`select rowid & 4294967295 as id from message_words
+        where message_words match ${query} and rowid between ${ticketId * 2 ** 32} and ${ticketId * 2 ** 32 + 2 ** 32 - 1} order by rowid desc limit 1`.execute(db);
+      return row.rows[0]?.id;
+    }),
+  );
+  const messageIds = found.filter((id): id is number => id !== undefined);
+  if (messageIds.length === 0) return new Map();
+  const rows = await db.selectFrom('messages').select(['ticketId', 'body']).where('id', 'in', messageIds).execute();
+  return new Map(rows.map((r) => [r.ticketId, r.body]));
 }
 
 /** The open and pending tickets a user may see, with who holds each. */

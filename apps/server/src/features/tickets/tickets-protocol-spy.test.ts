@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
 import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 let t: TestApp;
 let w: TWhatsapp;
@@ -50,7 +50,8 @@ describe("'Protocolo'", () => {
     expect(number).toMatch(new RegExp(`^\\d{14}${ticket.id}$`));
     const local = new Date(before.getTime() - before.getTimezoneOffset() * 60_000).toISOString().slice(0, 10).replaceAll('-', '');
     expect(number.slice(0, 8)).toBe(local);
-    const sent = (await outbox()).filter((m) => m.to === ticket.contact.number).map((m) => m.body);
+    // The farewell goes out after the answer (queued outbound work): wait for it.
+    const sent = (await waitFor(outbox, (items) => items.filter((m) => m.to === ticket.contact.number).length >= 2)).filter((m) => m.to === ticket.contact.number).map((m) => m.body);
     expect(sent.slice(-2)).toEqual([`Seu atendimento foi encerrado. O número de protocolo do seu atendimento é *${number}*. Guarde-o para futuras consultas.`, `Até logo, ${ticket.contact.name}!`]);
     // Both are stored in the chat, as sent by the agent side.
     const messages = (await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: t.adminToken })).json().messages as { body: string; fromMe: boolean }[];

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
 import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 let t: TestApp;
 let w: TWhatsapp;
@@ -59,15 +59,16 @@ describe('transfer', () => {
     await put(ticket.id, { status: 'open' }, agent.token);
     const res = await put(ticket.id, { queueId: support.id, userId: null }, agent.token);
     expect(res.json()).toMatchObject({ status: 'pending', userId: null, queueId: support.id });
-    const notice = (await outbox()).filter((m) => m.to === ticket.contact.number).at(-1);
-    expect(notice?.body).toBe('Seu atendimento foi transferido para o setor *Suporte*.');
+    // The notice goes out after the answer (queued outbound work): wait for it.
+    await waitFor(outbox, (items) => items.some((m) => m.to === ticket.contact.number && m.body === 'Seu atendimento foi transferido para o setor *Suporte*.'));
   });
 
   it('to a user: open and theirs, and the contact is told who will serve', async () => {
     const ticket = await inboundTicket();
     const res = await put(ticket.id, { queueId: sales.id, userId: agent.id });
     expect(res.json()).toMatchObject({ status: 'open', userId: agent.id, queueId: sales.id });
-    expect((await outbox()).filter((m) => m.to === ticket.contact.number).at(-1)?.body).toBe(`Seu atendimento foi transferido para o setor *Vendas*. Quem vai te atender: *${agent.name}*.`);
+    const notice = `Seu atendimento foi transferido para o setor *Vendas*. Quem vai te atender: *${agent.name}*.`;
+    await waitFor(outbox, (items) => items.some((m) => m.to === ticket.contact.number && m.body === notice));
   });
 
   it('to another connection: admins only', async () => {

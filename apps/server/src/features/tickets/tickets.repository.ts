@@ -19,6 +19,7 @@ const ticketColumns = [
   'tickets.whatsappId',
   'tickets.contactId',
   'tickets.lastMessage',
+  'tickets.previewMessage',
   'tickets.unreadMessages',
   'tickets.isGroup',
   'tickets.createdAt',
@@ -67,6 +68,8 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
       whatsappId: r.whatsappId,
       contactId: r.contactId,
       lastMessage: r.lastMessage,
+      // The list line: the last message a person wrote, or the last one while there is none.
+      preview: r.previewMessage || r.lastMessage,
       unreadMessages: r.unreadMessages,
       isGroup: bool(r.isGroup),
       chatbot: r.botStatus === 'active' && r.status === 'pending' && r.userId === null,
@@ -173,15 +176,21 @@ export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: 
 
 /** The list line of a ticket after its latest message was edited: the ticket keeps its place (no updatedAt). */
 export async function setLastMessage(db: Db, id: number, lastMessage: string): Promise<void> {
-  await db.updateTable('tickets').set({ lastMessage }).where('id', '=', id).execute();
+  // An edit comes from a person: the list line follows too.
+  await db.updateTable('tickets').set({ lastMessage, previewMessage: lastMessage }).where('id', '=', id).execute();
 }
 
-/** Records a new message on the ticket: last message text, and one more unread when it came in. */
-export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean; queueId?: number | undefined }, now: string): Promise<void> {
+/**
+ * Records a new message on the ticket: last message text, and one more unread when it came in.
+ * A message a person wrote (`byPerson`: not a greeting, menu, bot reply, farewell or notice) is
+ * also the ticket's list line (previewMessage).
+ */
+export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean; byPerson: boolean; queueId?: number | undefined }, now: string): Promise<void> {
   await db
     .updateTable('tickets')
     .set((eb) => ({
       lastMessage: options.lastMessage,
+      ...(options.byPerson ? { previewMessage: options.lastMessage } : {}),
       updatedAt: now,
       ...(options.incoming ? { unreadMessages: eb('unreadMessages', '+', 1) } : {}),
       ...(options.queueId === undefined ? {} : { queueId: options.queueId }),

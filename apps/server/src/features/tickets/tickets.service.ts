@@ -8,7 +8,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { nowIso } from '../../core/time.js';
-import { sendOnTicket } from '../messages/outbound.service.js';
+import { queueOnTicket, sendOnTicket } from '../messages/outbound.service.js';
 import { readTicket } from '../messages/read-receipts.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
@@ -73,13 +73,6 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
     await readTicket(ctx, sessions, ticket);
   } else if (status === 'pending') await repo.updateTicket(ctx.db, id, { status, userId: null }, now);
   else {
-    const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
-    const farewell = connection
-      ? renderVariables(connection.farewellMessage, { name: ticket.contact.name, user: actor.name, ticketId: ticket.id, connection: connection.name, queue: ticket.queue?.name ?? '' })
-      : '';
-    if (farewell.trim() && ticket.status !== 'closed' && (await sessions.use(ticket.whatsappId).catch(() => undefined))) {
-      await sendOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: farewell } }).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
-    }
     const notices = await closeNoticePlan(ctx);
     // The closing notice is stored with the close: committed together or not at all.
     const queued = await ctx.db.transaction().execute(async (trx) => {
@@ -87,11 +80,24 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
       return ticket.status === 'closed' ? 0 : queueCloseNotices(trx, notices, [id], now);
     });
     if (queued) ctx.events.publish('email.queued', { count: queued });
+    // The farewell follows the close as outbound work: the answer never waits for the phone.
+    if (ticket.status !== 'closed') await queueFarewell(ctx, sessions, actor, ticket);
   }
+  // Read after every write of the action (the farewell's too): the answer is the newest state.
   const updated = await repo.findTicketById(ctx.db, id);
   if (!updated) throw new AppError('ERR_NO_TICKET_FOUND');
   ctx.events.publish('ticket.saved', { ticket: updated, previous: ticket });
   return updated;
+}
+
+/** The connection's farewell to the contact of a ticket just closed, queued to go out (see queueOnTicket). */
+async function queueFarewell(ctx: AppContext, sessions: SessionManager, actor: AuthUser, ticket: TTicket): Promise<void> {
+  const connection = await findWhatsappById(ctx.db, ticket.whatsappId);
+  const farewell = connection
+    ? renderVariables(connection.farewellMessage, { name: ticket.contact.name, user: actor.name, ticketId: ticket.id, connection: connection.name, queue: ticket.queue?.name ?? '' })
+    : '';
+  if (!farewell.trim() || !(await sessions.use(ticket.whatsappId).catch(() => undefined))) return;
+  await queueOnTicket(ctx, sessions, { ticket, content: { kind: 'text', body: farewell } }).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId: ticket.whatsappId, error }));
 }
 
 /**
@@ -168,15 +174,15 @@ export async function transferTicket(
     if (isUniqueViolation(error)) throw new AppError('ERR_OTHER_OPEN_TICKET');
     throw error;
   }
-  const updated = await repo.findTicketById(ctx.db, id);
-  if (!updated) throw new AppError('ERR_NO_TICKET_FOUND');
-  ctx.events.publish('ticket.saved', { ticket: updated, previous: ticket });
-  if ((queue || user) && (await sessions.use(updated.whatsappId).catch(() => undefined))) {
-    await sendOnTicket(ctx, sessions, { ticket: updated, content: { kind: 'text', body: transferNotice(queue?.name, user?.name) } }).catch((error: unknown) =>
-      ctx.events.publish('channel.error', { whatsappId: updated.whatsappId, error }),
-    );
-  }
-  return updated;
+  const moved = await repo.findTicketById(ctx.db, id);
+  if (!moved) throw new AppError('ERR_NO_TICKET_FOUND');
+  ctx.events.publish('ticket.saved', { ticket: moved, previous: ticket });
+  if (!(queue || user) || !(await sessions.use(moved.whatsappId).catch(() => undefined))) return moved;
+  // The notice goes out in the background (see queueOnTicket); the answer is the ticket after it was stored.
+  await queueOnTicket(ctx, sessions, { ticket: moved, content: { kind: 'text', body: transferNotice(queue?.name, user?.name) } }).catch((error: unknown) =>
+    ctx.events.publish('channel.error', { whatsappId: moved.whatsappId, error }),
+  );
+  return (await repo.findTicketById(ctx.db, id)) ?? moved;
 }
 
 /**

@@ -67,9 +67,9 @@ function AckIcon({ ack }: { ack: number }) {
   return <DoneAll sx={{ ...sx, color: READ_COLOR }} titleAccess={t('chat.acks.read')} data-testid="message-ack" data-ack={ack} />;
 }
 
-const SEGMENT_SX = { bold: { fontWeight: 700 }, italic: { fontStyle: 'italic' }, strike: { textDecoration: 'line-through' } } as const;
+const SEGMENT_SX = { bold: { fontWeight: 700 }, italic: { fontStyle: 'italic' }, strike: { textDecoration: 'line-through' }, mono: { fontFamily: 'monospace' } } as const;
 
-/** The body with WhatsApp's *bold*, _italic_ and ~strike~ applied, as the contact sees it. */
+/** The body with WhatsApp's *bold*, _italic_, ~strike~ and ```monospace``` applied, as the contact sees it. */
 function FormattedText({ body }: { body: string }) {
   return (
     <>

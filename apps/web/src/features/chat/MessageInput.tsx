@@ -255,7 +255,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
                 onKeyDown={onKeyDown}
                 onPaste={onPaste}
                 disabled={!enabled}
-                placeholder={enabled ? t('chat.inputPlaceholder') : t('chat.closedPlaceholder')}
+                placeholder={enabled ? t('chat.inputPlaceholder') : ticket.status === 'pending' ? t('ticketStates.waitingPlaceholder') : t('ticketStates.resolvedPlaceholder')}
                 multiline
                 maxRows={LIMITS.inputMaxLines}
                 sx={{ bgcolor: 'background.paper', borderRadius: 3, px: 2, py: 1, fontSize: 15 }}

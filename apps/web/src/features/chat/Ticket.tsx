@@ -40,6 +40,7 @@ import { MessageInput } from './MessageInput';
 import { MessagesList } from './MessagesList';
 import { TicketSkeleton } from './TicketSkeleton';
 import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from '../tickets/tickets.api';
+import { newestOf } from '../tickets/ticketLists';
 import { TransferTicketModal } from '../tickets/TransferTicketModal';
 
 type Action = { status: TicketStatus; labelKey: 'accept' | 'return' | 'resolve' | 'reopen'; variant: 'contained' | 'outlined' };
@@ -85,7 +86,9 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const subscribe = useCallback(
     (socket: AppSocket) => {
       const onTicket: ServerToClientEvents['ticket'] = (payload) => {
-        if (payload.action === 'update' && payload.ticket.id === ticketId && !isAdmin && payload.ticket.userId !== null && payload.ticket.userId !== user?.id) {
+        // A late event (older than what this tab knows) says nothing about where the ticket is now.
+        const current = payload.action === 'update' && newestOf(payload.ticket) === payload.ticket;
+        if (current && payload.ticket.id === ticketId && !isAdmin && payload.ticket.userId !== null && payload.ticket.userId !== user?.id) {
           // Transferred to someone else: this user may no longer see it.
           void navigate('/tickets');
           return;

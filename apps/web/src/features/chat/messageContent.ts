@@ -68,22 +68,23 @@ export function firstLink(body: string): string | null {
   return match ? match[0] : null;
 }
 
-export type TextSegment = { text: string; style: 'plain' | 'bold' | 'italic' | 'strike' };
+export type TextSegment = { text: string; style: 'plain' | 'bold' | 'italic' | 'strike' | 'mono' };
 
 const MARKS = { '*': 'bold', _: 'italic', '~': 'strike' } as const;
 
-/** WhatsApp's inline marks, *bold*, _italic_ and ~strike~, within one line and not nested. */
+/** WhatsApp's marks: ```monospace``` (may span lines), and *bold*, _italic_ and ~strike~ within one line, not nested. */
 export function whatsappSegments(body: string): TextSegment[] {
   const segments: TextSegment[] = [];
-  const pattern = /([*_~])(?=\S)([^\n]*?\S)\1/g;
+  const pattern = /```([\s\S]+?)```|([*_~])(?=\S)([^\n]*?\S)\2/g;
   let last = 0;
   for (const match of body.matchAll(pattern)) {
-    const mark = match[1];
-    const inner = match[2];
-    if (mark !== '*' && mark !== '_' && mark !== '~') continue;
-    if (inner === undefined) continue;
+    const mono = match[1];
+    const mark = match[2];
+    const inner = mono ?? match[3];
+    const style = mono !== undefined ? 'mono' : mark === '*' || mark === '_' || mark === '~' ? MARKS[mark] : undefined;
+    if (inner === undefined || style === undefined) continue;
     if (match.index > last) segments.push({ text: body.slice(last, match.index), style: 'plain' });
-    segments.push({ text: inner, style: MARKS[mark] });
+    segments.push({ text: inner, style });
     last = match.index + match[0].length;
   }
   if (last < body.length) segments.push({ text: body.slice(last), style: 'plain' });

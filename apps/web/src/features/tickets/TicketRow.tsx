@@ -1,6 +1,6 @@
 /**
- * A ticket in a tab list: queue colour, avatar, contact, last message, time, unread and tags, and
- * on pending tickets Accept and 'Spy'. Memoized: a virtual list re-renders rows as they scroll in.
+ * A ticket in a tab list: queue colour, avatar, contact, the last message a person wrote (or a search's
+ * match), time, unread and tags, and on pending tickets Accept and 'Spy'. A click opens the chat. Memoized: a virtual list re-renders rows as they scroll in.
  */
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
@@ -24,11 +24,18 @@ import { formatRecent } from '../../core/ui/formatDate';
 import { listLine } from '../../core/ui/mediaLine';
 import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
+import { PreviewLine } from './PreviewLine';
 import { saveTicketInCache, updateTicketStatus } from './tickets.api';
 
-type Props = { ticket: TTicket; selected: boolean; onAccepted: () => void };
+type Props = {
+  ticket: TTicket;
+  selected: boolean;
+  onAccepted: () => void;
+  /** A search list: the searched words, marked in the row's line. */
+  searchWords?: string[] | undefined;
+};
 
-export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted }: Props) {
+export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted, searchWords }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -58,9 +65,8 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
     <ListItemButton
       component="div"
       selected={selected}
-      // A pending ticket opens only through Accept or 'Spy'.
-      disableRipple={pending}
-      onClick={pending ? undefined : () => void navigate(`/tickets/${ticket.id}`)}
+      // A waiting ticket opens too, read-only until someone accepts it (Accept in the row or the chat).
+      onClick={() => void navigate(`/tickets/${ticket.id}`)}
       sx={{
         position: 'relative',
         pl: 2.5,
@@ -68,10 +74,9 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
         py: 1,
         gap: 1.5,
         alignItems: 'flex-start',
-        cursor: pending ? 'default' : 'pointer',
+        cursor: 'pointer',
         borderBottom: 1,
         borderColor: 'divider',
-        ...(pending ? { '&:hover': { bgcolor: 'transparent' } } : {}),
       }}
       data-testid="ticket-row"
       data-id={ticket.id}
@@ -95,7 +100,8 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted 
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
-            {listLine(ticket.lastMessage, t) || '\u00A0'}
+            {/* A search result shows the words it matched in context; other lists what a person last wrote (no bot menus). */}
+            <PreviewLine text={ticket.match ?? listLine(ticket.preview, t)} words={ticket.match === undefined ? [] : searchWords} />
           </Typography>
           {unread > 0 ? <Badge badgeContent={unread} color="secondary" max={99} sx={{ mr: 1.25 }} data-testid="ticket-unread" aria-label={t('tickets.unread', { count: unread })} /> : null}
         </Box>

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Virtuoso } from 'react-virtuoso';
 import type { TTicket } from '@zapdesk/shared/messaging';
+import { searchWords } from '@zapdesk/shared/text-match';
 import { SCROLL_THRESHOLD_PX } from '../../core/hooks/useInfiniteScroll';
 import { toastError } from '../../core/ui/toastError';
 import { TicketRow } from './TicketRow';
@@ -53,7 +54,11 @@ export function TicketsList({ filter, name, selectedId, enabled = true, onAccept
     if (atBottom && hasNextPage && !isFetching) void fetchNextPage();
   }, [atBottom, hasNextPage, isFetching, fetchNextPage]);
 
-  const itemContent = useCallback((_index: number, ticket: TTicket) => <TicketRow ticket={ticket} selected={ticket.id === selectedId} onAccepted={onAccepted} />, [selectedId, onAccepted]);
+  const words = useMemo(() => (filter.search ? searchWords(filter.search) : undefined), [filter.search]);
+  const itemContent = useCallback(
+    (_index: number, ticket: TTicket) => <TicketRow ticket={ticket} selected={ticket.id === selectedId} onAccepted={onAccepted} searchWords={words} />,
+    [selectedId, onAccepted, words],
+  );
 
   return (
     <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }} data-testid={`tickets-list-${name}`} data-loaded={tickets.length} data-count={query.data?.pages[0]?.count ?? 0}>

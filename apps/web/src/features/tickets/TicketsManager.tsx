@@ -15,7 +15,7 @@ import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type TicketStatus } from '@zapdesk/shared/domain';
 import { useAuth } from '../../core/auth/AuthProvider';
@@ -65,7 +65,23 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const active = (status: ActiveStatus, isGroup: boolean): TicketListFilter => ({ ...base, status, isGroup });
   const ready = queueFilter.ready;
 
+  // The Inbox shows the tab that has tickets: 'Atendendo' while someone is being served, else
+  // 'Aguardando' when customers wait (a ticket accepted from its chat brings 'Atendendo' back).
+  // Never against a tab the user picked.
+  const inboxChosen = useRef(false);
+  const openCount = useTicketsQuery(active('open', false), { enabled: ready }).data?.pages[0]?.count;
+  const pendingCount = useTicketsQuery(active('pending', false), { enabled: ready }).data?.pages[0]?.count;
+  useEffect(() => {
+    if (inboxChosen.current || openCount === undefined || pendingCount === undefined) return;
+    setInboxTab(openCount === 0 && pendingCount > 0 ? 'pending' : 'open');
+  }, [openCount, pendingCount]);
+  const chooseInboxTab = (next: ActiveStatus) => {
+    inboxChosen.current = true;
+    setInboxTab(next);
+  };
+
   const onAccepted = useCallback(() => {
+    inboxChosen.current = true;
     if (tab === 'group') setGroupTab('open');
     else {
       setTab('inbox');
@@ -83,7 +99,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
     const value = group ? groupTab : inboxTab;
     const prefix = group ? 'group-' : '';
     return (
-      <Tabs value={value} onChange={(_, next: ActiveStatus) => (group ? setGroupTab(next) : setInboxTab(next))} variant="fullWidth" sx={SUB_TAB_SX}>
+      <Tabs value={value} onChange={(_, next: ActiveStatus) => (group ? setGroupTab(next) : chooseInboxTab(next))} variant="fullWidth" sx={SUB_TAB_SX}>
         <Tab value="open" label={<CountLabel label={t('tickets.workingOn')} filter={active('open', group)} enabled={ready} testId={`count-${prefix}open`} />} data-testid={`tab-${prefix}open`} />
         <Tab
           value="pending"
@@ -170,7 +186,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
             onClose={() => setCreating(false)}
             onCreated={() => {
               setTab('inbox');
-              setInboxTab('open');
+              chooseInboxTab('open');
             }}
           />
         </Suspense>

@@ -50,6 +50,31 @@ function filterOfKey(key: readonly unknown[]): TicketListFilter | null {
   return filter;
 }
 
+/**
+ * The newest state of each ticket this tab has learnt, from an action's own answer or a live
+ * event, by `updatedAt` (every write of a ticket moves it on). A late or repeated event, or a
+ * list read that started before the change, brings no older state back.
+ */
+const newest = new Map<number, TTicket>();
+const NEWEST_KEPT = 1000;
+
+/** Records a ticket's state; false when a newer one is already known (the state is stale: leave it). */
+export function rememberTicket(ticket: TTicket): boolean {
+  const known = newest.get(ticket.id);
+  if (known && known.updatedAt > ticket.updatedAt) return false;
+  newest.delete(ticket.id);
+  newest.set(ticket.id, ticket);
+  if (newest.size > NEWEST_KEPT) newest.delete(newest.keys().next().value ?? ticket.id);
+  return true;
+}
+
+/** The ticket as this tab knows it newest: a read answered with an older state gets the newer one. */
+export function newestOf(ticket: TTicket): TTicket {
+  const known = newest.get(ticket.id);
+  if (!known || known.updatedAt <= ticket.updatedAt) return ticket;
+  return ticket.match === undefined ? known : { ...known, match: ticket.match };
+}
+
 export async function fetchTicketsPage(filter: TicketListFilter, pageNumber: number): Promise<Page<TTicket>> {
   const query: Record<string, string | number> = { showAll: String(filter.showAll), pageNumber };
   if (filter.status) query.status = filter.status;
@@ -58,7 +83,10 @@ export async function fetchTicketsPage(filter: TicketListFilter, pageNumber: num
   if (filter.search) query.searchParam = filter.search;
   if (filter.withUnreadMessages) query.withUnreadMessages = 'true';
   const { tickets, count, hasMore } = await request<z.output<typeof ZTicketListSchema>>('/tickets', { query });
-  return { items: tickets, count, hasMore };
+  // A read that started before one of this tab's changes answers with the old state: the newer one
+  // wins, and a ticket that has left this status since is not brought back.
+  const items = tickets.map(newestOf).filter((ticket) => !filter.status || ticket.status === filter.status);
+  return { items, count: Math.max(0, count - (tickets.length - items.length)), hasMore };
 }
 
 /** A tab's list; its count badge reads the same query, so both cost one request. */
@@ -114,6 +142,8 @@ function listsOf(queryClient: QueryClient) {
  * a ticket matches its words, so it only refreshes or drops the rows it already holds.
  */
 export function saveTicketInLists(queryClient: QueryClient, ticket: TTicket, user: TUser | null): void {
+  // An older state than one already shown (a late or repeated event) changes nothing.
+  if (!rememberTicket(ticket)) return;
   for (const [key, data] of listsOf(queryClient)) {
     const filter = filterOfKey(key);
     if (!data || data.pages.length === 0 || !filter) continue;
@@ -125,18 +155,20 @@ export function saveTicketInLists(queryClient: QueryClient, ticket: TTicket, use
     if (!wanted && !cached) continue;
     const delta = (wanted ? 1 : 0) - (cached ? 1 : 0);
     const pages = data.pages.map((page) => ({ ...page, count: Math.max(0, page.count + delta), items: page.items.filter((row) => row.id !== ticket.id) }));
+    // A search row keeps the words it matched.
+    const row = cached?.match !== undefined && ticket.match === undefined ? { ...ticket, match: cached.match } : ticket;
     if (wanted) {
       let placed = false;
       for (const page of pages) {
-        const index = page.items.findIndex((row) => byActivity(ticket, row) < 0);
+        const index = page.items.findIndex((other) => byActivity(row, other) < 0);
         if (index >= 0) {
-          page.items.splice(index, 0, ticket);
+          page.items.splice(index, 0, row);
           placed = true;
           break;
         }
       }
       const lastPage = pages[pages.length - 1];
-      if (!placed && lastPage && !lastPage.hasMore) lastPage.items.push(ticket);
+      if (!placed && lastPage && !lastPage.hasMore) lastPage.items.push(row);
     }
     queryClient.setQueryData(key, { ...data, pages });
   }

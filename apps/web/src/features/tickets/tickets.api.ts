@@ -9,7 +9,7 @@ import type { ZMessageListSchema, TTicket, TMessage } from '@zapdesk/shared/mess
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import type { TUser } from '@zapdesk/shared/schemas';
 import { request, requestVoid } from '../../core/api/client';
-import { markTicketReadInLists, removeTicketFromLists, saveTicketInLists, ticketListsKey } from './ticketLists';
+import { markTicketReadInLists, newestOf, removeTicketFromLists, saveTicketInLists, ticketListsKey } from './ticketLists';
 
 export const ticketsKeys = {
   all: ['tickets'] as const,
@@ -20,8 +20,9 @@ export const ticketsKeys = {
 
 export type MessagePage = z.infer<typeof ZMessageListSchema>;
 
-export function fetchTicket(id: number) {
-  return request<TTicket>(`/tickets/${id}`);
+/** A ticket; a read answered with an older state than this tab already knows gets the newer one. */
+export async function fetchTicket(id: number) {
+  return newestOf(await request<TTicket>(`/tickets/${id}`));
 }
 
 export function updateTicketStatus(id: number, status: TicketStatus) {
@@ -80,7 +81,9 @@ export function deleteMessage(id: number) {
 export function saveTicketInCache(queryClient: QueryClient, ticket: TTicket, user: TUser | null): void {
   saveTicketInLists(queryClient, ticket, user);
   // Only a ticket already read is updated: no cache entry for every ticket an event mentions.
-  queryClient.setQueryData<TTicket>(ticketsKeys.detail(ticket.id), (current) => (current && current.updatedAt > ticket.updatedAt ? current : current && ticket));
+  // The newest known state: a late or repeated event never rolls the open chat back.
+  const shown = newestOf(ticket);
+  queryClient.setQueryData<TTicket>(ticketsKeys.detail(ticket.id), (current) => (current && current.updatedAt > shown.updatedAt ? current : current && shown));
 }
 
 export function removeTicketFromCache(queryClient: QueryClient, ticketId: number): void {

@@ -685,7 +685,6 @@ export const en = {
     deleteTitle: 'Delete message?',
     deleteBody: 'This action cannot be reverted.',
     inputPlaceholder: 'Type a message',
-    closedPlaceholder: 'Reopen or accept this ticket to send a message.',
     send: 'Send',
     attach: 'Attach files',
     cancelReply: 'Cancel reply',
@@ -1358,6 +1357,11 @@ export const en = {
     queue: 'Ticket queue',
   },
   backendErrors,
+  /** The chat's input by the ticket's state (issue 27: actions answer at once). */
+  ticketStates: {
+    waitingPlaceholder: 'This ticket is waiting: click Accept to reply.',
+    resolvedPlaceholder: 'Ticket resolved. Click Reopen to send a message.',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

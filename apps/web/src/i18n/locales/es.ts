@@ -675,7 +675,6 @@ export const es: Messages = {
     deleteTitle: '¿Eliminar mensaje?',
     deleteBody: 'Esta acción no se puede revertir.',
     inputPlaceholder: 'Escribe un mensaje',
-    closedPlaceholder: 'Reabre o acepta este ticket para enviar un mensaje.',
     send: 'Enviar',
     attach: 'Adjuntar archivos',
     cancelReply: 'Cancelar respuesta',
@@ -1474,5 +1473,10 @@ export const es: Messages = {
     ERR_REQUEST_TIMEOUT: 'La solicitud tardó demasiado en llegar. Inténtalo de nuevo.',
     ERR_URL_HAS_CREDENTIALS: 'Una dirección con usuario o contraseña se mostraría a todos los agentes: quita la parte "usuario:contraseña@".',
     ERR_INTERNAL: '¡Ocurrió un error!',
+  },
+  /** The chat's input by the ticket's state (issue 27: actions answer at once). */
+  ticketStates: {
+    waitingPlaceholder: 'Este ticket está en espera: haz clic en Aceptar para responder.',
+    resolvedPlaceholder: 'Ticket resuelto. Haz clic en Reabrir para enviar un mensaje.',
   },
 };

@@ -675,7 +675,6 @@ export const pt: Messages = {
     deleteTitle: 'Apagar mensagem?',
     deleteBody: 'Esta ação não pode ser revertida.',
     inputPlaceholder: 'Digite uma mensagem',
-    closedPlaceholder: 'Reabra ou aceite esse ticket para enviar uma mensagem.',
     send: 'Enviar',
     attach: 'Anexar arquivos',
     cancelReply: 'Cancelar resposta',
@@ -1474,5 +1473,10 @@ export const pt: Messages = {
     ERR_REQUEST_TIMEOUT: 'A requisição demorou demais para chegar. Tente novamente.',
     ERR_URL_HAS_CREDENTIALS: 'Um endereço com usuário ou senha seria mostrado a todos os atendentes: remova a parte "usuário:senha@".',
     ERR_INTERNAL: 'Ocorreu um erro!',
+  },
+  /** The chat's input by the ticket's state (issue 27: actions answer at once). */
+  ticketStates: {
+    waitingPlaceholder: 'Este ticket está aguardando: clique em Aceitar para responder.',
+    resolvedPlaceholder: 'Ticket resolvido. Clique em Reabrir para enviar uma mensagem.',
   },
 };
