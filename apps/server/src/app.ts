@@ -27,37 +27,12 @@ import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
 import { memoryRateCounter, redisRateCounter } from './core/rate-counter.js';
 import { sweepStaleUploads } from './core/http/uploads.js';
-import { authRoutes } from './features/auth/auth.routes.js';
-import { twoFactorRoutes } from './features/auth/two-factor.routes.js';
-import { contactsRoutes } from './features/contacts/contacts.routes.js';
-import { queuesRoutes } from './features/queues/queues.routes.js';
-import { quickAnswersRoutes } from './features/quickAnswers/quickAnswers.routes.js';
-import { rolesRoutes } from './features/roles/roles.routes.js';
-import { settingsRoutes } from './features/settings/settings.routes.js';
-import { onboardingRoutes } from './features/onboarding/onboarding.routes.js';
 import { seedSettings } from './features/settings/settings.service.js';
 import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
-import { usersRoutes } from './features/users/users.routes.js';
-import { whatsappsRoutes } from './features/whatsapps/whatsapps.routes.js';
 import { createInboundHandler } from './features/messages/inbound.service.js';
-import { historyRoutes } from './features/messages/history.routes.js';
-import { messagesRoutes } from './features/messages/messages.routes.js';
-import { simulatorRoutes } from './features/simulator/simulator.routes.js';
-import { ticketsRoutes } from './features/tickets/tickets.routes.js';
-import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { scheduleAutoClose } from './jobs/auto-close.job.js';
 import { startOutboundDispatcher } from './jobs/outbound.job.js';
 import { startCampaignSender } from './jobs/campaigns.job.js';
-import { campaignsRoutes } from './features/campaigns/campaigns.routes.js';
-import { mediaLibraryRoutes } from './features/campaigns/media-library.routes.js';
-import { toolApiRoutes } from './features/campaigns/tool-api.routes.js';
-import { groupsRoutes } from './features/groups/groups.routes.js';
-import { emailRoutes } from './features/email/email.routes.js';
-import { chatbotRoutes } from './features/chatbot/chatbot.routes.js';
-import { vonageRoutes } from './features/vonage/vonage.routes.js';
-import { instagramRoutes } from './features/instagram/instagram.routes.js';
-import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
-import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js';
 import { LOG_REDACT_CENSOR, LOG_REDACT_PATHS, requestSerializer } from './core/http/log-redaction.js';
 import { connectRedis } from './core/redis.js';
 import { Leases } from './core/cluster/leases.js';
@@ -69,11 +44,11 @@ import { startChatbotWorker } from './jobs/chatbot.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { createIdentity } from './features/auth/identity.js';
-import { auditRoutes } from './features/audit/audit.routes.js';
 import { createAuditLog } from './features/audit/audit.service.js';
 import { scheduleAuditRetention } from './jobs/audit-retention.job.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
+import { apiRoutes } from './routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -241,45 +216,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     version: VERSION,
   }));
 
-  await app.register(
-    async (api) => {
-      for (const routes of [
-        authRoutes,
-        twoFactorRoutes,
-        usersRoutes,
-        rolesRoutes,
-        queuesRoutes,
-        quickAnswersRoutes,
-        contactsRoutes,
-        settingsRoutes,
-        dashboardRoutes,
-        onboardingRoutes,
-        emailRoutes,
-        chatbotRoutes,
-        vonageRoutes,
-        apiTokensRoutes,
-        auditRoutes,
-      ]) {
-        await api.register(routes, { ctx });
-      }
-      for (const routes of [
-        whatsappsRoutes,
-        ticketsRoutes,
-        messagesRoutes,
-        whaticketApiRoutes,
-        historyRoutes,
-        campaignsRoutes,
-        mediaLibraryRoutes,
-        toolApiRoutes,
-        groupsRoutes,
-        instagramRoutes,
-        ...(config.simulator ? [simulatorRoutes] : []),
-      ]) {
-        await api.register(routes, { ctx, sessions });
-      }
-    },
-    { prefix: '/api' },
-  );
+  await app.register(apiRoutes(config, ctx, sessions), { prefix: '/api' });
 
   const webIndex = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(webIndex);

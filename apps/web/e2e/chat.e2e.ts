@@ -9,7 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZSimulatorOutboxItemSchema, ZTicketListSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
+import { ZTicketListSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
+import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { z } from 'zod';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { startServer, type RunningServer } from './server';

@@ -6,7 +6,8 @@
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ZSimulatorOutboxItemSchema, ZTicketListSchema } from '@zapdesk/shared/messaging';
+import { ZTicketListSchema } from '@zapdesk/shared/messaging';
+import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';

@@ -7,7 +7,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZSimulatorOutboxItemSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
+import { ZTicketSchema } from '@zapdesk/shared/messaging';
+import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { z } from 'zod';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { startServer, type RunningServer } from './server';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
-import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { openDatabase, type DbHandle } from '../core/db/database.js';
 import { createPostgresDatabase } from '../test/harness.js';
 import { redisForClusterTests, TEST_REDIS_URL } from '../test/redis.js';

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TApiTokenCreated } from '@zapdesk/shared/api-tokens';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { API_TOKEN_FAILURES_PER_MINUTE } from '../features/campaigns/tool-auth.js';
 import { createTestApp, type TestApp } from '../test/harness.js';
 

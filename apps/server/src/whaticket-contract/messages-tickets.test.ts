@@ -11,7 +11,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TContact } from '@zapdesk/shared/schemas';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { ADMIN, createTestApp, type TestApp } from '../test/harness.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');

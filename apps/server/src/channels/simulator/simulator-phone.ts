@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TSimulatorCallItem, TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TSimulatorCallItem, TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { ChatAddress, InboundMessage } from '../channel.js';
 
 const OUTBOX_LIMIT = 1000;

@@ -4,7 +4,7 @@
  * move sent -> delivered -> read, a stored history and a disconnect. Enabled with SIMULATOR=on.
  */
 import { randomBytes } from 'node:crypto';
-import type { TSimulatorCallItem, TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TSimulatorCallItem, TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { AppError } from '../../core/errors.js';
 import type { ChatAddress, ChannelDriver, ChannelEvents, GroupChange, GroupCreated, GroupInfo, HistoryRequest, InboundMessage, OutboundContent, SendResult } from '../channel.js';
 import { ChannelEmitter } from '../channel-events.js';

@@ -11,9 +11,9 @@ import {
   ZCampaignUpdateSchema,
   ZRecipientListQuerySchema,
   ZRecipientListSchema,
-  ZRecordingSchema,
   type TCampaign,
 } from '@zapdesk/shared/campaigns';
+import { ZRecordingSchema } from '@zapdesk/shared/media-library';
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import { requirePermission } from '../../core/auth/permissions.js';

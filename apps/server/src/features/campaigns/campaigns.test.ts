@@ -1,7 +1,8 @@
 /** Campaigns through the API on the simulated phone: numbers, pacing, control, the phone going away, history. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign, TCampaignList, TRecipientList } from '@zapdesk/shared/campaigns';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { startCampaignSender } from '../../jobs/campaigns.job.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 import { recoverInDoubt } from './campaign-send.js';

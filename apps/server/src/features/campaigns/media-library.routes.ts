@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZLocalMediaFileSchema, ZLocalMediaListSchema, ZLocalMediaPathQuerySchema } from '@zapdesk/shared/campaigns';
+import { ZLocalMediaFileSchema, ZLocalMediaListSchema, ZLocalMediaPathQuerySchema } from '@zapdesk/shared/media-library';
 import { ZIdParamsSchema } from '@zapdesk/shared/schemas';
 import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';

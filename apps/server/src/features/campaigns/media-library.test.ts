@@ -2,8 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCampaign, TLocalMediaFile, TLocalMediaList } from '@zapdesk/shared/campaigns';
-import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TCampaign } from '@zapdesk/shared/campaigns';
+import type { TLocalMediaFile, TLocalMediaList } from '@zapdesk/shared/media-library';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 const OPUS = fs.readFileSync(path.join(import.meta.dirname, '../messages/fixtures/opusenc-sine.ogg'));

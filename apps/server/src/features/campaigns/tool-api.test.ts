@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
-import type { TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../messages/fixtures');

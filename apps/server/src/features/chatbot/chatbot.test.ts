@@ -7,7 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');

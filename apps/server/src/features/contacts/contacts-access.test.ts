@@ -4,7 +4,8 @@
  * contact that has tickets, where the agents' replies go, is for admins; deleting is for admins.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TContact } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 

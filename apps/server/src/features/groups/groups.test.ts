@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign, TCampaignList, TRecipientList } from '@zapdesk/shared/campaigns';
 import type { TGroupCreated, TGroupList, TSimulatorGroup, TSimulatorGroupCreate, TSimulatorGroups } from '@zapdesk/shared/groups';
-import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 import { recoverInDoubt } from '../campaigns/campaign-send.js';
 

@@ -4,7 +4,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS, type SettingKey } from '@zapdesk/shared/domain';
-import type { TMessage, TSimulatorCallItem, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorCallItem, TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 

@@ -1,6 +1,7 @@
 /** History import: `POST /api/zdgSyncMessageUser` and `POST /api/syncMessage` over the simulator's stored history. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
 import type { DomainEvents } from '../../core/events.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';

@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TMessage, TSimulatorOutboxItem } from '@zapdesk/shared/messaging';
+import type { TMessage } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 
 /** The smallest PNG: a 1×1 transparent pixel. */

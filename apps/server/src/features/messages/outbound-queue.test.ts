@@ -1,6 +1,7 @@
 /** Replies are stored before they are sent, and their send is recorded: queued, sent or failed. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { nowIso } from '../../core/time.js';
 import { requeueInterrupted } from './outbox.repository.js';

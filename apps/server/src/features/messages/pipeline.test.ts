@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { findOrCreateTicket } from './inbound/ticket-choice.js';

@@ -12,7 +12,7 @@ import {
   ZSimulatorHistorySchema,
   ZSimulatorInboundSchema,
   ZSimulatorOutboxItemSchema,
-} from '@zapdesk/shared/messaging';
+} from '@zapdesk/shared/simulator';
 import { placeDescription, type InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { RemoteDriver } from '../../channels/remote-driver.js';

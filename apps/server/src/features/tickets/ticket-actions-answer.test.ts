@@ -5,7 +5,8 @@
  * matched words in context (`match`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 

@@ -5,7 +5,8 @@
  * contact. Each row starts from a fresh ticket in the state it names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 
 let t: TestApp;

@@ -1,6 +1,7 @@
 /** 'Protocolo' (a protocol number to the contact, then closed like Resolve) and 'Spy' (a pending ticket opened without accepting it). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 

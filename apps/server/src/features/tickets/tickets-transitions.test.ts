@@ -1,6 +1,7 @@
 /** The ticket status table, transfers, creation, deletion and close-all. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TQueue, TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 

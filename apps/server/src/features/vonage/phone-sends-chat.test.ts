@@ -7,7 +7,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
-import type { TMessage, TSimulatorOutboxItem, TTicket } from '@zapdesk/shared/messaging';
+import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TPhoneSend } from '@zapdesk/shared/vonage';
 import { FakeVonage } from '../../test/fake-vonage.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';

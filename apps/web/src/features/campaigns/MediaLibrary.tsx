@@ -24,7 +24,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import type { TLocalMediaFile, TLocalMediaList } from '@zapdesk/shared/campaigns';
+import type { TLocalMediaFile, TLocalMediaList } from '@zapdesk/shared/media-library';
 import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { formatFileSize } from '../../core/ui/formatFileSize';
 import { toastError } from '../../core/ui/toastError';

@@ -12,7 +12,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import type { TLocalMediaFile } from '@zapdesk/shared/campaigns';
+import type { TLocalMediaFile } from '@zapdesk/shared/media-library';
 import { fetchMediaBlob } from './campaigns.api';
 
 export type PreviewKind = TLocalMediaFile['mediaType'];

@@ -1,6 +1,7 @@
 /** Bulk sends: the calls, the cache keys, and the live `campaign` event folded into the cache. */
 import type { QueryClient } from '@tanstack/react-query';
-import type { TCampaign, TCampaignCreate, TCampaignList, TCampaignUpdate, TLocalMediaFile, TLocalMediaList, TRecipientList } from '@zapdesk/shared/campaigns';
+import type { TCampaign, TCampaignCreate, TCampaignList, TCampaignUpdate, TRecipientList } from '@zapdesk/shared/campaigns';
+import type { TLocalMediaFile, TLocalMediaList } from '@zapdesk/shared/media-library';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { downloadFile, request, requestRaw, requestVoid } from '../../core/api/client';
 import { csvWords, localizeCsv, type CsvColumn } from '../../core/ui/localizeCsv';
