@@ -203,7 +203,7 @@ describe('the first day, on a desktop', () => {
     expect((await api(`/simulator/${connectionId}/inbound`, { method: 'POST', body: { from, name: 'Carla Cliente', body: 'Bom dia! Vocês entregam no sábado?' } })).status).toBe(200);
     await expect.poll(() => ticketOf(from)).toBeGreaterThan(0);
     await page.goto(`/tickets/${await ticketOf(from)}`);
-    await page.getByTestId('ticket-accept').click();
+    await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
     await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
     await page.getByTestId('message-input').fill('Bom dia, Carla! Entregamos sim.');
     await page.getByTestId('message-send').click();

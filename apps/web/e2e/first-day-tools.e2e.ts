@@ -29,7 +29,7 @@ type Campaign = { id: number; status: string; message: string };
 const nextNumber = () => `4477008${String((n += 1)).padStart(5, '0')}`;
 const outbox = async (connection: number) => (await (await api(`/simulator/${connection}/outbox`)).json()) as Outbox;
 const campaign = async (id: number) => (await (await api(`/campaigns/${id}`)).json()) as Campaign;
-const toast = (page: Page, text: string) => page.locator('.Toastify__toast', { hasText: text }).first().waitFor();
+const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify__toast', { hasText: text }).first().waitFor();
 
 /** A small PNG banner in three colours (a picture a person would recognise in a preview). */
 function banner(): Buffer {
@@ -272,7 +272,7 @@ describe('tool pages a newcomer understands', () => {
       await page.getByTestId('scheduled-day').fill(day);
       await pickConnection(page, page, 'Loja Praia');
       await page.getByTestId('scheduled-fire').click();
-      await toast(page, 'envios iniciados');
+      await toast(page, '1 envio iniciado.');
       await expect.poll(async () => (await outbox(praia)).filter((m) => m.body === message).length, { timeout: 30_000 }).toBe(2);
       expect((await outbox(centro)).filter((m) => m.body === message)).toHaveLength(0);
       await expect.poll(() => row.getAttribute('data-status')).not.toBe('scheduled');
