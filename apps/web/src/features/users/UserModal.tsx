@@ -70,13 +70,15 @@ export default function UserModal({ open, userId, onClose }: Props) {
   const { errors, isSubmitting } = form.formState;
   const { reset } = form;
 
-  // The fields are drawn again once they hold the user's values: MUI decides at mount whether a
-  // label floats above a value, and a value put in afterwards would sit under its label.
+  // The fields are drawn again once, when they first hold the user's values: MUI decides at mount
+  // whether a label floats above a value, and a value put in afterwards would sit under its label.
+  // Only the first fill: a later refresh of the user (two-step sign-in turned on) must not redraw
+  // the form and lose what it shows (the recovery codes, shown once).
   const [filledAt, setFilledAt] = useState(0);
   useEffect(() => {
     if (!existing.data) return;
     reset(toFormValues(existing.data));
-    setFilledAt(existing.dataUpdatedAt);
+    setFilledAt((at) => at || existing.dataUpdatedAt);
   }, [existing.data, existing.dataUpdatedAt, reset]);
 
   const onSubmit = form.handleSubmit(async (values) => {
