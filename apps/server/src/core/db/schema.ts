@@ -4,6 +4,7 @@
  * serves both databases.
  */
 import type { Generated } from 'kysely';
+import type { CsatTables } from './schema-csat.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -69,6 +70,10 @@ export type WhatsappsTable = {
   leaseUntil: Timestamp | null;
   /** Set while a session runs here; still set at start means the last run did not stop cleanly. */
   sessionOpenSince: Generated<Timestamp | null>;
+  /** Customer satisfaction question after 'Resolver' (migration 037): off by default; '' question = the language's default. */
+  csatEnabled: Generated<Bool>;
+  csatQuestion: Generated<string>;
+  csatLanguage: Generated<string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -426,4 +431,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-};
+} & CsatTables;
