@@ -92,3 +92,7 @@ export async function findCsatSettings(db: Db, whatsappId: number): Promise<Csat
 export async function updateCsatSettings(db: Db, whatsappId: number, settings: CsatSettingsRow & { updatedAt: string }): Promise<void> {
   await db.updateTable('whatsapps').set(settings).where('id', '=', whatsappId).execute();
 }
+
+export async function deleteRating(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('ticketRatings').where('id', '=', id).execute();
+}
