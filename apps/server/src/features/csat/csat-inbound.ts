@@ -8,13 +8,15 @@ import { asCsatLanguage, CSAT_ANSWER_WINDOW_MS, CSAT_COMMENT_MAX_LENGTH, CSAT_CO
 import type { InboundMessage } from '../../channels/channel.js';
 import type { Db } from '../../core/db/database.js';
 import { nowIso } from '../../core/time.js';
-import type { Outbox } from '../messages/inbound/batch-outbox.js';
 import * as messages from '../messages/messages.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
 import * as repo from './csat.repository.js';
 import { parseRating } from './rating-parser.js';
 
-type Reply = { whatsappId: number; contactId: number; message: InboundMessage; outbox: Outbox };
+/** What the inbound batch announces once committed: the stored message, and the thank-you to send. */
+type Announcements = { stored: messages.MessageRow[]; replies: { ticketId: number; body: string }[] };
+
+type Reply = { whatsappId: number; contactId: number; message: InboundMessage; outbox: Announcements };
 
 /** Answers true when the message was the answer or its comment (stored here); false: the pipeline goes on as usual. */
 export async function takeRatingReply(db: Db, reply: Reply): Promise<boolean> {
