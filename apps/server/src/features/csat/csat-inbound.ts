@@ -24,6 +24,8 @@ export async function takeRatingReply(db: Db, reply: Reply): Promise<boolean> {
   if (message.fromMe || message.chat.kind === 'group') return false;
   const rating = await repo.findLatestRating(db, contactId, whatsappId);
   if (!rating || rating.expiredAt !== null) return false;
+  // A redelivered answer or comment was taken already: it must not reopen the ticket now.
+  if ((await messages.findMessageByProviderId(db, whatsappId, message.providerId))?.ticketId === rating.ticketId) return true;
   const now = nowIso();
   const waiting = rating.score === null;
   if (!waiting && (rating.comment !== null || rating.answeredAt === null || Date.now() - Date.parse(rating.answeredAt) >= CSAT_COMMENT_WINDOW_MS)) return false;

@@ -163,6 +163,28 @@ describe('the question', () => {
     expect((await phone(w.id, from)).map((m) => m.body)).toEqual([FAREWELL]);
   });
 
+  it("is not sent by 'Fechar todos', nor while the phone is off", async () => {
+    const w = await connection({ enabled: true });
+    const from = number();
+    await say(w.id, from, 'oi');
+    const [ticket] = await waitFor(
+      () => ticketsOf(from),
+      (x) => x.length === 1,
+    );
+    if (!ticket) throw new Error('no ticket');
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open' } });
+    expect((await t.request({ method: 'POST', url: '/api/ticketsClosed', token: t.adminToken, payload: {} })).statusCode).toBe(200);
+    expect(await ticketById(ticket.id)).toMatchObject({ status: 'closed' });
+    expect(await ratings(ticket.id)).toEqual([]);
+
+    // Reopened, then resolved while the phone is off: nothing is recorded that nobody was asked.
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open' } });
+    await t.request({ method: 'POST', url: `/api/simulator/${w.id}/disconnect`, token: t.adminToken });
+    await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'closed' } });
+    expect(await ticketById(ticket.id)).toMatchObject({ status: 'closed' });
+    expect(await ratings(ticket.id)).toEqual([]);
+  });
+
   it("is sent after 'Protocolo' too", async () => {
     const w = await connection({ enabled: true });
     const from = number();
@@ -212,6 +234,27 @@ describe('the answer', () => {
       () => phone(w.id, from),
       (items) => items.some((m) => m.body === thanks),
     );
+  });
+
+  it('a redelivered answer is stored once', async () => {
+    const w = await connection({ enabled: true });
+    const { from, ticket } = await asked(w);
+    const answer = { from, name: 'Cliente', body: '4 tudo certo', id: `redelivered-${from}` };
+    expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: answer })).statusCode).toBe(200);
+    await waitFor(
+      () => ratings(ticket.id),
+      (x) => x[0]?.score === 4,
+    );
+    expect((await t.request({ method: 'POST', url: `/api/simulator/${w.id}/inbound`, token: t.adminToken, payload: answer })).statusCode).toBe(200);
+    // The copy changes nothing: one message, one answer, one thank-you, the ticket still closed.
+    await waitFor(
+      () => phone(w.id, from),
+      (items) => items.some((m) => m.body === CSAT_THANKS.pt.withComment),
+    );
+    expect((await messagesOf(ticket.id)).filter((m) => m.body === '4 tudo certo')).toHaveLength(1);
+    expect(await ratings(ticket.id)).toMatchObject([{ score: 4, comment: 'tudo certo' }]);
+    expect((await phone(w.id, from)).filter((m) => m.body === CSAT_THANKS.pt.withComment)).toHaveLength(1);
+    expect(await ticketsOf(from)).toMatchObject([{ id: ticket.id, status: 'closed' }]);
   });
 
   it('thanks in the language of the connection', async () => {
