@@ -23,7 +23,8 @@ export async function takeRatingReply(db: Db, reply: Reply): Promise<boolean> {
   const { message, contactId, whatsappId } = reply;
   if (message.fromMe || message.chat.kind === 'group') return false;
   const rating = await repo.findLatestRating(db, contactId, whatsappId);
-  if (!rating || rating.expiredAt !== null) return false;
+  // Questions of another day are left alone (an unanswered one expires below, on this message).
+  if (!rating || rating.expiredAt !== null || (rating.score !== null && Date.now() - Date.parse(rating.askedAt) >= CSAT_ANSWER_WINDOW_MS + CSAT_COMMENT_WINDOW_MS)) return false;
   // A redelivered answer or comment was taken already: it must not reopen the ticket now.
   if ((await messages.findMessageByProviderId(db, whatsappId, message.providerId))?.ticketId === rating.ticketId) return true;
   const now = nowIso();
