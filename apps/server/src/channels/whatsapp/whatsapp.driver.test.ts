@@ -857,13 +857,13 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
   it("hands on a customer's reaction to the agent's message once, changed and taken away, though Baileys reports it twice", async () => {
     const s = await connected();
     // On the customer's phone the agent's message is someone else's, in the chat with the connection's number.
-    const agentMessage = { remoteJid: OWN_JID, fromMe: false, id: 'AGENT1' };
+    const agentMessage = () => ({ remoteJid: OWN_JID, fromMe: false, id: 'AGENT1' });
     const fromCustomer = (id: string): WAMessageKey => ({ remoteJid: CUSTOMER_JID, fromMe: false, id });
     const derived: BaileysEventMap['messages.reaction'] = [];
     s.sock().ev.on('messages.reaction', (reactions) => derived.push(...reactions));
-    await sendLikeAPhone(s, fromCustomer('R1'), { react: { text: '❤️', key: agentMessage } });
-    await sendLikeAPhone(s, fromCustomer('R2'), { react: { text: '👍', key: agentMessage } });
-    await sendLikeAPhone(s, fromCustomer('R3'), { react: { text: '', key: agentMessage } });
+    await sendLikeAPhone(s, fromCustomer('R1'), { react: { text: '❤️', key: agentMessage() } });
+    await sendLikeAPhone(s, fromCustomer('R2'), { react: { text: '👍', key: agentMessage() } });
+    await sendLikeAPhone(s, fromCustomer('R3'), { react: { text: '', key: agentMessage() } });
     const customer = { number: CUSTOMER, name: 'Maria' };
     expect(s.seen.reaction).toEqual([
       [{ providerId: 'AGENT1', sender: customer, emoji: '❤️', fromMe: false }],
