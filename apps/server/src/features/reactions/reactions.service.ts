@@ -28,7 +28,8 @@ export function createReactionHandler(ctx: AppContext): (whatsappId: number, rea
 export async function applyReaction(ctx: AppContext, whatsappId: number, reaction: InboundReaction): Promise<void> {
   const senderKey = reaction.fromMe ? OWN_PHONE : reaction.sender?.number;
   const emoji = reaction.emoji.trim();
-  if (!senderKey || emoji.length > REACTION_MAX_LENGTH) return;
+  // Counted in code points, as the simulator's schema counts.
+  if (!senderKey || [...emoji].length > REACTION_MAX_LENGTH) return;
   const message = await findMessageByProviderId(ctx.db, whatsappId, reaction.providerId);
   if (!message || message.isDeleted) return;
   if (emoji === '') {
