@@ -850,7 +850,16 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
     s.sock().upsert([message]);
     const creds = { ...initAuthCreds(), me };
     const keyStore = { get: async () => ({}), set: async () => undefined, transaction: async <T>(work: () => Promise<T>) => work(), isInTransaction: () => false };
-    await processMessage(message, { shouldProcessHistoryMsg: false, ev: s.sock().ev as never, creds, keyStore: keyStore as never, signalRepository: s.sock().signalRepository as never, logger: undefined, options: {} as never, getMessage: async () => undefined });
+    await processMessage(message, {
+      shouldProcessHistoryMsg: false,
+      ev: s.sock().ev as never,
+      creds,
+      keyStore: keyStore as never,
+      signalRepository: s.sock().signalRepository as never,
+      logger: undefined,
+      options: {} as never,
+      getMessage: async () => undefined,
+    });
     await s.driver.idle();
   }
 
@@ -884,10 +893,7 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
     const member: WAMessageKey = { remoteJid: GROUP_JID, fromMe: false, id: 'GR1', participant: '98765432109876@lid', participantAlt: '5511955554444@s.whatsapp.net', addressingMode: 'lid' };
     await sendLikeAPhone(s, member, { react: { text: '😂', key: { remoteJid: GROUP_JID, fromMe: false, id: 'GMSG1', participant: CUSTOMER_JID } } }, 'Joana');
     await sendLikeAPhone(s, { remoteJid: CUSTOMER_JID, fromMe: true, id: 'OWNR1' }, { react: { text: '🙏', key: { remoteJid: CUSTOMER_JID, fromMe: false, id: 'CUST1' } } }, 'Shop');
-    expect(s.seen.reaction).toEqual([
-      [{ providerId: 'GMSG1', sender: { number: '5511955554444', name: 'Joana' }, emoji: '😂', fromMe: false }],
-      [{ providerId: 'CUST1', emoji: '🙏', fromMe: true }],
-    ]);
+    expect(s.seen.reaction).toEqual([[{ providerId: 'GMSG1', sender: { number: '5511955554444', name: 'Joana' }, emoji: '😂', fromMe: false }], [{ providerId: 'CUST1', emoji: '🙏', fromMe: true }]]);
   });
 
   it("hands on a customer's edit of their message once, as their phone sends it and Baileys processes it", async () => {

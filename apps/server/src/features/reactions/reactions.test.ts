@@ -91,14 +91,23 @@ describe('reactions from the phone', () => {
     const maria = (emoji: string) => JSON.stringify([{ emoji, fromMe: false, senderName: 'Maria Souza' }]);
 
     expect((await simulator('reaction', { id: answerProviderId, from, name: 'Maria', emoji: '❤️' })).statusCode).toBe(200);
-    await waitFor(async () => shown(), (u) => u.includes(maria('❤️')));
+    await waitFor(
+      async () => shown(),
+      (u) => u.includes(maria('❤️')),
+    );
 
     await simulator('reaction', { id: answerProviderId, from, emoji: '👍' });
-    await waitFor(async () => shown(), (u) => u.includes(maria('👍')));
+    await waitFor(
+      async () => shown(),
+      (u) => u.includes(maria('👍')),
+    );
     expect((await messagesOf(ticket.id)).find((m) => m.id === answer.id)?.reactions).toEqual([{ emoji: '👍', fromMe: false, senderName: 'Maria Souza' }]);
 
     await simulator('reaction', { id: answerProviderId, from, emoji: '' });
-    await waitFor(async () => shown(), (u) => u.lastIndexOf('[]') > u.lastIndexOf(maria('👍')));
+    await waitFor(
+      async () => shown(),
+      (u) => u.lastIndexOf('[]') > u.lastIndexOf(maria('👍')),
+    );
     expect((await messagesOf(ticket.id)).find((m) => m.id === answer.id)?.reactions).toEqual([]);
 
     // A reaction is no message: the ticket's list line, unread count and status stay as they were.
@@ -113,7 +122,10 @@ describe('reactions from the phone', () => {
     expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'closed' } })).statusCode).toBe(200);
     const heard = await screen();
     await simulator('reaction', { id: answerProviderId, from, emoji: '🙏' });
-    await waitFor(async () => heard, (h) => h.some((e) => e.message.id === answer.id && e.message.reactions.length === 1));
+    await waitFor(
+      async () => heard,
+      (h) => h.some((e) => e.message.id === answer.id && e.message.reactions.length === 1),
+    );
     expect(await ticketOf(ticket.id)).toMatchObject({ status: 'closed', unreadMessages: 0 });
     const open = (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${from}&status=open`, token: t.adminToken })).json<{ tickets: TTicket[] }>();
     expect(open.tickets.filter((x) => x.contact.number === from)).toEqual([]);
@@ -134,7 +146,10 @@ describe('reactions from the phone', () => {
     await simulator('reaction', { id: 'GRP-MSG-1', from: ana, name: 'Ana', emoji: '😂' });
     await simulator('reaction', { id: 'GRP-MSG-1', from: bia, name: 'Bia', emoji: '❤️' });
     await simulator('reaction', { id: 'GRP-MSG-1', from: ana, emoji: '👍', fromMe: true });
-    await waitFor(async () => heard, (h) => h.some((e) => e.message.reactions.some((r) => r.fromMe)));
+    await waitFor(
+      async () => heard,
+      (h) => h.some((e) => e.message.reactions.some((r) => r.fromMe)),
+    );
     const [stored] = (await messagesOf(ticket.id)).filter((m) => m.body === 'Chegou o pedido!');
     expect(stored?.reactions).toEqual([
       { emoji: '❤️', fromMe: false, senderName: 'Bia' },
@@ -152,7 +167,10 @@ describe('reactions from the phone', () => {
     // shown the first was handled, and it changed nothing.
     await simulator('reaction', { id: answerProviderId, from, emoji: '😮' });
     const ofThisChat = () => heard.filter((e) => e.message.ticketId === ticket.id && e.message.reactions.length > 0);
-    await waitFor(async () => ofThisChat(), (h) => h.length > 0);
+    await waitFor(
+      async () => ofThisChat(),
+      (h) => h.length > 0,
+    );
     expect(ofThisChat().map((e) => [e.message.id, e.message.reactions.map((r) => r.emoji)])).toEqual([[answer.id, ['😮']]]);
     expect((await messagesOf(ticket.id)).map((m) => m.reactions.map((r) => r.emoji))).toEqual([[], ['😮']]);
   });
@@ -176,7 +194,10 @@ describe('edits from the phone', () => {
     if (!ticket) throw new Error('no ticket');
     const heard = await screen();
     expect((await simulator('edit', { id: `E-${from}`, body: 'Meu pedido é o 1243' })).statusCode).toBe(200);
-    const [update] = await waitFor(async () => heard.filter((e) => e.action === 'update' && e.message.ticketId === ticket.id), (h) => h.length > 0);
+    const [update] = await waitFor(
+      async () => heard.filter((e) => e.action === 'update' && e.message.ticketId === ticket.id),
+      (h) => h.length > 0,
+    );
     expect(update?.message).toMatchObject({ body: 'Meu pedido é o 1243', isEdited: true, reactions: [] });
     expect(await messagesOf(ticket.id)).toEqual([expect.objectContaining({ body: 'Meu pedido é o 1243', isEdited: true })]);
     expect((await ticketOf(ticket.id)).lastMessage).toBe('Meu pedido é o 1243');

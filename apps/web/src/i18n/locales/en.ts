@@ -1362,6 +1362,13 @@ export const en = {
     waitingPlaceholder: 'This ticket is waiting: click Accept to reply.',
     resolvedPlaceholder: 'Ticket resolved. Click Reopen to send a message.',
   },
+  /** Reactions people put on messages from their phones. */
+  reactions: {
+    label: 'Reactions: {{list}}',
+    you: 'You',
+    someone: 'Contact',
+    byPerson: '{{name}} reacted {{emoji}}',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

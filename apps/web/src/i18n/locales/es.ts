@@ -1479,4 +1479,11 @@ export const es: Messages = {
     waitingPlaceholder: 'Este ticket está en espera: haz clic en Aceptar para responder.',
     resolvedPlaceholder: 'Ticket resuelto. Haz clic en Reabrir para enviar un mensaje.',
   },
+  /** Reactions people put on messages from their phones. */
+  reactions: {
+    label: 'Reacciones: {{list}}',
+    you: 'Tú',
+    someone: 'Contacto',
+    byPerson: '{{name}} reaccionó con {{emoji}}',
+  },
 };

@@ -1479,4 +1479,11 @@ export const pt: Messages = {
     waitingPlaceholder: 'Este ticket está aguardando: clique em Aceitar para responder.',
     resolvedPlaceholder: 'Ticket resolvido. Clique em Reabrir para enviar uma mensagem.',
   },
+  /** Reactions people put on messages from their phones. */
+  reactions: {
+    label: 'Reações: {{list}}',
+    you: 'Você',
+    someone: 'Contato',
+    byPerson: '{{name}} reagiu com {{emoji}}',
+  },
 };
