@@ -857,7 +857,7 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
       keyStore: keyStore as never,
       signalRepository: s.sock().signalRepository as never,
       logger: undefined,
-      options: {} as never,
+      options: {},
       getMessage: async () => undefined,
     });
     await s.driver.idle();

@@ -2,8 +2,7 @@
  * Instagram as an inbox channel against a fake Graph API on 127.0.0.1, with webhook deliveries
  * signed as Meta signs them (X-Hub-Signature-256): the connection and its write-only secrets,
  * the subscription check, signatures, inbound text, image, story replies and shares into tickets
- * (and a reaction onto the message it reacts to)
- * once each, agents' answers through the Send API, the 24-hour window, direct sends by username,
+ * once each, a reaction onto the message it reacts to, agents' answers through the Send API, the 24-hour window, direct sends by username,
  * and the token never in an answer or the server's log.
  */
 import { spawn } from 'node:child_process';
