@@ -171,7 +171,8 @@ describe('reactions from the phone', () => {
       async () => ofThisChat(),
       (h) => h.length > 0,
     );
-    expect(ofThisChat().map((e) => [e.message.id, e.message.reactions.map((r) => r.emoji)])).toEqual([[answer.id, ['😮']]]);
+    // (The answer's later delivery acks carry its reaction too.)
+    expect(new Set(ofThisChat().map((e) => JSON.stringify([e.message.id, e.message.reactions.map((r) => r.emoji)])))).toEqual(new Set([JSON.stringify([answer.id, ['😮']])]));
     expect((await messagesOf(ticket.id)).map((m) => m.reactions.map((r) => r.emoji))).toEqual([[], ['😮']]);
   });
 
