@@ -395,6 +395,12 @@ const table: Record<string, Row> = {
     call: () => ({ url: `/api/simulator/${connectionId}/history`, payload: { from: ticket.contact.number, messages: [{ body: 'antiga' }] } }),
   },
   'POST /api/simulator/{connectionId}/edit': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/simulator/${connectionId}/edit`, payload: { id: 'SOME-ID', body: 'editada' } }) },
+  'POST /api/simulator/{connectionId}/reaction': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    call: () => ({ url: `/api/simulator/${connectionId}/reaction`, payload: { id: 'SOME-ID', from: '5511922000001', emoji: '❤️' } }),
+  },
   'POST /api/simulator/{connectionId}/contact': {
     anon: 401,
     user: 403,

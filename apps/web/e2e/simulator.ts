@@ -39,3 +39,13 @@ export async function scanWhenReady(api: Api, connectionId: number): Promise<voi
   }
   expect(scanned).toBe(200);
 }
+
+/** The simulated phone's person reacts to a message by its provider id (an empty emoji takes the reaction away). */
+export async function reactOnPhone(api: Api, connectionId: number, reaction: { id: string; from: string; name?: string; emoji: string; fromMe?: boolean }): Promise<void> {
+  expect((await api(`/simulator/${connectionId}/reaction`, { method: 'POST', body: reaction })).status).toBe(200);
+}
+
+/** The author of a message changes its text on their phone. */
+export async function editOnPhone(api: Api, connectionId: number, edit: { id: string; body: string }): Promise<void> {
+  expect((await api(`/simulator/${connectionId}/edit`, { method: 'POST', body: edit })).status).toBe(200);
+}

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CHANNELS, MAX_ID, MEDIA_TYPES, SEND_STATUSES, TICKET_STATUSES } from './domain.js';
 import { ZInstagramConfigInputSchema } from './instagram.js';
+import { ZMessageReactionSchema } from './reactions.js';
 import { hasNoNul as noNul, required, requiredText, ZContactSchema, ZIdValue, ZQueueRefSchema } from './schemas.js';
 
 export const ZLongText = z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID');
@@ -193,6 +194,8 @@ export const ZMessageSchema = z.object({
   mediaSize: z.number().nullable().optional(),
   quotedMsg: z.object({ id: z.number(), body: z.string(), fromMe: z.boolean(), contact: z.object({ name: z.string() }).nullable() }).nullable(),
   contact: z.object({ id: z.number(), name: z.string() }).nullable(),
+  /** What people reacted with, one per person, in the order they reacted. */
+  reactions: z.array(ZMessageReactionSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

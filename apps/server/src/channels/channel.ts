@@ -48,6 +48,12 @@ export type OutboundContent =
   | { kind: 'media'; mediaType: MediaType; data: MediaData; mimetype: string; filename: string; caption?: string; url?: string }
   | { kind: 'voice'; data: MediaData; mimetype: string; url?: string };
 
+/**
+ * A person's reaction to a message (by the message's provider id): `emoji` '' when they took it
+ * away. `sender`: who reacted (in a group, the member); absent when the connection's own phone did (`fromMe`).
+ */
+export type InboundReaction = { providerId: string; sender?: { number: string; name?: string }; emoji: string; fromMe: boolean };
+
 export type SendResult = { providerId: string; timestamp: Date };
 
 /**
@@ -74,6 +80,8 @@ export type ChannelEvents = {
   revoke: (update: { providerId: string }) => void;
   /** The author changed a message's text on the phone: its whole new text. */
   edit: (update: { providerId: string; body: string }) => void;
+  /** Someone reacted to a message, changed their reaction, or took it away. */
+  reaction: (reaction: InboundReaction) => void;
   /**
    * What the network says about a person: the name they go by, and whether their profile
    * picture changed or was removed (the new address is asked for with profilePictureUrl).

@@ -29,6 +29,7 @@ export const SESSION_CALLS = new Set([
   'deliver',
   'seedHistory',
   'edit',
+  'react',
   'updateContact',
   'outbox',
   'drop',

@@ -10,7 +10,7 @@ import type { NodeRpc } from '../core/cluster/node-rpc.js';
 import { AppError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { ChannelAuthStore, ConnectionStore } from './connection-store.js';
-import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundCall, InboundMessage } from './channel.js';
+import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundCall, InboundMessage, InboundReaction } from './channel.js';
 import { InstagramDriver } from './instagram/instagram.driver.js';
 import { RemoteDriver, SESSION_CALLS } from './remote-driver.js';
 import { databasePhoneLog } from './simulator/simulator-phone.repository.js';
@@ -24,6 +24,7 @@ export type InboundHandler = {
   ack(whatsappId: number, providerId: string, ack: number): Promise<void>;
   revoke(whatsappId: number, providerId: string): Promise<void>;
   edit(whatsappId: number, update: { providerId: string; body: string }): Promise<void>;
+  reaction(whatsappId: number, reaction: InboundReaction): Promise<void>;
   contact(whatsappId: number, update: { number: string; name?: string; picture?: 'changed' | 'removed' }): Promise<void>;
   /** Someone calls the connection's number. */
   call(whatsappId: number, call: InboundCall): Promise<void>;
@@ -393,6 +394,11 @@ export class SessionManager {
     driver.on('edit', (update) => {
       const handler = this.#handler;
       if (isCurrent() && handler) void this.#afterInbound(whatsappId, () => handler.edit(whatsappId, update)).catch(log);
+    });
+    // Like an edit, a reaction may concern a message still waiting in the inbound queue.
+    driver.on('reaction', (reaction) => {
+      const handler = this.#handler;
+      if (isCurrent() && handler) void this.#afterInbound(whatsappId, () => handler.reaction(whatsappId, reaction)).catch(log);
     });
     driver.on('contact', (update) => {
       const handler = this.#handler;

@@ -17,6 +17,7 @@ import { ChannelEmitter } from '../channel-events.js';
 import type { ChannelAuthStore } from '../connection-store.js';
 import { GraphClient, type GraphProfile } from './graph.client.js';
 import type { IgMessagingEvent } from './webhook-body.js';
+import { reactionOfEvent } from './instagram-reaction.js';
 
 /** Where a connection keeps its Instagram configuration: the secrets sealed, the state in clear. */
 export const IG_AUTH_TYPE = 'instagram';
@@ -247,13 +248,15 @@ export class InstagramDriver implements ChannelDriver {
   }
 
   /**
-   * Messages of a verified webhook delivery, stored before this resolves. Reactions and read
-   * marks are not messages and are left out; a message deleted by its author is revoked.
+   * Messages of a verified webhook delivery, stored before this resolves. A reaction lands on
+   * the message it reacts to; read marks are left out; a message deleted by its author is revoked.
    */
   async deliver(events: IgMessagingEvent[]): Promise<void> {
     const accountId = this.#config?.accountId;
     if (!accountId) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
     for (const event of events) {
+      const reaction = reactionOfEvent(event, accountId);
+      if (reaction) this.#events.emit('reaction', reaction);
       const message = event.message;
       if (!message?.mid) continue;
       if (message.is_deleted) {

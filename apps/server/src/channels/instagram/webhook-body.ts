@@ -27,6 +27,8 @@ const ZIgMessagingEventSchema = z.object({
   recipient: z.object({ id: ZText }).nullish(),
   timestamp: z.number().nullish(),
   message: ZIgMessageSchema.nullish(),
+  /** A reaction to a message (`mid`), or its withdrawal (`action` 'unreact'). */
+  reaction: z.object({ mid: ZText, action: ZText, emoji: ZText }).nullish(),
 });
 
 export const ZIgWebhookBodySchema = z.object({

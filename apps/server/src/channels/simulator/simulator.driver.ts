@@ -1,6 +1,6 @@
 /**
  * The simulator: an in-process stand-in for a phone, with the same contract as the WhatsApp
- * driver. A QR code that a test or the demo 'scans', contacts that write in and call, acks that
+ * driver. A QR code that a test or the demo 'scans', contacts that write in, react and call, acks that
  * move sent -> delivered -> read, a stored history and a disconnect. Enabled with SIMULATOR=on.
  */
 import { randomBytes } from 'node:crypto';
@@ -175,6 +175,16 @@ export class SimulatorDriver implements ChannelDriver {
     this.#requireConnected();
     this.#phone.edit(providerId, body);
     this.#events.emit('edit', { providerId, body });
+  }
+
+  /**
+   * A person reacts to a message by its provider id (or the phone's owner, `fromMe`); an empty
+   * emoji takes their reaction away. As on WhatsApp, the phone does not wait for the product.
+   */
+  react(input: { providerId: string; from: string; name?: string | undefined; emoji: string; fromMe: boolean }): void {
+    this.#requireConnected();
+    const sender = input.fromMe ? {} : { sender: { number: input.from, ...(input.name ? { name: input.name } : {}) } };
+    this.#events.emit('reaction', { providerId: input.providerId, ...sender, emoji: input.emoji, fromMe: input.fromMe });
   }
 
   /** A contact changes the name they go by, or sets (a new address) or removes their picture. */

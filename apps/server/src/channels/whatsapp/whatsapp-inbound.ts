@@ -1,6 +1,6 @@
 /**
  * Baileys' inbound events as the channel contract's events: messages (once each, never the
- * echo of our own sends), revokes, edits, acks, receipts and contact names.
+ * echo of our own sends), revokes, edits, reactions, acks, receipts and contact names.
  */
 import { isJidGroup, normalizeMessageContent, type Contact, type MessageUserReceiptUpdate, type WAMessage, type WAMessageUpdate } from '@whiskeysockets/baileys';
 import { AppError } from '../../core/errors.js';
@@ -11,7 +11,7 @@ import { isIgnoredJid, resolveKey, resolvePerson } from './jid.js';
 import { RECENT_MESSAGES, type WhatsappAddressing } from './whatsapp-addressing.js';
 import type { WhatsappGroups } from './whatsapp-groups.js';
 import type { BaileysLogger } from './whatsapp-logger.js';
-import { ackOfReceipt, ackOfStatus, editedTextOf, isRevokeUpdate, readContent, revokedIdOf, timestampOf } from './whatsapp-message.js';
+import { ackOfReceipt, ackOfStatus, editedTextOf, isRevokeUpdate, reactionOf, readContent, revokedIdOf, timestampOf } from './whatsapp-message.js';
 import type { MediaDownloader, WASocketLike } from './whatsapp-socket.js';
 
 const SEEN_IDS = 5_000;
@@ -42,9 +42,10 @@ export class WhatsappInbound {
   }
 
   /**
-   * Hands the socket's inbound events to `run`, which handles them in order. Reactions
-   * (messages.reaction, and reactionMessage upserts, which readContent skips) are not handed
-   * on: the inbox does not show them (see docs/decisions.md).
+   * Hands the socket's inbound events to `run`, which handles them in order. Reactions are read
+   * from their reactionMessage upserts only: Baileys derives messages.reaction from those same
+   * upserts (and, while it buffers events, folds it into a buffered upsert of the reacted
+   * message instead of emitting it), so listening to both would hand each reaction on twice.
    */
   listen(sock: WASocketLike, run: (task: () => Promise<void>) => void): void {
     sock.ev.on('messages.upsert', ({ messages }) => run(() => this.onMessages(sock, messages)));
@@ -74,6 +75,11 @@ export class WhatsappInbound {
     const revoked = revokedIdOf(content);
     if (revoked) {
       this.#emitRevoke(revoked);
+      return;
+    }
+    const reaction = reactionOf(content);
+    if (reaction) {
+      await this.#onReaction(sock, message, reaction);
       return;
     }
     if (key.fromMe && this.#ownSends.has(id)) return;
@@ -108,6 +114,17 @@ export class WhatsappInbound {
       ...(group ? { group } : {}),
       timestamp: timestampOf(message),
     };
+  }
+
+  /** Who reacted (a group's member, the customer, or the connection's own phone) and with what. */
+  async #onReaction(sock: WASocketLike, message: WAMessage, reaction: { targetId: string; emoji: string }): Promise<void> {
+    const { key } = message;
+    const resolved = await resolveKey(key, (lid) => sock.signalRepository.lidMapping.getPNForLID(lid));
+    if (!resolved || !key.id || this.#seen.has(key.id)) return;
+    this.#seen.set(key.id, true);
+    const name = message.pushName?.trim();
+    const sender = resolved.sender ? { sender: { number: resolved.sender.number, ...(name ? { name } : {}) } } : {};
+    this.#o.events.emit('reaction', { providerId: reaction.targetId, ...sender, emoji: reaction.emoji, fromMe: Boolean(key.fromMe) });
   }
 
   onUpdates(updates: WAMessageUpdate[]): void {

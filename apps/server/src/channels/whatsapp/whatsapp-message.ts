@@ -134,6 +134,17 @@ export function editedTextOf(update: Partial<WAMessage>): string | undefined {
   return typeof text === 'string' && text ? text : undefined;
 }
 
+/**
+ * A reaction (reactionMessage): the id of the message it reacts to and the emoji, '' when the
+ * reaction was taken away. Undefined when the content is no reaction.
+ */
+export function reactionOf(content: proto.IMessage): { targetId: string; emoji: string } | undefined {
+  const r = content.reactionMessage;
+  const targetId = r?.key?.id;
+  if (!r || !targetId) return undefined;
+  return { targetId, emoji: r.text ?? '' };
+}
+
 /** Whether a `messages.update` says the message was deleted for everyone. */
 export function isRevokeUpdate(update: Partial<WAMessage>): boolean {
   if (update.messageStubType === proto.WebMessageInfo.StubType.REVOKE) return true;

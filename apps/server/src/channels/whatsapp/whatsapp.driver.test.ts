@@ -7,8 +7,11 @@ import { EventEmitter } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   BufferJSON,
+  cleanMessage,
+  generateWAMessageContent,
   initAuthCreds,
   proto,
+  type AnyMessageContent,
   type BaileysEventMap,
   type GroupMetadata,
   type SignalDataTypeMap,
@@ -17,6 +20,8 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
+// Baileys' own step that turns an arrived message into its derived events; not re-exported by its index.
+import processMessage from '@whiskeysockets/baileys/lib/Utils/process-message.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { DbChannelAuthStore as ChannelAuthStore } from '../../features/whatsapps/channel-auth.repository.js';
 import { createConnectionStore } from '../../features/whatsapps/connection-store.js';
@@ -112,7 +117,7 @@ class FakeSocket implements WASocketLike {
 type Seen = { [K in keyof ChannelEvents]: Parameters<ChannelEvents[K]>[] };
 
 function record(driver: WhatsappDriver): Seen {
-  const seen: Seen = { qr: [], pairingCode: [], status: [], message: [], ack: [], revoke: [], edit: [], contact: [], call: [] };
+  const seen: Seen = { qr: [], pairingCode: [], status: [], message: [], ack: [], revoke: [], edit: [], reaction: [], contact: [], call: [] };
   driver.on('qr', (...args) => seen.qr.push(args));
   driver.on('pairingCode', (...args) => seen.pairingCode.push(args));
   driver.on('status', (...args) => seen.status.push(args));
@@ -120,6 +125,7 @@ function record(driver: WhatsappDriver): Seen {
   driver.on('ack', (...args) => seen.ack.push(args));
   driver.on('revoke', (...args) => seen.revoke.push(args));
   driver.on('edit', (...args) => seen.edit.push(args));
+  driver.on('reaction', (...args) => seen.reaction.push(args));
   driver.on('contact', (...args) => seen.contact.push(args));
   driver.on('call', (...args) => void seen.call.push(args));
   return seen;
@@ -831,13 +837,70 @@ describe('WhatsApp driver: edits, reactions and contact updates', () => {
     expect(s.seen.message).toEqual([]);
   });
 
-  it('hands on no reaction, whether it comes as a reactionMessage or as messages.reaction', async () => {
-    const s = await connected();
-    s.sock().upsert([msg({ id: 'REACT1', message: { reactionMessage: { key: { remoteJid: CUSTOMER_JID, id: 'ANY' }, text: '👍' } } })]);
-    s.sock().ev.emit('messages.reaction', [{ key: { remoteJid: CUSTOMER_JID, id: 'ANY' }, reaction: { text: '❤️', key: { remoteJid: CUSTOMER_JID, id: 'REACT2' } } }]);
+  /**
+   * What reaches the socket when a person's phone sends `content`: Baileys builds it as their
+   * phone would (generateWAMessageContent), cleans it on arrival (cleanMessage), emits the upsert,
+   * then derives its events from it (processMessage: messages.update for an edit,
+   * messages.reaction for a reaction), all on the same socket as a real session.
+   */
+  async function sendLikeAPhone(s: Awaited<ReturnType<typeof connected>>, key: WAMessageKey, content: AnyMessageContent, pushName = 'Maria'): Promise<void> {
+    const message: WAMessage = { key, messageTimestamp: TS, pushName, message: await generateWAMessageContent(content, { upload: async () => ({ mediaUrl: '', directPath: '' }) }) };
+    const me = { id: OWN_JID, lid: `${OWN_LID}@lid`, name: 'Shop' };
+    cleanMessage(message, me.id, me.lid);
+    s.sock().upsert([message]);
+    const creds = { ...initAuthCreds(), me };
+    const keyStore = { get: async () => ({}), set: async () => undefined, transaction: async <T>(work: () => Promise<T>) => work(), isInTransaction: () => false };
+    await processMessage(message, {
+      shouldProcessHistoryMsg: false,
+      ev: s.sock().ev as never,
+      creds,
+      keyStore: keyStore as never,
+      signalRepository: s.sock().signalRepository as never,
+      logger: undefined,
+      options: {},
+      getMessage: async () => undefined,
+    });
     await s.driver.idle();
+  }
+
+  it("hands on a customer's reaction to the agent's message once, changed and taken away, though Baileys reports it twice", async () => {
+    const s = await connected();
+    // On the customer's phone the agent's message is someone else's, in the chat with the connection's number.
+    const agentMessage = () => ({ remoteJid: OWN_JID, fromMe: false, id: 'AGENT1' });
+    const fromCustomer = (id: string): WAMessageKey => ({ remoteJid: CUSTOMER_JID, fromMe: false, id });
+    const derived: BaileysEventMap['messages.reaction'] = [];
+    s.sock().ev.on('messages.reaction', (reactions) => derived.push(...reactions));
+    await sendLikeAPhone(s, fromCustomer('R1'), { react: { text: '❤️', key: agentMessage() } });
+    await sendLikeAPhone(s, fromCustomer('R2'), { react: { text: '👍', key: agentMessage() } });
+    await sendLikeAPhone(s, fromCustomer('R3'), { react: { text: '', key: agentMessage() } });
+    const customer = { number: CUSTOMER, name: 'Maria' };
+    expect(s.seen.reaction).toEqual([
+      [{ providerId: 'AGENT1', sender: customer, emoji: '❤️', fromMe: false }],
+      [{ providerId: 'AGENT1', sender: customer, emoji: '👍', fromMe: false }],
+      [{ providerId: 'AGENT1', sender: customer, emoji: '', fromMe: false }],
+    ]);
     expect(s.seen.message).toEqual([]);
-    expect(s.seen.edit).toEqual([]);
+    // Baileys' second report of each, from its own reading of the same upsert: the reacted message, now seen as the connection's own.
+    expect(derived.map((r) => [r.key.id, r.key.fromMe, r.reaction.text])).toEqual([
+      ['AGENT1', true, '❤️'],
+      ['AGENT1', true, '👍'],
+      ['AGENT1', true, ''],
+    ]);
+  });
+
+  it("hands on a group member's reaction keyed on their phone number (LID addressed), and the own phone's reaction as fromMe", async () => {
+    const s = await connected();
+    const member: WAMessageKey = { remoteJid: GROUP_JID, fromMe: false, id: 'GR1', participant: '98765432109876@lid', participantAlt: '5511955554444@s.whatsapp.net', addressingMode: 'lid' };
+    await sendLikeAPhone(s, member, { react: { text: '😂', key: { remoteJid: GROUP_JID, fromMe: false, id: 'GMSG1', participant: CUSTOMER_JID } } }, 'Joana');
+    await sendLikeAPhone(s, { remoteJid: CUSTOMER_JID, fromMe: true, id: 'OWNR1' }, { react: { text: '🙏', key: { remoteJid: CUSTOMER_JID, fromMe: false, id: 'CUST1' } } }, 'Shop');
+    expect(s.seen.reaction).toEqual([[{ providerId: 'GMSG1', sender: { number: '5511955554444', name: 'Joana' }, emoji: '😂', fromMe: false }], [{ providerId: 'CUST1', emoji: '🙏', fromMe: true }]]);
+  });
+
+  it("hands on a customer's edit of their message once, as their phone sends it and Baileys processes it", async () => {
+    const s = await connected();
+    await sendLikeAPhone(s, { remoteJid: CUSTOMER_JID, fromMe: false, id: 'EDIT-PROTO' }, { text: 'o valor certo é R$ 150', edit: { remoteJid: OWN_JID, fromMe: true, id: 'CUSTMSG1' } });
+    expect(s.seen.edit).toEqual([[{ providerId: 'CUSTMSG1', body: 'o valor certo é R$ 150' }]]);
+    expect(s.seen.message).toEqual([]);
   });
 
   it('hands on contact names and picture changes keyed on the phone number, LIDs resolved, groups and silent updates skipped', async () => {

@@ -29,6 +29,7 @@ import { whaticketImportMigration } from './migrations/027_whaticket_import.js';
 import { ticketPreviewMigration } from './migrations/030_ticket_preview.js';
 import { firstRunChecklistMigration } from './migrations/032_first_run_checklist.js';
 import { ticketRatingsMigration } from './migrations/037_ticket_ratings.js';
+import { messageReactionsMigration } from './migrations/039_message_reactions.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -73,6 +74,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '030_ticket_preview': ticketPreviewMigration(),
     '032_first_run_checklist': firstRunChecklistMigration(handle.kind),
     '037_ticket_ratings': ticketRatingsMigration(handle.kind),
+    '039_message_reactions': messageReactionsMigration(handle.kind),
   };
 }
 

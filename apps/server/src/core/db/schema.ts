@@ -5,6 +5,7 @@
  */
 import type { Generated } from 'kysely';
 import type { CsatTables } from './schema-csat.js';
+import type { ReactionsTables } from './schema-reactions.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -431,4 +432,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & CsatTables;
+} & CsatTables & ReactionsTables;

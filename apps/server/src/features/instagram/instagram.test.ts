@@ -2,7 +2,7 @@
  * Instagram as an inbox channel against a fake Graph API on 127.0.0.1, with webhook deliveries
  * signed as Meta signs them (X-Hub-Signature-256): the connection and its write-only secrets,
  * the subscription check, signatures, inbound text, image, story replies and shares into tickets
- * once each, agents' answers through the Send API, the 24-hour window, direct sends by username,
+ * once each, a reaction onto the message it reacts to, agents' answers through the Send API, the 24-hour window, direct sends by username,
  * and the token never in an answer or the server's log.
  */
 import { spawn } from 'node:child_process';
@@ -218,6 +218,12 @@ describe('inbound', () => {
     // Meta delivers again: nothing new is stored.
     expect((await deliver([text, image])).statusCode).toBe(200);
     expect(await messagesOf(ticket?.id ?? 0)).toHaveLength(4);
+    // The reaction sits on the message it reacts to, and goes when taken away.
+    const reactionsOnFirst = async () => (await messagesOf(ticket?.id ?? 0))[0]?.reactions;
+    await waitFor(reactionsOnFirst, (r) => r?.length === 1);
+    expect(await reactionsOnFirst()).toEqual([{ emoji: '❤️', fromMe: false, senderName: ANA.name }]);
+    expect((await deliver([{ ...reaction, reaction: { mid: text.message.mid, action: 'unreact' } }])).statusCode).toBe(200);
+    await waitFor(reactionsOnFirst, (r) => r?.length === 0);
   });
 });
 

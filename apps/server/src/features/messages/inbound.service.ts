@@ -21,6 +21,7 @@ import { listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
 import { publishMessageUpdate } from './messages.presenter.js';
 import * as messages from './messages.repository.js';
 import type { InboundMessage } from '../../channels/channel.js';
+import { createReactionHandler } from '../reactions/reactions.service.js';
 
 /**
  * The connection's greeting and queue menu for a ticket that no queue took yet (after the
@@ -147,6 +148,9 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
 
     /** See call-notice.service.ts. */
     call: createCallHandler(ctx, sessions),
+
+    /** See reactions.service.ts. */
+    reaction: createReactionHandler(ctx),
 
     async revoke(whatsappId, providerId) {
       const row = await messages.findMessageByProviderId(ctx.db, whatsappId, providerId);

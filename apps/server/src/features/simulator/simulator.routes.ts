@@ -13,6 +13,7 @@ import {
   ZSimulatorInboundSchema,
   ZSimulatorOutboxItemSchema,
 } from '@zapdesk/shared/simulator';
+import { ZSimulatorReactionSchema } from '@zapdesk/shared/reactions';
 import { placeDescription, type InboundMessage } from '../../channels/channel.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { RemoteDriver } from '../../channels/remote-driver.js';
@@ -38,7 +39,7 @@ const ZParams = z.object({ connectionId: z.coerce.number('INVALID').int('INVALID
 
 /** The simulated phone's controls, each answered when done (here, or on the node that runs the session). */
 type SimulatorControl = {
-  [K in 'scan' | 'deliver' | 'seedHistory' | 'edit' | 'updateContact' | 'outbox' | 'drop' | 'addGroup' | 'groups' | 'ownNumber' | 'placeCall' | 'calls']: SimulatorDriver[K] extends (
+  [K in 'scan' | 'deliver' | 'seedHistory' | 'edit' | 'react' | 'updateContact' | 'outbox' | 'drop' | 'addGroup' | 'groups' | 'ownNumber' | 'placeCall' | 'calls']: SimulatorDriver[K] extends (
     ...args: infer A
   ) => infer R
     ? (...args: A) => Promise<Awaited<R>>
@@ -51,6 +52,7 @@ function localControl(driver: SimulatorDriver): SimulatorControl {
     deliver: (message) => driver.deliver(message),
     seedHistory: async (messages) => driver.seedHistory(messages),
     edit: async (id, body) => driver.edit(id, body),
+    react: async (input) => driver.react(input),
     updateContact: async (update) => driver.updateContact(update),
     outbox: async () => driver.outbox(),
     drop: async () => driver.drop(),
@@ -68,6 +70,7 @@ function remoteControl(driver: RemoteDriver): SimulatorControl {
     deliver: (message) => driver.call('deliver', message),
     seedHistory: (messages) => driver.call('seedHistory', messages),
     edit: (id, body) => driver.call('edit', id, body),
+    react: (input) => driver.call('react', input),
     updateContact: (update) => driver.call('updateContact', update),
     outbox: () => driver.call('outbox'),
     drop: () => driver.call('drop'),
@@ -149,6 +152,13 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
   app.post('/simulator/:connectionId/edit', { schema: { tags, params: ZParams, body: ZSimulatorEditSchema, response: { 200: z.object({ id: z.string() }) } }, onRequest }, async (req) => {
     await (await simulator(req.params.connectionId)).edit(req.body.id, req.body.body);
     return { id: req.body.id };
+  });
+
+  // A person reacts to a message (an empty emoji takes the reaction away); the product applies it as it arrives.
+  app.post('/simulator/:connectionId/reaction', { schema: { tags, params: ZParams, body: ZSimulatorReactionSchema, response: { 200: z.object({ id: z.string() }) } }, onRequest }, async (req) => {
+    const { id, from, name, emoji, fromMe } = req.body;
+    await (await simulator(req.params.connectionId)).react({ providerId: id, from, name, emoji, fromMe });
+    return { id };
   });
 
   app.post('/simulator/:connectionId/contact', { schema: { tags, params: ZParams, body: ZSimulatorContactSchema, response: { 200: z.object({ number: z.string() }) } }, onRequest }, async (req) => {

@@ -18,6 +18,7 @@ import type { TMessage } from '@zapdesk/shared/messaging';
 import { formatTime } from '../../core/ui/formatDate';
 import { firstLink, whatsappSegments } from './messageContent';
 import { LinkCard, MessageMedia } from './MessageMedia';
+import { MessageReactions } from '../reactions/MessageReactions';
 
 type Props = {
   message: TMessage;
@@ -96,7 +97,12 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
   const linkUrl = message.mediaType === null ? firstLink(message.body) : null;
 
   return (
-    <Box sx={{ display: 'flex', justifyContent: fromMe ? 'flex-end' : 'flex-start', mb: 0.75 }} data-testid="message" data-id={message.id} data-from-me={fromMe}>
+    <Box
+      sx={{ display: 'flex', justifyContent: fromMe ? 'flex-end' : 'flex-start', mb: message.reactions.length > 0 && !message.isDeleted ? 2.75 : 0.75 }}
+      data-testid="message"
+      data-id={message.id}
+      data-from-me={fromMe}
+    >
       <Box
         sx={{
           position: 'relative',
@@ -185,6 +191,7 @@ export function MessageBubble({ message, showSender, onReply, onDelete, onRetry,
           </Typography>
           {fromMe && !message.isDeleted ? <SendState message={message} onRetry={onRetry} /> : null}
         </Box>
+        {message.isDeleted ? null : <MessageReactions reactions={message.reactions} fromMe={fromMe} />}
       </Box>
       <Menu
         anchorEl={menuAnchor}

@@ -1377,6 +1377,13 @@ export const en = {
     waiting: 'Satisfaction survey sent: waiting for the customer to answer.',
     expired: 'Satisfaction survey not answered.',
   },
+  /** Reactions people put on messages from their phones. */
+  reactions: {
+    label: 'Reactions: {{list}}',
+    you: 'You',
+    someone: 'Contact',
+    byPerson: '{{name}} reacted {{emoji}}',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

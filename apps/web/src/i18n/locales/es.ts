@@ -1494,4 +1494,11 @@ export const es: Messages = {
     waiting: 'Encuesta de satisfacción enviada: esperando la respuesta del cliente.',
     expired: 'Encuesta de satisfacción sin respuesta.',
   },
+  /** Reactions people put on messages from their phones. */
+  reactions: {
+    label: 'Reacciones: {{list}}',
+    you: 'Tú',
+    someone: 'Contacto',
+    byPerson: '{{name}} reaccionó con {{emoji}}',
+  },
 };

@@ -1494,4 +1494,11 @@ export const pt: Messages = {
     waiting: 'Pesquisa de satisfação enviada: aguardando a resposta do cliente.',
     expired: 'Pesquisa de satisfação sem resposta.',
   },
+  /** Reactions people put on messages from their phones. */
+  reactions: {
+    label: 'Reações: {{list}}',
+    you: 'Você',
+    someone: 'Contato',
+    byPerson: '{{name}} reagiu com {{emoji}}',
+  },
 };
