@@ -42,26 +42,27 @@ function isRealDate(value: string): boolean {
 
 export const ZBusinessHoursRangeSchema = z
   .object({
-    from: z.string().regex(TIME),
-    to: z.string().refine((v) => TIME.test(v) || v === '24:00'),
+    from: z.string('INVALID').regex(TIME, 'INVALID'),
+    to: z.string('INVALID').refine((v) => TIME.test(v) || v === '24:00', 'INVALID'),
   })
-  .refine((r) => r.to > r.from, { path: ['to'] });
+  .refine((r) => r.to > r.from, { path: ['to'], message: 'END_BEFORE_START' });
 
 export const ZBusinessHoursSchema = z.object({
-  timezone: z.string().min(1).max(64).refine(isValidTimeZone),
+  timezone: z.string('INVALID').min(1, 'REQUIRED').max(64, 'TOO_LONG').refine(isValidTimeZone, 'INVALID'),
   week: z.array(z.array(ZBusinessHoursRangeSchema).max(BUSINESS_HOURS_MAX_RANGES_PER_DAY)).length(7),
-  holidays: z.array(z.string().refine(isRealDate)).max(BUSINESS_HOURS_MAX_HOLIDAYS),
+  holidays: z.array(z.string('INVALID').refine(isRealDate, 'INVALID')).max(BUSINESS_HOURS_MAX_HOLIDAYS, 'TOO_MANY'),
 });
 export type TBusinessHours = z.infer<typeof ZBusinessHoursSchema>;
 
 /** What an admin saves for a queue or the default: the hours and the out-of-hours message. */
 export const ZBusinessHoursSettingsSchema = ZBusinessHoursSchema.extend({
-  outOfHoursMessage: z.string().max(OUT_OF_HOURS_MESSAGE_MAX).default(''),
+  outOfHoursMessage: z.string('INVALID').max(OUT_OF_HOURS_MESSAGE_MAX, 'TOO_LONG').default(''),
 });
 export type TBusinessHoursSettings = z.infer<typeof ZBusinessHoursSettingsSchema>;
 
 /** Answer of the hours routes: null hours = none set (always open for a default, 'uses the default' for a queue). */
-export type TBusinessHoursEntry = { queueId: number | null; hours: BusinessHours | null; outOfHoursMessage: string };
+export const ZBusinessHoursEntrySchema = z.object({ queueId: z.number().int().nullable(), hours: ZBusinessHoursSchema.nullable(), outOfHoursMessage: z.string() });
+export type TBusinessHoursEntry = z.infer<typeof ZBusinessHoursEntrySchema>;
 
 /* ---------- time zone arithmetic ---------- */
 

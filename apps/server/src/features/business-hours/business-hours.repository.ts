@@ -91,3 +91,8 @@ export async function claimOutOfHoursReply(db: Db, ticketId: number, now: string
     .executeTakeFirst();
   return inserted !== undefined;
 }
+
+/** A reopened ticket starts a new conversation: its earlier out-of-hours reply no longer counts. */
+export async function forgetOutOfHoursReply(db: Db, ticketId: number): Promise<void> {
+  await db.deleteFrom('outOfHoursReplies').where('ticketId', '=', ticketId).execute();
+}
