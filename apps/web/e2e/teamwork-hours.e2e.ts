@@ -52,6 +52,7 @@ describe('business hours', () => {
     // A Portuguese screen starts in São Paulo's time zone with Monday to Friday 08:00–18:00.
     await expect.poll(() => page.getByTestId('hours-timezone').inputValue()).toContain('America/Sao Paulo');
     expect(await page.getByTestId('hours-from-1-0').inputValue()).toBe('08:00');
+    await screenshot(page, 'hours-00-editor-top-1440-pt');
     // Saturday mornings too.
     await page.getByTestId('hours-open-6').locator('input').check();
     await page.getByTestId('hours-to-6-0').fill('12:00');
