@@ -30,6 +30,7 @@ import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
 import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { csatRoutes } from './features/csat/csat.routes.js';
+import { businessHoursRoutes } from './features/business-hours/business-hours.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -49,6 +50,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       vonageRoutes,
       apiTokensRoutes,
       auditRoutes,
+      businessHoursRoutes,
     ]) {
       await api.register(routes, { ctx });
     }

@@ -30,6 +30,7 @@ import { ticketPreviewMigration } from './migrations/030_ticket_preview.js';
 import { firstRunChecklistMigration } from './migrations/032_first_run_checklist.js';
 import { ticketRatingsMigration } from './migrations/037_ticket_ratings.js';
 import { messageReactionsMigration } from './migrations/039_message_reactions.js';
+import { businessHoursMigration } from './migrations/035_business_hours.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -75,6 +76,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '032_first_run_checklist': firstRunChecklistMigration(handle.kind),
     '037_ticket_ratings': ticketRatingsMigration(handle.kind),
     '039_message_reactions': messageReactionsMigration(handle.kind),
+    '035_business_hours': businessHoursMigration(handle.kind),
   };
 }
 

@@ -6,6 +6,7 @@
 import type { Generated } from 'kysely';
 import type { CsatTables } from './schema-csat.js';
 import type { ReactionsTables } from './schema-reactions.js';
+import type { HoursTables } from './schema-hours.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -432,4 +433,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & CsatTables & ReactionsTables;
+} & CsatTables & ReactionsTables & HoursTables;
