@@ -24,7 +24,11 @@ export function findLabelById(db: Db, id: number): Promise<LabelRow | undefined>
 /** The ids among `ids` that name no label. */
 export async function missingLabelIds(db: Db, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const found = await db.selectFrom('labels').select('id').where('id', 'in', [...ids]).execute();
+  const found = await db
+    .selectFrom('labels')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .execute();
   const existing = new Set(found.map((r) => r.id));
   return ids.filter((id) => !existing.has(id));
 }
@@ -137,17 +141,19 @@ export async function ticketIdsWithLabel(db: Db, labelId: number): Promise<numbe
   return rows.map((r) => r.ticketId);
 }
 
-/** The contacts that carry a label, with their numbers (a campaign's recipients), groups left out. */
-export function contactsWithLabel(db: Db, labelId: number): Promise<{ id: number; name: string; number: string }[]> {
-  return db
-    .selectFrom('contactLabels as cl')
-    .innerJoin('contacts as c', 'c.id', 'cl.contactId')
-    .select(['c.id', 'c.name', 'c.number'])
-    .where('cl.labelId', '=', labelId)
-    .where('c.isGroup', '=', 0)
-    .orderBy('c.name')
-    .orderBy('c.id')
-    .execute();
+/**
+ * The numbers of the contacts that carry a label (a campaign's recipients), groups left out;
+ * `visible`: only those a condition on `contacts.id` admits.
+ */
+export async function numbersWithLabel(db: Db, labelId: number, visible?: RawBuilder<SqlBool>): Promise<string[]> {
+  let query = db
+    .selectFrom('contacts')
+    .select('contacts.number')
+    .where(contactHasAnyLabel('contacts.id', [labelId]))
+    .where('contacts.isGroup', '=', 0);
+  if (visible) query = query.where(visible);
+  const rows = await query.orderBy('contacts.name').orderBy('contacts.id').execute();
+  return rows.map((r) => r.number);
 }
 
 // ---------- filters (EXISTS on the link tables' (labelId, ownerId) index) ----------
