@@ -69,6 +69,7 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
     header: [t('chat.csvDate'), t('chat.csvTime'), t('chat.csvFrom'), t('chat.csvBody')] as [string, string, string, string],
     me: user?.name ?? t('chat.you'),
     contact: ticket.contact.name,
+    ticketLabels: { title: t('labels.csvColumn'), value: ticket.labels.map((label) => label.name).join(', ') },
   });
 
   const [mailOpen, setMailOpen] = useState(false);
