@@ -1341,6 +1341,7 @@ export const en = {
     contactNone: 'No labels.',
     filter: 'Filter by label',
     filterNone: 'every label',
+    contactsCsvColumn: 'labels',
     csvColumn: 'Labels',
     kanbanByLabel: 'By label',
     kanbanNoLabel: 'No label',

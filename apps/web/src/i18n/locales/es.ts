@@ -1339,6 +1339,7 @@ export const es: Messages = {
     contactNone: 'Sin etiquetas.',
     filter: 'Filtrar por etiqueta',
     filterNone: 'todas las etiquetas',
+    contactsCsvColumn: 'etiquetas',
     csvColumn: 'Etiquetas',
     kanbanByLabel: 'Por etiqueta',
     kanbanNoLabel: 'Sin etiqueta',

@@ -1339,6 +1339,7 @@ export const pt: Messages = {
     contactNone: 'Sem etiquetas.',
     filter: 'Filtrar por etiqueta',
     filterNone: 'todas as etiquetas',
+    contactsCsvColumn: 'etiquetas',
     csvColumn: 'Etiquetas',
     kanbanByLabel: 'Por etiqueta',
     kanbanNoLabel: 'Sem etiqueta',
