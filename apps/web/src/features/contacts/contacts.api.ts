@@ -54,7 +54,7 @@ export function downloadContactsCsv(): Promise<void> {
     name: { title: i18n.t('exports.contacts.name') },
     number: { title: i18n.t('exports.contacts.number') },
     email: { title: i18n.t('exports.contacts.email') },
-    labels: { title: i18n.t('labels.csvColumn') },
+    labels: { title: i18n.t('labels.contactsCsvColumn') },
   };
   return downloadFile('/contacts/export', 'zdg.csv', (text) => localizeCsv(text, columns));
 }
