@@ -25,6 +25,7 @@ import SmsOutlined from '@mui/icons-material/SmsOutlined';
 import SyncAltOutlined from '@mui/icons-material/SyncAltOutlined';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import type { ComponentType } from 'react';
 import type { Permission } from '@zapdesk/shared/permissions';
 import type { Messages } from '../i18n/locales/en';
@@ -100,6 +101,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     adminOnly: true,
     load: () => import('../features/queues/QueuesPage'),
   },
+  { path: '/labels', labelKey: 'labels', menu: { section: 'admin', icon: LocalOfferOutlined }, adminOnly: true, load: () => import('../features/labels/LabelsPage') },
   {
     path: '/roles',
     labelKey: 'roles',

@@ -7,6 +7,7 @@ import type { Generated } from 'kysely';
 import type { CsatTables } from './schema-csat.js';
 import type { ReactionsTables } from './schema-reactions.js';
 import type { HoursTables } from './schema-hours.js';
+import type { LabelsTables } from './schema-labels.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -433,4 +434,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & CsatTables & ReactionsTables & HoursTables;
+} & CsatTables & ReactionsTables & HoursTables & LabelsTables;
