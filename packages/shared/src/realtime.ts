@@ -1,5 +1,6 @@
 /** Socket event names and payloads: `{ action, <entity> }` as the spec's clients expect. */
 import type { TCampaign } from './campaigns.js';
+import type { TMentionEvent } from './notes.js';
 import type { ConnectionStatus } from './domain.js';
 import type { TMessage, TTicket } from './messaging.js';
 import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from './schemas.js';
@@ -19,6 +20,8 @@ export type ServerToClientEvents = {
   appMessage: (payload: { action: 'create' | 'update'; message: TMessage; ticket: TTicket; contact: TTicket['contact'] }) => void;
   /** A campaign's state and counts changed: to admins and to its author. */
   campaign: (payload: { action: 'update'; campaign: TCampaign }) => void;
+  /** A mention of this user in a note: created, read or ended (to the mentioned user's sockets only). */
+  mention: (payload: TMentionEvent) => void;
 };
 
 /** The answer to a join: admitted, or refused with an error code (ERR_NO_PERMISSION, ERR_NO_TICKET_FOUND, ERR_VALIDATION). */

@@ -83,6 +83,13 @@ export function broadcastEvents(ctx: AppContext, clients: ClientNamespace[]): vo
   });
   events.subscribe('message.saved', ({ message, ticket, created }) => {
     const rooms = topicRooms([TOPICS.chat(ticket.id), TOPICS.notification, TOPICS.status(ticket.status)], ticketRooms(ticket));
-    each(({ nsp }) => nsp.to(rooms).emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact }));
+    // whaticket's frontend never hears of the team's notes (see docs/teamwork.md).
+    each(({ nsp, form }) =>
+      form === 'whaticket' && message.isNote ? undefined : nsp.to(rooms).emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact }),
+    );
   });
+  // A mention: to the mentioned colleague's own sockets, on every node (our app only).
+  events.subscribe('mention.saved', ({ userId, mention, created }) =>
+    each(({ nsp, form }) => (form === 'zapdesk' ? nsp.to(ROOMS.user(userId)).emit('mention', { action: created ? 'create' : 'update', mention }) : undefined)),
+  );
 }

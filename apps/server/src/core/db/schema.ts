@@ -4,6 +4,7 @@
  * serves both databases.
  */
 import type { Generated } from 'kysely';
+import type { NotesTables } from './schema-notes.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -143,6 +144,8 @@ export type MessagesTable = {
   userId: Generated<number | null>;
   /** 1: sent by the product itself (greeting, queue menu, notice, farewell, chatbot, campaign): no agent's reply. */
   automatic: Generated<Bool>;
+  /** 1: a private note of the team, never sent to the contact (migration 034). */
+  isNote: Generated<Bool>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -426,4 +429,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-};
+} & NotesTables;

@@ -1404,6 +1404,7 @@ export const es: Messages = {
     ERR_TOO_MANY_REQUESTS: 'Demasiados intentos. Espera un minuto e inténtalo de nuevo.',
     ERR_NOT_FOUND: 'No encontrado.',
     ERR_NO_MESSAGE_FOUND: 'No se encontró ningún mensaje con este ID.',
+    ERR_NO_MENTION_FOUND: 'Mención no encontrada.',
     ERR_MESSAGE_NOT_FAILED: 'Solo un mensaje cuyo envío falló puede enviarse de nuevo.',
     ERR_TICKET_NOT_OPEN: 'Los mensajes se envían en tickets abiertos: acepta o reabre el ticket primero.',
     ERR_QUOTED_NOT_IN_TICKET: 'El mensaje citado no es de este ticket.',

@@ -1404,6 +1404,7 @@ export const pt: Messages = {
     ERR_TOO_MANY_REQUESTS: 'Muitas tentativas. Aguarde um minuto e tente novamente.',
     ERR_NOT_FOUND: 'Não encontrado.',
     ERR_NO_MESSAGE_FOUND: 'Nenhuma mensagem encontrada com este ID.',
+    ERR_NO_MENTION_FOUND: 'Menção não encontrada.',
     ERR_MESSAGE_NOT_FAILED: 'Só uma mensagem cujo envio falhou pode ser enviada de novo.',
     ERR_TICKET_NOT_OPEN: 'Mensagens são enviadas em tickets abertos: aceite ou reabra o ticket primeiro.',
     ERR_QUOTED_NOT_IN_TICKET: 'A mensagem citada não é deste ticket.',
