@@ -69,6 +69,7 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
     header: [t('chat.csvDate'), t('chat.csvTime'), t('chat.csvFrom'), t('chat.csvBody')] as [string, string, string, string],
     me: user?.name ?? t('chat.you'),
     contact: ticket.contact.name,
+    note: t('notes.label'),
   });
 
   const [mailOpen, setMailOpen] = useState(false);

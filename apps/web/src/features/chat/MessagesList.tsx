@@ -16,6 +16,7 @@ import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { PhoneSendBubble } from '../phone/PhoneSendBubble';
 import { usePhoneSends } from '../phone/phoneSends';
 import { MessageBubble } from './MessageBubble';
+import { NoteBubble } from '../notes/NoteBubble';
 import { MessagesLoadFailed, OlderMessagesAlert } from './MessagesLoadingAlerts';
 import { placePhoneSends } from './phoneTimeline';
 import { MessagesSkeleton } from './MessagesSkeleton';
@@ -187,7 +188,11 @@ export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
             <Chip label={day} size="small" sx={{ bgcolor: '#E1F3FB', fontWeight: 500 }} data-testid="day-separator" />
           </Box>
         ) : null}
-        <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onRetry={retry} onMediaLoad={onMediaLoad} />
+        {message.isNote ? (
+          <NoteBubble message={message} onDelete={setToDelete} />
+        ) : (
+          <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onRetry={retry} onMediaLoad={onMediaLoad} />
+        )}
         {position === messages.length - 1 ? phone.after.map((send) => <PhoneSendBubble key={`${send.kind}-${send.campaignId}`} send={send} />) : null}
       </Box>
     );

@@ -36,7 +36,7 @@ import { deleteTicket, requestProtocol } from './chat.api';
 import { ContactDrawer } from '../tickets/ContactDrawer';
 import { ChatbotBanner } from './ChatbotBanner';
 import { ImportExportPanel } from './ImportExportPanel';
-import { MessageInput } from './MessageInput';
+import { ChatComposer } from '../notes/ChatComposer';
 import { MessagesList } from './MessagesList';
 import { TicketSkeleton } from './TicketSkeleton';
 import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from '../tickets/tickets.api';
@@ -262,7 +262,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
           {panelOpen ? <ImportExportPanel ticket={ticket} /> : null}
           <ChatbotBanner ticket={ticket} isAdmin={isAdmin} />
           <MessagesList ticketId={ticket.id} contactId={ticket.contact.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
-          <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          <ChatComposer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </Box>
         <ContactDrawer contact={ticket.contact} channel={ticket.whatsapp.channel} open={drawerOpen} docked={wide} onClose={() => setDrawerOpen(false)} />
       </Box>

@@ -5,19 +5,25 @@ import { formatDay, formatTime } from '../../core/ui/formatDate';
 
 export const CSV_FILE_NAME = 'zdg.csv';
 
-export function messagesToCsv(messages: TMessage[], labels: { header: [string, string, string, string]; me: string; contact: string }): string {
+/** Who a line is from; a team's note says so ('Nota interna · Ana'), never passing for a sent message. */
+function sender(message: TMessage, labels: { me: string; contact: string; note?: string }): string {
+  if (message.isNote) return `${labels.note ?? 'Note'} · ${message.noteAuthor?.name ?? labels.me}`;
+  return message.fromMe ? labels.me : (message.contact?.name ?? labels.contact);
+}
+
+export function messagesToCsv(messages: TMessage[], labels: { header: [string, string, string, string]; me: string; contact: string; note?: string }): string {
   const rows: string[][] = [labels.header];
   for (const message of messages) {
-    const from = message.fromMe ? labels.me : (message.contact?.name ?? labels.contact);
+    const from = sender(message, labels);
     rows.push([formatDay(message.createdAt), formatTime(message.createdAt), from, message.isDeleted ? '' : message.body]);
   }
   return csvFile(rows);
 }
 
 /** The same messages as plain text, one per line, for the body of the conversation's e-mail. */
-export function messagesToText(messages: TMessage[], labels: { me: string; contact: string }): string {
+export function messagesToText(messages: TMessage[], labels: { me: string; contact: string; note?: string }): string {
   return messages
     .filter((message) => !message.isDeleted)
-    .map((message) => `${formatDay(message.createdAt)} ${formatTime(message.createdAt)} - ${message.fromMe ? labels.me : (message.contact?.name ?? labels.contact)}: ${message.body}`)
+    .map((message) => `${formatDay(message.createdAt)} ${formatTime(message.createdAt)} - ${sender(message, labels)}: ${message.body}`)
     .join('\n');
 }
