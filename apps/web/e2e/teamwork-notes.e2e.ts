@@ -114,6 +114,8 @@ describe('notes and mentions', () => {
     await brunoPage.getByTestId('note').filter({ hasText: 'pode conferir o valor do boleto' }).waitFor();
     await brunoPage.getByTestId('mention-only').waitFor();
     await expect(brunoPage.getByTestId('mode-reply').isDisabled()).resolves.toBe(true);
+    // None of the ticket's actions are his: no Resolver, Retornar, Protocolo or transfer.
+    for (const action of ['ticket-resolve', 'ticket-return', 'ticket-protocol', 'ticket-transfer']) expect(await brunoPage.getByTestId(action).count()).toBe(0);
     await brunoPage.getByTestId('note-text').fill('Conferi: o desconto não foi aplicado. Pode reemitir.');
     await brunoPage.getByTestId('note-save').click();
     await brunoPage.getByTestId('note').filter({ hasText: 'Pode reemitir' }).waitFor();

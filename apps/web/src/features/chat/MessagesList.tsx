@@ -34,7 +34,8 @@ const OPEN_AT_END = { index: 'LAST', align: 'end' } as const;
 /** How long to wait after an incoming message before telling the server the open chat read it. */
 const MARK_READ_DELAY_MS = 800;
 
-type Props = { ticketId: number; contactId: number; isGroup: boolean; onReply: (message: TMessage) => void };
+/** `contactId` undefined: the contact's SMS and calls are not shown (a ticket read through a mention). */
+type Props = { ticketId: number; contactId: number | undefined; isGroup: boolean; onReply: (message: TMessage) => void };
 
 export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
   const { t } = useTranslation();

@@ -11,22 +11,19 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAdminProfile } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
-import { canSeeTicket } from '@zapdesk/shared/visibility';
-import { useAuth } from '../../core/auth/AuthProvider';
 import { MessageInput } from '../chat/MessageInput';
 import { NOTE_BORDER, NOTE_COLOR } from './NoteBubble';
 import { NoteInput } from './NoteInput';
+import { useReadsByMention } from './readsByMention';
 
 type Props = { ticket: TTicket; replyTo: TMessage | null; onCancelReply: () => void };
 
 export function ChatComposer({ ticket, replyTo, onCancelReply }: Props) {
   const { t } = useTranslation();
-  const { user, can } = useAuth();
   const [mode, setMode] = useState<'reply' | 'note'>('reply');
-  // Outside what the user may see by the visibility rule: here through a mention, notes only.
-  const byMention = user !== null && !canSeeTicket({ id: user.id, admin: isAdminProfile(user.profile), allQueues: can('allQueues'), queueIds: user.queues.map((q) => q.id) }, ticket, { all: true });
+  // Here through a mention: notes only.
+  const byMention = useReadsByMention(ticket);
   const current = byMention ? 'note' : mode;
   return (
     <Box>
@@ -50,13 +47,21 @@ export function ChatComposer({ ticket, replyTo, onCancelReply }: Props) {
           aria-label={t('notes.mode')}
           data-testid="composer-mode"
         >
-          <ToggleButton value="reply" disabled={byMention} sx={{ py: 0.25, px: 1.25, gap: 0.5, textTransform: 'none' }} data-testid="mode-reply">
+          <ToggleButton value="reply" disabled={byMention} sx={{ py: 0.25, px: 1.25, gap: 0.5, textTransform: 'none', whiteSpace: 'nowrap' }} data-testid="mode-reply">
             <ChatOutlined sx={{ fontSize: 16 }} />
             {t('notes.reply')}
           </ToggleButton>
           <ToggleButton
             value="note"
-            sx={{ py: 0.25, px: 1.25, gap: 0.5, textTransform: 'none', '&.Mui-selected': { bgcolor: NOTE_BORDER, color: '#3D2E00' }, '&.Mui-selected:hover': { bgcolor: NOTE_BORDER } }}
+            sx={{
+              py: 0.25,
+              px: 1.25,
+              gap: 0.5,
+              textTransform: 'none',
+              whiteSpace: 'nowrap',
+              '&.Mui-selected': { bgcolor: NOTE_BORDER, color: '#3D2E00' },
+              '&.Mui-selected:hover': { bgcolor: NOTE_BORDER },
+            }}
             data-testid="mode-note"
           >
             <LockOutlined sx={{ fontSize: 16 }} />
@@ -64,9 +69,14 @@ export function ChatComposer({ ticket, replyTo, onCancelReply }: Props) {
           </ToggleButton>
         </ToggleButtonGroup>
         {byMention ? (
-          <Typography variant="caption" sx={{ color: '#8A6D00' }} data-testid="mention-only">
-            {t('notes.byMention')}
-          </Typography>
+          <>
+            <Typography variant="caption" sx={{ color: '#8A6D00', display: { xs: 'none', sm: 'block' } }} data-testid="mention-only">
+              {t('notes.byMention')}
+            </Typography>
+            <Typography variant="caption" sx={{ color: '#8A6D00', display: { xs: 'block', sm: 'none' } }}>
+              {t('notes.byMentionShort')}
+            </Typography>
+          </>
         ) : null}
       </Box>
       {current === 'note' ? <NoteInput ticket={ticket} /> : <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={onCancelReply} />}

@@ -18,7 +18,7 @@ export function MentionItem({ mention, actions, lines = 2 }: { mention: TMention
       </Avatar>
       <Box sx={{ minWidth: 0, flex: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, flexWrap: 'wrap' }}>
-          <Typography fontWeight={600} noWrap sx={{ minWidth: 0 }}>
+          <Typography fontWeight={600} sx={{ minWidth: 0, wordBreak: 'break-word' }}>
             {t('notes.mentions.by', { name: mention.by?.name ?? t('notes.mentions.someone'), contact: mention.contact.name })}
           </Typography>
           {mention.open && mention.readAt === null ? <Chip size="small" color="secondary" label={t('notes.mentions.new')} sx={{ height: 20 }} /> : null}

@@ -1378,6 +1378,7 @@ export const en = {
     savedMentioned_other: 'Note saved: {{count}} colleagues were told',
     colleagues: 'Mention a colleague',
     byMention: 'You were mentioned in this ticket: you may read it and answer with notes.',
+    byMentionShort: 'You were mentioned: notes only',
     delete: 'Delete note',
     deleted: 'Note deleted',
     mentions: {

@@ -1496,6 +1496,7 @@ export const es: Messages = {
     savedMentioned_other: 'Nota guardada: se avisó a {{count}} compañeros',
     colleagues: 'Mencionar a un compañero',
     byMention: 'Te mencionaron en este ticket: puedes leerlo y responder con notas.',
+    byMentionShort: 'Te mencionaron: solo notas',
     delete: 'Eliminar nota',
     deleted: 'Nota eliminada',
     mentions: {

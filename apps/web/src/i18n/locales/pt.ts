@@ -1496,6 +1496,7 @@ export const pt: Messages = {
     savedMentioned_other: 'Nota salva: {{count}} colegas foram avisados',
     colleagues: 'Mencionar um colega',
     byMention: 'Você foi mencionado neste ticket: pode lê-lo e responder com notas.',
+    byMentionShort: 'Você foi mencionado: só notas',
     delete: 'Excluir nota',
     deleted: 'Nota excluída',
     mentions: {
