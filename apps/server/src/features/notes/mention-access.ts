@@ -11,3 +11,17 @@ export async function hasMentionAccess(db: Db, userId: number, ticket: { id: num
   const row = await db.selectFrom('mentions').select('id').where('ticketId', '=', ticket.id).where('userId', '=', userId).where('closedAt', 'is', null).limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/** The colleagues with an open mention on a ticket (its live notes reach their open chat). */
+export async function openMentionUserIds(db: Db, ticketId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('mentions')
+    .innerJoin('tickets', 'tickets.id', 'mentions.ticketId')
+    .select('mentions.userId')
+    .distinct()
+    .where('mentions.ticketId', '=', ticketId)
+    .where('mentions.closedAt', 'is', null)
+    .where('tickets.status', '!=', 'closed')
+    .execute();
+  return rows.map((r) => r.userId);
+}

@@ -86,6 +86,14 @@ describe('notes and mentions live', () => {
     expect(brunoApp.heard.find((h) => h.event === 'mention')?.payload).toMatchObject({ action: 'create', mention: { ticketId: ticket.id, open: true, by: { name: 'Ana' } } });
     await vi.waitFor(() => expect(has(anaApp.heard, 'appMessage', '"isNote":true')).toBe(true), { timeout: 4000, interval: 20 });
 
+    // Bruno opens the chat through his mention: the next note reaches it live, once.
+    expect(await brunoApp.socket.emitWithAck('joinChatBox', ticket.id)).toEqual({ ok: true });
+    await t.request({ method: 'POST', url: `/api/tickets/${ticket.id}/notes`, token: ana.token, payload: { body: 'segunda nota da Ana' } });
+    await vi.waitFor(() => expect(has(brunoApp.heard, 'appMessage', 'segunda nota da Ana')).toBe(true), { timeout: 4000, interval: 20 });
+    await vi.waitFor(() => expect(has(anaApp.heard, 'appMessage', 'segunda nota da Ana')).toBe(true), { timeout: 4000, interval: 20 });
+    expect(brunoApp.heard.filter((h) => h.event === 'appMessage' && JSON.stringify(h.payload).includes('segunda nota da Ana'))).toHaveLength(1);
+    expect(has(carlaApp.heard, 'appMessage', 'segunda nota da Ana')).toBe(false);
+
     // A reply after the note reaches whaticket's screens: by then the note would have, had it been sent.
     await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: ana.token, payload: { body: 'Já verifico' } });
     await vi.waitFor(() => expect(has(whaticket.heard, 'appMessage', 'Já verifico')).toBe(true), { timeout: 4000, interval: 20 });
