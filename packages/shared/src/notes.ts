@@ -52,8 +52,5 @@ export const ZMentionListQuerySchema = z.object({
 });
 export type TMentionListQuery = z.infer<typeof ZMentionListQuerySchema>;
 
-/** The colleagues a note may mention (every user of the team, by name). */
-export const ZMentionableSchema = z.array(z.object({ id: z.number(), name: z.string() }));
-
 /** Socket `mention` (to the mentioned user's sockets only): created, read or done. */
 export type TMentionEvent = { action: 'create' | 'update'; mention: TMention };
