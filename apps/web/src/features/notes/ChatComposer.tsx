@@ -47,7 +47,7 @@ export function ChatComposer({ ticket, replyTo, onCancelReply }: Props) {
           aria-label={t('notes.mode')}
           data-testid="composer-mode"
         >
-          <ToggleButton value="reply" disabled={byMention} sx={{ py: 0.25, px: 1.25, gap: 0.5, textTransform: 'none', whiteSpace: 'nowrap' }} data-testid="mode-reply">
+          <ToggleButton value="reply" disabled={byMention} sx={{ py: 0.25, px: 1.25, gap: 0.5, textTransform: 'none', whiteSpace: 'nowrap', color: '#45474A' }} data-testid="mode-reply">
             <ChatOutlined sx={{ fontSize: 16 }} />
             {t('notes.reply')}
           </ToggleButton>
@@ -59,6 +59,7 @@ export function ChatComposer({ ticket, replyTo, onCancelReply }: Props) {
               gap: 0.5,
               textTransform: 'none',
               whiteSpace: 'nowrap',
+              color: '#45474A',
               '&.Mui-selected': { bgcolor: NOTE_BORDER, color: '#3D2E00' },
               '&.Mui-selected:hover': { bgcolor: NOTE_BORDER },
             }}
