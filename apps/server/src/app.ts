@@ -48,6 +48,7 @@ import { createAuditLog } from './features/audit/audit.service.js';
 import { scheduleAuditRetention } from './jobs/audit-retention.job.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
+import { endMentionsOnResolve } from './features/notes/notes.service.js';
 import { apiRoutes } from './routes.js';
 
 export const VERSION = '0.1.0';
@@ -257,6 +258,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const stopChatbot = await startChatbotWorker(ctx, sessions, (error) => app.log.error({ err: error }, 'chatbot failed'));
   if (sessions.clustered) await sessions.restoreAll();
   events.subscribe('chatbot.error', ({ ticketId, error }) => app.log.warn({ ticketId, error }, 'chatbot error'));
+  endMentionsOnResolve(ctx, (error) => app.log.error({ err: error }, 'ending mentions failed'));
 
   return {
     app,

@@ -383,6 +383,22 @@ const table: Record<string, Row> = {
     },
   },
   'POST /api/messages/{ticketId}': { anon: 401, user: 201, admin: 201, call: async (who) => ({ url: `/api/messages/${(await acceptedTicket(who)).id}`, payload: { body: 'Bom dia!' } }) },
+  'POST /api/tickets/{id}/notes': { anon: 401, user: 201, admin: 201, call: async (who) => ({ url: `/api/tickets/${(await seenTicket(who)).id}/notes`, payload: { body: 'Nota da equipe' } }) },
+  'GET /api/mentions': { anon: 401, user: ok, admin: ok },
+  // Each marks a mention of its own.
+  'PUT /api/mentions/{id}/{action}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => {
+      // Mentioning oneself tells nobody: an admin is mentioned by a plain user.
+      const author = who.id === admin.id ? plain : admin;
+      const ticket = await acceptedTicket(author);
+      const note = await t.request({ method: 'POST', url: `/api/tickets/${ticket.id}/notes`, token: author.token, payload: { body: 'veja', mentionUserIds: [who.id] } });
+      const mention = await t.ctx.db.selectFrom('mentions').select('id').where('messageId', '=', note.json<TMessage>().id).where('userId', '=', who.id).executeTakeFirst();
+      return { url: `/api/mentions/${mention?.id ?? 0}/done` };
+    },
+  },
   // Allowed, and the send fails again (the number still has no account): 400, not 403.
   'POST /api/messages/{id}/retry': { anon: 401, user: 400, admin: 400, call: async (who) => ({ url: `/api/messages/${(await failedReply(who)).id}/retry` }) },
   'DELETE /api/messages/{id}': { anon: 401, user: 204, admin: 204, call: async (who) => ({ url: `/api/messages/${(await ownReply(who)).id}` }) },

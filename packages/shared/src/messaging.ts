@@ -201,6 +201,9 @@ export const ZMessageSchema = z.object({
   contact: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** What people reacted with, one per person, in the order they reacted. */
   reactions: z.array(ZMessageReactionSchema),
+  /** A private note of the team (see notes.ts): never sent to the contact; `noteAuthor` wrote it. */
+  isNote: z.boolean().optional(),
+  noteAuthor: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -208,6 +211,8 @@ export type TMessage = z.infer<typeof ZMessageSchema>;
 export const ZMessageListSchema = z.object({ messages: z.array(ZMessageSchema), count: z.number(), hasMore: z.boolean(), ticket: ZTicketSchema });
 export const ZMessagePageQuerySchema = z.object({
   pageNumber: z.coerce.number('INVALID').int('INVALID').min(1, 'INVALID').max(100000, 'INVALID').optional().default(1),
+  /** 'true': the team's private notes too (our app asks; whaticket's frontend never does, so it never shows them). */
+  notes: z.enum(['true', 'false'], 'INVALID').optional(),
 });
 /** The text fields sent with files (multipart): the caption may be empty, else as a text message's body. */
 export const ZSendMediaFieldsSchema = z.object({ body: ZLongText, quotedMsgId: z.coerce.number('INVALID').pipe(ZIdValue).optional() });

@@ -1,5 +1,6 @@
 /** Socket event names and payloads: `{ action, <entity> }` as the spec's clients expect. */
 import type { TCampaign } from './campaigns.js';
+import type { TMentionEvent } from './notes.js';
 import type { ConnectionStatus } from './domain.js';
 import type { TLabel } from './labels.js';
 import type { TMessage, TTicket } from './messaging.js';
@@ -22,6 +23,8 @@ export type ServerToClientEvents = {
   label: (payload: { action: 'create' | 'update'; label: TLabel } | { action: 'delete'; labelId: number }) => void;
   /** A campaign's state and counts changed: to admins and to its author. */
   campaign: (payload: { action: 'update'; campaign: TCampaign }) => void;
+  /** A mention of this user in a note: created, read or ended (to the mentioned user's sockets only). */
+  mention: (payload: TMentionEvent) => void;
 };
 
 /** The answer to a join: admitted, or refused with an error code (ERR_NO_PERMISSION, ERR_NO_TICKET_FOUND, ERR_VALIDATION). */

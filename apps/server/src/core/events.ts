@@ -7,6 +7,7 @@ import type { TCampaign } from '@zapdesk/shared/campaigns';
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { TLabel } from '@zapdesk/shared/labels';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
+import type { TMention } from '@zapdesk/shared/notes';
 import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from '@zapdesk/shared/schemas';
 
 export type DomainEvents = {
@@ -32,6 +33,8 @@ export type DomainEvents = {
   /** The ticket's agent read it: its unread count went to zero (spec: ticket updateUnread). */
   'ticket.read': { ticket: TTicket };
   'message.saved': { message: TMessage; ticket: TTicket; created: boolean };
+  /** A colleague was mentioned in a note, or their mention was read or ended (notes feature). */
+  'mention.saved': { userId: number; mention: TMention; created: boolean };
   /** A channel reported delivery progress of a message it sent (the campaign sender listens). */
   'channel.ack': { whatsappId: number; providerId: string; ack: number };
   'campaign.saved': { campaign: TCampaign };

@@ -7,6 +7,7 @@
  */
 import type { AppContext } from '../core/context.js';
 import { ticketHoldersOfContact } from '../features/tickets/tickets-list.repository.js';
+import { openMentionUserIds } from '../features/notes/mention-access.js';
 import { TICKET_STATUSES } from '@zapdesk/shared/domain';
 import type { AppNamespace } from './connection.js';
 import { ROOMS, TOPICS, ticketRooms, topicRooms } from './rooms.js';
@@ -86,6 +87,29 @@ export function broadcastEvents(ctx: AppContext, clients: ClientNamespace[]): vo
   });
   events.subscribe('message.saved', ({ message, ticket, created }) => {
     const rooms = topicRooms([TOPICS.chat(ticket.id), TOPICS.notification, TOPICS.status(ticket.status)], ticketRooms(ticket));
-    each(({ nsp }) => nsp.to(rooms).emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact }));
+    // whaticket's frontend never hears of the team's notes (see docs/teamwork.md).
+    each(({ nsp, form }) =>
+      form === 'whaticket' && message.isNote ? undefined : nsp.to(rooms).emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact }),
+    );
   });
+  // A note also reaches the open chat of colleagues reading the ticket through a mention (our app only).
+  events.subscribe('message.saved', ({ message, ticket, created }) => {
+    if (!message.isNote) return;
+    const chat = [TOPICS.chat(ticket.id)];
+    void openMentionUserIds(ctx.db, ticket.id)
+      .then((ids) =>
+        each(({ nsp, form }) => {
+          if (form === 'zapdesk' && ids.length > 0)
+            nsp
+              .to(topicRooms(chat, ids.map(ROOMS.user)))
+              .except(topicRooms(chat, ticketRooms(ticket)))
+              .emit('appMessage', { action: created ? 'create' : 'update', message, ticket, contact: ticket.contact });
+        }),
+      )
+      .catch(() => undefined);
+  });
+  // A mention: to the mentioned colleague's own sockets, on every node (our app only).
+  events.subscribe('mention.saved', ({ userId, mention, created }) =>
+    each(({ nsp, form }) => (form === 'zapdesk' ? nsp.to(ROOMS.user(userId)).emit('mention', { action: created ? 'create' : 'update', mention }) : undefined)),
+  );
 }

@@ -11,7 +11,7 @@ import type { AppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { userFromAccessToken } from '../core/http/auth-hooks.js';
 import { findTicketById, userQueueIds } from '../features/tickets/tickets.repository.js';
-import { canSeeTicket } from '../features/tickets/tickets.service.js';
+import { canReadTicket } from '../features/tickets/tickets.service.js';
 import { findAuthUserById, type AuthUser } from '../features/users/users.repository.js';
 import { audienceRooms, roomsOf, TOPICS, topicRooms } from './rooms.js';
 
@@ -73,7 +73,7 @@ export function serveConnections(ctx: AppContext, nsp: AppNamespace, source: Tok
         if (id === undefined) throw new AppError('ERR_VALIDATION');
         const [ticket, actor] = await Promise.all([findTicketById(ctx.db, id), findAuthUserById(ctx.db, user.id)]);
         // A ticket the user may not see answers as one that does not exist, as the API does.
-        if (!ticket || !actor || !(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
+        if (!ticket || !actor || !(await canReadTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
         await joinTopic(TOPICS.chat(id));
         answer(ack, { ok: true });
       })().catch((error: unknown) => answer(ack, refusal(error)));

@@ -4,6 +4,7 @@
  * Paths match case-insensitively, so /Queues and /Settings reach the same pages as /queues and /settings.
  */
 import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import AlternateEmail from '@mui/icons-material/AlternateEmail';
 import ContactPhoneOutlined from '@mui/icons-material/ContactPhoneOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import EventOutlined from '@mui/icons-material/EventOutlined';
@@ -73,6 +74,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     menu: { section: 'main', icon: QuestionAnswerOutlined },
     load: () => import('../features/quickAnswers/QuickAnswersPage'),
   },
+  { path: '/mentions', labelKey: 'mentions', menu: { section: 'main', icon: AlternateEmail }, load: () => import('../features/notes/MentionsPage') },
   { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined }, load: () => import('../features/kanban/KanbanPage') },
 
   { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkTextPage') },

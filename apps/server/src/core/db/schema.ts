@@ -8,6 +8,7 @@ import type { CsatTables } from './schema-csat.js';
 import type { ReactionsTables } from './schema-reactions.js';
 import type { HoursTables } from './schema-hours.js';
 import type { LabelsTables } from './schema-labels.js';
+import type { NotesTables } from './schema-notes.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -151,6 +152,8 @@ export type MessagesTable = {
   userId: Generated<number | null>;
   /** 1: sent by the product itself (greeting, queue menu, notice, farewell, chatbot, campaign): no agent's reply. */
   automatic: Generated<Bool>;
+  /** 1: a private note of the team, never sent to the contact (migration 034). */
+  isNote: Generated<Bool>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -434,4 +437,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & CsatTables & ReactionsTables & HoursTables & LabelsTables;
+} & CsatTables & ReactionsTables & HoursTables & LabelsTables & NotesTables;

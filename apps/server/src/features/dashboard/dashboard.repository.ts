@@ -99,6 +99,7 @@ export async function firstResponses(
         .whereRef('messages.ticketId', '=', 'asked.id')
         .where('messages.fromMe', '=', 1)
         .where('messages.fromBot', '=', 0)
+        .where('messages.isNote', '=', 0)
         .where('messages.automatic', '=', 0)
         .whereRef('messages.createdAt', '>=', 'asked.askedAt')
         .orderBy('messages.createdAt')

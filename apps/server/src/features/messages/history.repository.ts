@@ -14,6 +14,8 @@ export async function chatMessageAtEnd(db: Db, whatsappId: number, contactId: nu
     .select(['messages.providerId', 'messages.fromMe', 'messages.createdAt'])
     .where('messages.whatsappId', '=', whatsappId)
     .where('tickets.contactId', '=', contactId)
+    // A note is no message of the chat on the phone: history is read from real ones only.
+    .where('messages.isNote', '=', 0)
     .orderBy('messages.createdAt', direction)
     .orderBy('messages.id', direction)
     .limit(1)

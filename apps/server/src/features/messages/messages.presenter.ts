@@ -5,19 +5,22 @@ import { signedMediaUrl } from './media-store.js';
 import { contactNamesByIds } from '../contacts/contacts.repository.js';
 import { findTicketById } from '../tickets/tickets.repository.js';
 import { reactionsByMessage } from '../reactions/reactions.presenter.js';
+import { userNamesByIds } from '../notes/notes.repository.js';
 import { findMessageById, findMessagesByIds, type MessageRow } from './messages.repository.js';
 
-/** What messages refer to: the messages they quote, the names of their senders, the reactions on them. */
+/** What messages refer to: the messages they quote, the names of their senders (notes: their authors), the reactions on them. */
 export type MessageRefs = {
   quoted: ReadonlyMap<number, MessageRow>;
   contacts: ReadonlyMap<number, { id: number; name: string }>;
   reactions: ReadonlyMap<number, TMessageReaction[]>;
+  authors?: ReadonlyMap<number, { id: number; name: string }>;
 };
 
 export async function loadMessageRefs(ctx: AppContext, rows: readonly MessageRow[]): Promise<MessageRefs> {
   const quoted = new Map((await findMessagesByIds(ctx.db, [...new Set(rows.flatMap((r) => (r.quotedMsgId ? [r.quotedMsgId] : [])))])).map((q) => [q.id, q]));
   const contactIds = [...new Set([...rows, ...quoted.values()].flatMap((r) => (r.contactId ? [r.contactId] : [])))];
-  return { quoted, contacts: await contactNamesByIds(ctx.db, contactIds), reactions: await reactionsByMessage(ctx.db, rows) };
+  const authorIds = [...new Set(rows.flatMap((r) => (r.isNote && r.userId ? [r.userId] : [])))];
+  return { quoted, contacts: await contactNamesByIds(ctx.db, contactIds), reactions: await reactionsByMessage(ctx.db, rows), authors: await userNamesByIds(ctx.db, authorIds) };
 }
 
 /** Shapes stored messages for the API: quoted block, sender name and a signed media address. */
@@ -26,7 +29,7 @@ export async function presentMessages(ctx: AppContext, rows: readonly MessageRow
 }
 
 /** As presentMessages, with what they refer to already read (media addresses are signed now). */
-export function presentWithRefs(ctx: AppContext, rows: readonly MessageRow[], { quoted, contacts, reactions }: MessageRefs): TMessage[] {
+export function presentWithRefs(ctx: AppContext, rows: readonly MessageRow[], { quoted, contacts, reactions, authors }: MessageRefs): TMessage[] {
   return rows.map((r) => {
     const q = r.quotedMsgId ? quoted.get(r.quotedMsgId) : undefined;
     const contact = r.contactId ? contacts.get(r.contactId) : undefined;
@@ -50,6 +53,7 @@ export function presentWithRefs(ctx: AppContext, rows: readonly MessageRow[], { 
       quotedMsg: q ? { id: q.id, body: q.isDeleted ? '' : q.body, fromMe: q.fromMe, contact: quotedContact ? { name: quotedContact.name } : null } : null,
       contact: contact ? { id: contact.id, name: contact.name } : null,
       reactions: r.isDeleted ? [] : (reactions.get(r.id) ?? []),
+      ...(r.isNote ? { isNote: true, noteAuthor: (r.userId && authors?.get(r.userId)) || null } : {}),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

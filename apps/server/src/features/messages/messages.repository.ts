@@ -24,6 +24,10 @@ export type MessageRow = {
   isEdited: boolean;
   /** Sent by the chatbot. */
   fromBot: boolean;
+  /** A private note of the team (migration 034): never sent, never the ticket's last message. */
+  isNote: boolean;
+  /** The agent who wrote an own message or a note; null for everything else. */
+  userId: number | null;
   sendStatus: SendStatus;
   sendError: string | null;
   createdAt: string;
@@ -48,6 +52,8 @@ const columns = [
   'isDeleted',
   'isEdited',
   'fromBot',
+  'isNote',
+  'userId',
   'sendStatus',
   'sendError',
   'createdAt',
@@ -65,6 +71,7 @@ function toRow(r: StoredMessage): MessageRow {
     isDeleted: bool(r.isDeleted),
     isEdited: bool(r.isEdited),
     fromBot: bool(r.fromBot),
+    isNote: bool(r.isNote),
     mediaType: MEDIA_TYPES.find((m) => m === r.mediaType) ?? null,
     sendStatus: SEND_STATUSES.find((v) => v === r.sendStatus) ?? 'sent',
   };
@@ -88,7 +95,7 @@ export async function findMessageByProviderId(db: Db, whatsappId: number, provid
 }
 
 /** Own messages stored before their send are 'queued'; everything else arrives 'sent'. */
-export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'fromBot' | 'sendStatus' | 'sendError' | 'mediaName' | 'mediaSize' | 'updatedAt'> & {
+export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'fromBot' | 'isNote' | 'userId' | 'sendStatus' | 'sendError' | 'mediaName' | 'mediaSize' | 'updatedAt'> & {
   sendStatus?: SendStatus;
   fromBot?: boolean;
   /** Who sent an own message: the agent in the inbox, or the product itself (see migration 020). */
@@ -155,9 +162,9 @@ export async function editMessageBody(db: Db, whatsappId: number, providerId: st
   return row?.id;
 }
 
-/** Whether a message is its ticket's latest, the one the ticket's list line shows. */
+/** Whether a message is its ticket's latest, the one the ticket's list line shows (notes never are). */
 export async function isLatestOfTicket(db: Db, ticketId: number, messageId: number): Promise<boolean> {
-  const row = await db.selectFrom('messages').select('id').where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db.selectFrom('messages').select('id').where('ticketId', '=', ticketId).where('isNote', '=', 0).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   return row?.id === messageId;
 }
 
@@ -188,15 +195,18 @@ export async function setSendStatus(db: Db, id: number, result: { status: SendSt
     .execute();
 }
 
-/** A page of a ticket's messages, newest first, and their count (memoised by the messages service with its ticket). */
-export async function listTicketMessages(db: Db, ticketId: number, options: { limit: number; offset: number }): Promise<{ rows: MessageRow[]; count: number }> {
+/**
+ * A page of a ticket's messages, newest first, and their count (memoised by the messages service
+ * with its ticket); the team's notes only `withNotes`.
+ */
+export async function listTicketMessages(db: Db, ticketId: number, options: { limit: number; offset: number; withNotes: boolean }): Promise<{ rows: MessageRow[]; count: number }> {
+  const ofTicket = db
+    .selectFrom('messages')
+    .where('ticketId', '=', ticketId)
+    .$if(!options.withNotes, (q) => q.where('isNote', '=', 0));
   const [countRow, rows] = await Promise.all([
-    db
-      .selectFrom('messages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('ticketId', '=', ticketId)
-      .executeTakeFirstOrThrow(),
-    db.selectFrom('messages').select(columns).where('ticketId', '=', ticketId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+    ofTicket.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ofTicket.select(columns).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
   ]);
   return { rows: rows.map(toRow), count: Number(countRow.n) };
 }

@@ -40,7 +40,7 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
   app.addHook('preSerialization', async (req, _reply, payload) => mediaForOrigin(req, ctx.config.frontendOrigin, payload));
 
   app.get('/messages/:ticketId', { schema: { tags, params: ZTicketParams, querystring: ZMessagePageQuerySchema, response: { 200: ZMessageListSchema } }, onRequest }, (req) =>
-    service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber),
+    service.listMessages(ctx, sessions, currentUser(req), req.params.ticketId, req.query.pageNumber, req.query.notes === 'true'),
   );
 
   // JSON {body, quotedMsg, mediaUrl} (a file by address, see media-url.ts) or multipart: `medias` files plus `body`.

@@ -9,7 +9,7 @@ import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { pageWindow } from '../../core/db/sql-helpers.js';
 import { nowIso } from '../../core/time.js';
 import { findTicketById } from '../tickets/tickets.repository.js';
-import { canSeeTicket, getVisibleTicket } from '../tickets/tickets.service.js';
+import { canReadTicket, canSeeTicket, getVisibleTicket } from '../tickets/tickets.service.js';
 import type { AuthUser } from '../users/users.repository.js';
 import { mediaFile, mimetypeOf, verifyMediaSignature } from './media-store.js';
 import type { ReplyContent } from './message-file.js';
@@ -32,18 +32,19 @@ export async function listMessages(
   actor: AuthUser,
   ticketId: number,
   pageNumber: number,
+  withNotes = false,
 ): Promise<{ messages: TMessage[]; count: number; hasMore: boolean; ticket: TTicket }> {
   const { limit, offset } = pageWindow(pageNumber, LIMITS.messagesPageSize);
   // The ticket, the page and what its messages refer to, read together and again only after a
   // write: an open chat is asked for over and over. Media addresses are signed per request.
-  const view = await memoUntilWrite(ctx.db, `messages.view:${ticketId}:${limit}:${offset}`, async () => {
+  const view = await memoUntilWrite(ctx.db, `messages.view:${ticketId}:${limit}:${offset}:${withNotes ? 'notes' : ''}`, async () => {
     const found = await findTicketById(ctx.db, ticketId);
     if (!found) return null;
-    const page = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset });
+    const page = await repo.listTicketMessages(ctx.db, ticketId, { limit, offset, withNotes });
     return { ticket: found, ...page, refs: await loadMessageRefs(ctx, page.rows) };
   });
-  // A ticket the user may not see answers as one that does not exist (see getVisibleTicket).
-  if (!view || !(await canSeeTicket(ctx, actor, view.ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
+  // A ticket the user may not read answers as one that does not exist (see getReadableTicket).
+  if (!view || !(await canReadTicket(ctx, actor, view.ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
   let ticket = view.ticket;
   if (readsTicket(actor, ticket) && (await readTicket(ctx, sessions, ticket))) {
     ticket = (await findTicketById(ctx.db, ticketId)) ?? ticket;
@@ -111,14 +112,16 @@ async function getVisibleMessage(ctx: AppContext, actor: AuthUser, messageId: nu
 /** Only one's own messages can be deleted, for everyone. */
 export async function deleteMessage(ctx: AppContext, sessions: SessionManager, actor: AuthUser, messageId: number): Promise<void> {
   const { row, ticket } = await getVisibleMessage(ctx, actor, messageId);
-  if (!row.fromMe) throw new AppError('ERR_NO_PERMISSION');
+  if (!row.fromMe || (row.isNote && row.userId !== actor.id)) throw new AppError('ERR_NO_PERMISSION');
   if (row.isDeleted) return;
-  try {
-    await (await sessions.require(ticket.whatsappId)).deleteForEveryone(chatOf(ticket), row.providerId, true);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'ERR_WAPP_NOT_INITIALIZED') throw error;
-    throw new AppError('ERR_DELETE_WAPP_MSG');
-  }
+  // A note was never on the phone: it is deleted here only.
+  if (!row.isNote)
+    try {
+      await (await sessions.require(ticket.whatsappId)).deleteForEveryone(chatOf(ticket), row.providerId, true);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'ERR_WAPP_NOT_INITIALIZED') throw error;
+      throw new AppError('ERR_DELETE_WAPP_MSG');
+    }
   await repo.updateMessage(ctx.db, messageId, { isDeleted: true }, nowIso());
   await publishMessageUpdate(ctx, messageId);
 }

@@ -91,7 +91,8 @@ async function storeOnTicket(ctx: AppContext, sessions: SessionManager, request:
   // that they did not see go. Once accepted, a reply waits through a drop of the connection.
   if (!driver.connected) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
   const quoted = request.quotedMsgId ? await findMessageById(ctx.db, request.quotedMsgId) : undefined;
-  if (request.quotedMsgId && (!quoted || quoted.ticketId !== ticket.id)) throw new AppError('ERR_QUOTED_NOT_IN_TICKET', { fields: { quotedMsg: 'INVALID' } });
+  // A note never reaches the phone, not even as the text of a quote.
+  if (request.quotedMsgId && (!quoted || quoted.ticketId !== ticket.id || quoted.isNote)) throw new AppError('ERR_QUOTED_NOT_IN_TICKET', { fields: { quotedMsg: 'INVALID' } });
 
   // A voice note keeps the container it was recorded in (Ogg from Firefox, WebM from Chromium):
   // no extension in the name, so the stored file's extension, and the type it is served with, follow its mimetype.

@@ -17,7 +17,7 @@ export async function firstRunFacts(db: Db): Promise<{ connection: boolean; queu
         .limit(1),
     ),
     // Written by a person in the inbox (the partial index messages_userId): greetings, the chatbot and campaigns do not count.
-    any(db.selectFrom('messages').select('id').where('userId', 'is not', null).limit(1)),
+    any(db.selectFrom('messages').select('id').where('userId', 'is not', null).where('isNote', '=', 0).limit(1)),
   ]);
   return { connection, queue, agent, message };
 }

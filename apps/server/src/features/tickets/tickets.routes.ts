@@ -20,7 +20,7 @@ export const ticketsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: S
     sendJsonOnce(reply, ZTicketListSchema, await service.listTickets(ctx, currentUser(req), req.query)),
   );
 
-  app.get('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) => service.getVisibleTicket(ctx, currentUser(req), req.params.id));
+  app.get('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) => service.getReadableTicket(ctx, currentUser(req), req.params.id));
 
   // A status change (accept, return, resolve, reopen), or a transfer to a user, queue and/or connection.
   app.put('/tickets/:id', { schema: { tags, params: ZIdParamsSchema, body: ZTicketUpdateSchema, response: { 200: ZTicketSchema } }, onRequest }, (req) =>

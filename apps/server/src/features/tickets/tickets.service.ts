@@ -17,6 +17,7 @@ import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';
 import * as lists from './tickets-list.repository.js';
 import { closeNoticePlan, queueCloseNotices } from '../email/email.service.js';
+import { hasMentionAccess } from '../notes/mention-access.js';
 import * as repo from './tickets.repository.js';
 import { askAfterResolve } from '../csat/csat.service.js';
 
@@ -30,6 +31,22 @@ export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: Pic
 export async function getVisibleTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<TTicket> {
   const ticket = await repo.findTicketById(ctx.db, id);
   if (!ticket || !(await canSeeTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
+  return ticket;
+}
+
+/**
+ * Reading a ticket (its page, its messages) and writing notes in it: whoever may see it, and a
+ * colleague mentioned in one of its notes while the mention is open. Everything else (replying,
+ * accepting, resolving, transferring) stays with canSeeTicket.
+ */
+export async function canReadTicket(ctx: AppContext, actor: AuthUser, ticket: Pick<TTicket, 'id' | 'userId' | 'queueId' | 'status'>): Promise<boolean> {
+  return (await canSeeTicket(ctx, actor, ticket)) || (await hasMentionAccess(ctx.db, actor.id, ticket));
+}
+
+/** A ticket the user may read (see canReadTicket); any other answers as one that does not exist. */
+export async function getReadableTicket(ctx: AppContext, actor: AuthUser, id: number): Promise<TTicket> {
+  const ticket = await repo.findTicketById(ctx.db, id);
+  if (!ticket || !(await canReadTicket(ctx, actor, ticket))) throw new AppError('ERR_NO_TICKET_FOUND');
   return ticket;
 }
 

@@ -23,6 +23,8 @@ import { listLine } from '../../core/ui/mediaLine';
 import { initials } from '../../core/ui/initials';
 import { desktopPermission, requestDesktopPermission } from './notificationAlerts';
 import { useTicketNotifications } from './useTicketNotifications';
+import { MentionsBellSection } from '../../features/notes/MentionsBellSection';
+import { useMentions } from '../../features/notes/notes.api';
 
 export function NotificationsBell() {
   const { t } = useTranslation();
@@ -30,6 +32,9 @@ export function NotificationsBell() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [permission, setPermission] = useState(desktopPermission);
   const { tickets, count, alerts, hasMore, isFetching, fetchMore } = useTicketNotifications();
+  const { data: mentionPage } = useMentions('open', { announce: true });
+  const mentions = mentionPage?.unread ?? 0;
+  const total = count + mentions;
   const { containerRef, onScroll } = useInfiniteScroll({ hasNextPage: anchor !== null && hasMore, isFetching, fetchNextPage: fetchMore });
 
   const open = (element: HTMLElement) => {
@@ -42,13 +47,14 @@ export function NotificationsBell() {
       <IconButton
         color="inherit"
         onClick={(event) => open(event.currentTarget)}
-        aria-label={count > 0 ? `${t('notifications.title')}: ${count > 99 ? '99+' : count}` : t('notifications.title')}
+        aria-label={total > 0 ? `${t('notifications.title')}: ${total > 99 ? '99+' : total}` : t('notifications.title')}
         data-testid="notifications-button"
         data-count={count}
+        data-mentions={mentions}
         data-alerts={alerts}
       >
         {/* The count is in the button's name. At 0 MUI only shrinks the badge, keeping its last number in the page: it is taken out. */}
-        <Badge badgeContent={count} color="secondary" max={99} data-testid="notifications-count" sx={{ '& .MuiBadge-invisible': { display: 'none' } }}>
+        <Badge badgeContent={total} color="secondary" max={99} data-testid="notifications-count" sx={{ '& .MuiBadge-invisible': { display: 'none' } }}>
           <NotificationsNoneOutlined />
         </Badge>
       </IconButton>
@@ -68,6 +74,7 @@ export function NotificationsBell() {
             </Typography>
           ) : null}
         </Box>
+        <MentionsBellSection mentions={mentionPage?.mentions ?? []} onNavigate={() => setAnchor(null)} />
         {tickets.length === 0 ? (
           <Typography sx={{ px: 2, py: 2 }} color="text.secondary" data-testid="notifications-empty">
             {t('notifications.empty')}

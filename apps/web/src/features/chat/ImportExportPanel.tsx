@@ -71,6 +71,7 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
     contact: ticket.contact.name,
     // A labelled ticket's export says its labels in a last column.
     ticketLabels: ticket.labels.length ? { title: t('labels.csvColumn'), value: ticket.labels.map((label) => label.name).join(', ') } : undefined,
+    note: t('notes.label'),
   });
 
   const [mailOpen, setMailOpen] = useState(false);

@@ -16,6 +16,7 @@ import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { PhoneSendBubble } from '../phone/PhoneSendBubble';
 import { usePhoneSends } from '../phone/phoneSends';
 import { MessageBubble } from './MessageBubble';
+import { NoteBubble } from '../notes/NoteBubble';
 import { MessagesLoadFailed, OlderMessagesAlert } from './MessagesLoadingAlerts';
 import { placePhoneSends } from './phoneTimeline';
 import { MessagesSkeleton } from './MessagesSkeleton';
@@ -33,7 +34,8 @@ const OPEN_AT_END = { index: 'LAST', align: 'end' } as const;
 /** How long to wait after an incoming message before telling the server the open chat read it. */
 const MARK_READ_DELAY_MS = 800;
 
-type Props = { ticketId: number; contactId: number; isGroup: boolean; onReply: (message: TMessage) => void };
+/** `contactId` undefined: the contact's SMS and calls are not shown (a ticket read through a mention). */
+type Props = { ticketId: number; contactId: number | undefined; isGroup: boolean; onReply: (message: TMessage) => void };
 
 export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
   const { t } = useTranslation();
@@ -187,7 +189,11 @@ export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
             <Chip label={day} size="small" sx={{ bgcolor: '#E1F3FB', fontWeight: 500 }} data-testid="day-separator" />
           </Box>
         ) : null}
-        <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onRetry={retry} onMediaLoad={onMediaLoad} />
+        {message.isNote ? (
+          <NoteBubble message={message} onDelete={setToDelete} />
+        ) : (
+          <MessageBubble message={message} showSender={isGroup && !message.fromMe} onReply={onReply} onDelete={setToDelete} onRetry={retry} onMediaLoad={onMediaLoad} />
+        )}
         {position === messages.length - 1 ? phone.after.map((send) => <PhoneSendBubble key={`${send.kind}-${send.campaignId}`} send={send} />) : null}
       </Box>
     );

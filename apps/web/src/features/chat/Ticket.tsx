@@ -37,7 +37,8 @@ import { ContactDrawer } from '../tickets/ContactDrawer';
 import { TicketLabels } from '../labels/TicketLabels';
 import { ChatbotBanner } from './ChatbotBanner';
 import { ImportExportPanel } from './ImportExportPanel';
-import { MessageInput } from './MessageInput';
+import { ChatComposer } from '../notes/ChatComposer';
+import { useReadsByMention } from '../notes/readsByMention';
 import { MessagesList } from './MessagesList';
 import { TicketSkeleton } from './TicketSkeleton';
 import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from '../tickets/tickets.api';
@@ -78,6 +79,8 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const compact = useMediaQuery((theme) => theme.breakpoints.down('sm'));
   const isAdmin = user ? isAdminProfile(user.profile) : false;
   const { data: ticket, error } = useQuery({ queryKey: ticketsKeys.detail(ticketId), queryFn: () => fetchTicket(ticketId) });
+  // Opened through a mention: read and notes only, none of the ticket's actions.
+  const byMention = useReadsByMention(ticket);
 
   useEffect(() => {
     if (!error) return;
@@ -211,14 +214,14 @@ export function Ticket({ ticketId }: { ticketId: number }) {
             </Typography>
           </Box>
         </Box>
-        <TicketLabels ticket={ticket} />
+        {byMention ? null : <TicketLabels ticket={ticket} />}
         <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end', ml: 'auto' }}>
-          {ACTIONS[ticket.status].map((action) => (
+          {(byMention ? [] : ACTIONS[ticket.status]).map((action) => (
             <Button key={action.labelKey} size="small" variant={action.variant} disabled={busy} onClick={() => void changeStatus(action.status)} data-testid={`ticket-${action.labelKey}`}>
               {t(`chat.${action.labelKey}`)}
             </Button>
           ))}
-          {ticket.status === 'open' && compact ? (
+          {ticket.status === 'open' && !byMention && compact ? (
             <Tooltip title={t('chat.protocol')}>
               <span>
                 <IconButton size="small" color="secondary" disabled={busy} onClick={() => void sendProtocol()} aria-label={t('chat.protocol')} data-testid="ticket-protocol">
@@ -227,12 +230,12 @@ export function Ticket({ ticketId }: { ticketId: number }) {
               </span>
             </Tooltip>
           ) : null}
-          {ticket.status === 'open' && !compact ? (
+          {ticket.status === 'open' && !byMention && !compact ? (
             <Button size="small" variant="outlined" color="secondary" disabled={busy} startIcon={<ReceiptLong />} onClick={() => void sendProtocol()} data-testid="ticket-protocol">
               {t('chat.protocol')}
             </Button>
           ) : null}
-          {ticket.status === 'open' ? (
+          {ticket.status === 'open' && !byMention ? (
             <Tooltip title={t('chat.transfer')}>
               <IconButton size="small" onClick={() => setTransferOpen(true)} aria-label={t('chat.transfer')} data-testid="ticket-transfer">
                 <SwapHoriz />
@@ -265,8 +268,8 @@ export function Ticket({ ticketId }: { ticketId: number }) {
           {panelOpen ? <ImportExportPanel ticket={ticket} /> : null}
           <ChatbotBanner ticket={ticket} isAdmin={isAdmin} />
           <TicketRatingBar ticket={ticket} />
-          <MessagesList ticketId={ticket.id} contactId={ticket.contact.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
-          <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          <MessagesList ticketId={ticket.id} contactId={byMention ? undefined : ticket.contact.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
+          <ChatComposer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </Box>
         <ContactDrawer contact={ticket.contact} channel={ticket.whatsapp.channel} open={drawerOpen} docked={wide} onClose={() => setDrawerOpen(false)} />
       </Box>

@@ -5,25 +5,30 @@ import { formatDay, formatTime } from '../../core/ui/formatDate';
 
 export const CSV_FILE_NAME = 'zdg.csv';
 
+/** Who a line is from; a team's note says so ('Nota interna · Ana'), never passing for a sent message. */
+function sender(message: TMessage, labels: { me: string; contact: string; note?: string }): string {
+  if (message.isNote) return `${labels.note ?? 'Note'} · ${message.noteAuthor?.name ?? labels.me}`;
+  return message.fromMe ? labels.me : (message.contact?.name ?? labels.contact);
+}
+
 /** `ticketLabels`: the ticket's labels, a last column repeated on each row (so a filter in a spreadsheet keeps them). */
 export function messagesToCsv(
   messages: TMessage[],
-  labels: { header: [string, string, string, string]; me: string; contact: string; ticketLabels?: { title: string; value: string } | undefined },
+  labels: { header: [string, string, string, string]; me: string; contact: string; note?: string; ticketLabels?: { title: string; value: string } | undefined },
 ): string {
   const extra = labels.ticketLabels;
   const rows: string[][] = [extra ? [...labels.header, extra.title] : labels.header];
   for (const message of messages) {
-    const from = message.fromMe ? labels.me : (message.contact?.name ?? labels.contact);
-    const row = [formatDay(message.createdAt), formatTime(message.createdAt), from, message.isDeleted ? '' : message.body];
+    const row = [formatDay(message.createdAt), formatTime(message.createdAt), sender(message, labels), message.isDeleted ? '' : message.body];
     rows.push(extra ? [...row, extra.value] : row);
   }
   return csvFile(rows);
 }
 
 /** The same messages as plain text, one per line, for the body of the conversation's e-mail. */
-export function messagesToText(messages: TMessage[], labels: { me: string; contact: string }): string {
+export function messagesToText(messages: TMessage[], labels: { me: string; contact: string; note?: string }): string {
   return messages
     .filter((message) => !message.isDeleted)
-    .map((message) => `${formatDay(message.createdAt)} ${formatTime(message.createdAt)} - ${message.fromMe ? labels.me : (message.contact?.name ?? labels.contact)}: ${message.body}`)
+    .map((message) => `${formatDay(message.createdAt)} ${formatTime(message.createdAt)} - ${sender(message, labels)}: ${message.body}`)
     .join('\n');
 }

@@ -48,7 +48,7 @@ export function closeAllTickets() {
 }
 
 export function fetchMessagesPage(ticketId: number, pageNumber: number): Promise<MessagePage> {
-  return request<z.output<typeof ZMessageListSchema>>(`/messages/${ticketId}`, { query: { pageNumber } });
+  return request<z.output<typeof ZMessageListSchema>>(`/messages/${ticketId}`, { query: { pageNumber, notes: 'true' } });
 }
 
 export function sendTextMessage(ticketId: number, body: string, quotedMsgId?: number) {
