@@ -29,6 +29,7 @@ import { instagramRoutes } from './features/instagram/instagram.routes.js';
 import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
 import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
+import { assignmentRoutes } from './features/assignment/assignment.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -48,6 +49,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       vonageRoutes,
       apiTokensRoutes,
       auditRoutes,
+      assignmentRoutes,
     ]) {
       await api.register(routes, { ctx });
     }

@@ -51,6 +51,7 @@ export function serveConnections(ctx: AppContext, nsp: AppNamespace, source: Tok
   nsp.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
     void socket.join(audienceRooms(user, socket.data.queueIds));
+    ctx.presence.arrived(user.id);
     const joinTopic = (topic: string) => socket.join(topicRooms([topic], roomsOf(socket).audience));
     const answer = (ack: unknown, result: JoinResult) => {
       if (typeof ack === 'function') (ack as (answer: JoinResult) => void)(result);

@@ -4,6 +4,7 @@
  * serves both databases.
  */
 import type { Generated } from 'kysely';
+import type { AssignTables } from './schema-assign.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -426,4 +427,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-};
+} & AssignTables;
