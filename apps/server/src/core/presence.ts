@@ -18,13 +18,13 @@ export class Presence {
     return [...new Set(ids)].sort((a, b) => a - b);
   }
 
-  /** Hears each socket a user opens on this node (a user coming online, or another tab of theirs). */
+  /** Hears each time a user's screen on this node starts listening to their open tickets (coming online, another tab). */
   onArrival(listener: (userId: number) => void): () => void {
     this.#arrivals.add(listener);
     return () => this.#arrivals.delete(listener);
   }
 
-  /** The gateway says a user's socket connected here. */
+  /** The gateway says a user's socket here listens to their open tickets now. */
   arrived(userId: number): void {
     for (const listener of this.#arrivals) listener(userId);
   }

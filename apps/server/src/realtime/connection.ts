@@ -51,7 +51,6 @@ export function serveConnections(ctx: AppContext, nsp: AppNamespace, source: Tok
   nsp.on('connection', (socket: AppSocket) => {
     const user = socket.data.user;
     void socket.join(audienceRooms(user, socket.data.queueIds));
-    ctx.presence.arrived(user.id);
     const joinTopic = (topic: string) => socket.join(topicRooms([topic], roomsOf(socket).audience));
     const answer = (ack: unknown, result: JoinResult) => {
       if (typeof ack === 'function') (ack as (answer: JoinResult) => void)(result);
@@ -64,7 +63,8 @@ export function serveConnections(ctx: AppContext, nsp: AppNamespace, source: Tok
     socket.on('joinTickets', (status, ack) => {
       const known = TICKET_STATUSES.find((s) => s === status);
       if (!known) return answer(ack, refusal(new AppError('ERR_VALIDATION')));
-      void joinTopic(TOPICS.status(known));
+      // An agent's 'Atendendo' list listening: the moment they can be handed tickets live.
+      void Promise.resolve(joinTopic(TOPICS.status(known))).then(() => known === 'open' && ctx.presence.arrived(user.id));
       answer(ack, { ok: true });
     });
     // A chat is joined only when its ticket may be seen now; what changes later the audience rooms follow.
