@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPostgresDatabase, createTestApp, type TestApp } from '../../test/harness.js';
 import { redisForClusterTests, TEST_REDIS_URL } from '../../test/redis.js';
-import { agentsOf, customerNumber, goOnline, turnOn, type Agent } from './assignment-fixture.js';
+import { agentsOf, customerNumber, goOnline, turnOn, type Agent } from '../../test/assignment-fixture.js';
 import { scheduleHandOut } from './assignment.service.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';

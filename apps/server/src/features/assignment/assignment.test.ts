@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { agentsOf, assigned, customerWrites, goOffline, goOnline, queueOnConnection, ticketById, turnOn, waiting, type Agent } from './assignment-fixture.js';
+import { agentsOf, assigned, customerWrites, goOffline, goOnline, queueOnConnection, ticketById, turnOn, waiting, type Agent } from '../../test/assignment-fixture.js';
 
 let t: TestApp;
 let url: string;

@@ -1479,4 +1479,14 @@ export const pt: Messages = {
     waitingPlaceholder: 'Este ticket está aguardando: clique em Aceitar para responder.',
     resolvedPlaceholder: 'Ticket resolvido. Clique em Reabrir para enviar uma mensagem.',
   },
+  assign: {
+    title: 'Distribuição automática',
+    switch: 'Distribuir novos atendimentos automaticamente',
+    explain: 'Os novos atendimentos desta fila vão, em rodízio, para os atendentes da fila que estão online. Quando ninguém pode receber, o atendimento aguarda na fila e é entregue assim que alguém ficar disponível, o mais antigo primeiro.',
+    limit: 'Máximo de atendimentos por atendente',
+    limitHelp: 'Conta os atendimentos abertos desta fila de cada atendente.',
+    limitInvalid: 'Use um número inteiro de 1 a 100.',
+    turnedOn: 'Distribuição automática ativada',
+    turnedOff: 'Distribuição automática desativada',
+  },
 };

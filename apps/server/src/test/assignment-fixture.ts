@@ -6,7 +6,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { vi } from 'vitest';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
-import type { TestApp } from '../../test/harness.js';
+import type { TestApp } from './harness.js';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type Agent = { id: number; name: string; token: string; socket?: ClientSocket; heard: TTicket[] };
