@@ -77,7 +77,7 @@ describe('auto-assignment', () => {
       const dialog = page.getByTestId('queue-modal');
       const part = dialog.getByTestId('queue-assignment');
       await expect.poll(() => part.innerText()).toContain('Distribuição automática');
-      return { page, dialog, part, toggle: part.getByRole('checkbox', { name: 'Distribuir novos atendimentos automaticamente' }), limit: part.getByTestId('queue-assignment-limit') };
+      return { page, dialog, part, toggle: part.getByLabel('Distribuir novos atendimentos automaticamente', { exact: true }).first(), limit: part.getByTestId('queue-assignment-limit') };
     };
 
     const desktop = await openDialog(false);
