@@ -68,7 +68,12 @@ export async function goOffline(t: TestApp, agent: Agent): Promise<void> {
 
 /** A new customer writes on the connection; resolves with the ticket once `settled` holds for it. */
 export async function customerWrites(t: TestApp, whatsappId: number, settled: (ticket: TTicket) => boolean = () => true, from = customerNumber()): Promise<TTicket> {
-  const sent = await t.request({ method: 'POST', url: `/api/simulator/${whatsappId}/inbound`, token: t.adminToken, payload: { from, name: `Cliente ${from.slice(-4)}`, body: 'Olá, preciso de ajuda' } });
+  const sent = await t.request({
+    method: 'POST',
+    url: `/api/simulator/${whatsappId}/inbound`,
+    token: t.adminToken,
+    payload: { from, name: `Cliente ${from.slice(-4)}`, body: 'Olá, preciso de ajuda' },
+  });
   if (sent.statusCode !== 200) throw new Error(`inbound: ${sent.statusCode} ${sent.body}`);
   return vi.waitFor(
     async () => {

@@ -172,12 +172,7 @@ describe.runIf(onPostgres)('auto-assignment on three nodes (PostgreSQL and Redis
     const { queueId, connections } = await queueOnThreeConnections('Cluster limite');
     const team = await onlineTeam(queueId, ['Dora', 'Enzo', 'Flor', 'Gabi']);
     await turnOn(node(2), queueId, 2);
-    const { rows, highest, handOuts: given } = await rush(
-      queueId,
-      connections,
-      20,
-      (found) => found.length === 20 && found.filter((r) => r.status === 'open').length === 8,
-    );
+    const { rows, highest, handOuts: given } = await rush(queueId, connections, 20, (found) => found.length === 20 && found.filter((r) => r.status === 'open').length === 8);
     expect(highest).toBeLessThanOrEqual(2);
     expect(team.map((agent) => rows.filter((r) => r.userId === agent.id && r.status === 'open').length)).toEqual([2, 2, 2, 2]);
     expect(rows.filter((r) => r.status === 'pending' && r.userId === null)).toHaveLength(12);

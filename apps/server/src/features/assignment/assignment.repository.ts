@@ -47,11 +47,7 @@ export async function oldestWaitingTicketId(db: Db, queueId: number): Promise<nu
 /** The queues with auto-assignment on that have a waiting ticket, among `ticketIds` (all when omitted). */
 export async function queuesWithWaiting(db: Db, ticketIds?: number[]): Promise<number[]> {
   if (ticketIds?.length === 0) return [];
-  let query = waiting(db)
-    .innerJoin('queueAssignment', 'queueAssignment.queueId', 'tickets.queueId')
-    .where('queueAssignment.enabled', '=', 1)
-    .select('tickets.queueId')
-    .distinct();
+  let query = waiting(db).innerJoin('queueAssignment', 'queueAssignment.queueId', 'tickets.queueId').where('queueAssignment.enabled', '=', 1).select('tickets.queueId').distinct();
   if (ticketIds) query = query.where('tickets.id', 'in', ticketIds);
   return (await query.execute()).flatMap((r) => (r.queueId === null ? [] : [r.queueId]));
 }

@@ -30,7 +30,10 @@ const rounds = new WeakMap<AppContext, Map<number, Round>>();
  */
 export function scheduleHandOut(ctx: AppContext, queueId: number): Promise<void> {
   let running = rounds.get(ctx);
-  if (!running) rounds.set(ctx, (running = new Map()));
+  if (!running) {
+    running = new Map<number, Round>();
+    rounds.set(ctx, running);
+  }
   const current = running.get(queueId);
   if (current) {
     current.again = true;

@@ -12,7 +12,17 @@ describe('nextInTurn', () => {
   });
   it('skips agents at the limit, and finds nobody when all are', () => {
     expect(nextInTurn({ candidates: [3, 7, 9], lastUserId: 3, loads: new Map([[7, 2]]), maxPerAgent: 2 })).toBe(9);
-    expect(nextInTurn({ candidates: [3, 7], lastUserId: 3, loads: new Map([[3, 1], [7, 1]]), maxPerAgent: 1 })).toBeUndefined();
+    expect(
+      nextInTurn({
+        candidates: [3, 7],
+        lastUserId: 3,
+        loads: new Map([
+          [3, 1],
+          [7, 1],
+        ]),
+        maxPerAgent: 1,
+      }),
+    ).toBeUndefined();
     expect(nextInTurn({ candidates: [], lastUserId: null, loads, maxPerAgent: 1 })).toBeUndefined();
   });
 });

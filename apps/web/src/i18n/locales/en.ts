@@ -1365,7 +1365,8 @@ export const en = {
   assign: {
     title: 'Automatic assignment',
     switch: 'Assign new conversations automatically',
-    explain: "New conversations of this queue go in turn to the queue's agents who are online. When nobody can take one, it waits in the queue and is handed out as soon as someone is free, the oldest first.",
+    explain:
+      "New conversations of this queue go in turn to the queue's agents who are online. When nobody can take one, it waits in the queue and is handed out as soon as someone is free, the oldest first.",
     limit: 'Maximum conversations per agent',
     limitHelp: "Counts each agent's open conversations of this queue.",
     limitInvalid: 'Use a whole number from 1 to 100.',

@@ -1482,7 +1482,8 @@ export const es: Messages = {
   assign: {
     title: 'Asignación automática',
     switch: 'Asignar nuevas conversaciones automáticamente',
-    explain: 'Las nuevas conversaciones de esta cola van, por turnos, a los agentes de la cola que están en línea. Cuando nadie puede recibirla, la conversación espera en la cola y se entrega en cuanto alguien quede libre, la más antigua primero.',
+    explain:
+      'Las nuevas conversaciones de esta cola van, por turnos, a los agentes de la cola que están en línea. Cuando nadie puede recibirla, la conversación espera en la cola y se entrega en cuanto alguien quede libre, la más antigua primero.',
     limit: 'Máximo de conversaciones por agente',
     limitHelp: 'Cuenta las conversaciones abiertas de esta cola de cada agente.',
     limitInvalid: 'Usa un número entero de 1 a 100.',

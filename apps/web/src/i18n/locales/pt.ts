@@ -1482,7 +1482,8 @@ export const pt: Messages = {
   assign: {
     title: 'Distribuição automática',
     switch: 'Distribuir novos atendimentos automaticamente',
-    explain: 'Os novos atendimentos desta fila vão, em rodízio, para os atendentes da fila que estão online. Quando ninguém pode receber, o atendimento aguarda na fila e é entregue assim que alguém ficar disponível, o mais antigo primeiro.',
+    explain:
+      'Os novos atendimentos desta fila vão, em rodízio, para os atendentes da fila que estão online. Quando ninguém pode receber, o atendimento aguarda na fila e é entregue assim que alguém ficar disponível, o mais antigo primeiro.',
     limit: 'Máximo de atendimentos por atendente',
     limitHelp: 'Conta os atendimentos abertos desta fila de cada atendente.',
     limitInvalid: 'Use um número inteiro de 1 a 100.',
