@@ -29,6 +29,7 @@ import { instagramRoutes } from './features/instagram/instagram.routes.js';
 import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
 import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
+import { businessHoursRoutes } from './features/business-hours/business-hours.routes.js';
 import { assignmentRoutes } from './features/assignment/assignment.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
@@ -49,6 +50,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       vonageRoutes,
       apiTokensRoutes,
       auditRoutes,
+      businessHoursRoutes,
       assignmentRoutes,
     ]) {
       await api.register(routes, { ctx });

@@ -4,6 +4,7 @@
  * serves both databases.
  */
 import type { Generated } from 'kysely';
+import type { HoursTables } from './schema-hours.js';
 import type { AssignTables } from './schema-assign.js';
 
 type Bool = number;
@@ -427,4 +428,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & AssignTables;
+} & HoursTables & AssignTables;

@@ -4,6 +4,7 @@
  * nobody online, and the later pick-up of waiting tickets (oldest first).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { localPartsAt, type BusinessHours } from '@zapdesk/shared/business-hours';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { agentsOf, assigned, customerWrites, goOffline, goOnline, queueOnConnection, ticketById, turnOn, waiting, type Agent } from '../../test/assignment-fixture.js';
 
@@ -147,5 +148,34 @@ describe('round-robin among online agents', () => {
     const back = await t.request({ method: 'PUT', url: `/api/tickets/${before.id}`, token: ivo.token, payload: { status: 'pending' } });
     expect(back.statusCode).toBe(200);
     await vi.waitFor(async () => expect(await ticketById(t, before.id)).toMatchObject({ status: 'open', userId: jade.id }));
+  });
+
+  it('hands nothing out while the queue is closed by its business hours; once it opens, the sweep hands out what waited', async () => {
+    const { queueId, whatsappId } = await queueOnConnection(t, 'Horario');
+    const [lia] = await team(queueId, ['Lia']);
+    if (!lia) throw new Error('agent missing');
+    await goOnline(url, lia);
+    await turnOn(t, queueId, 3);
+    // The same two hours every day, starting `start` hours from now in São Paulo (no DST).
+    const hour = localPartsAt('America/Sao_Paulo', Date.now()).hour;
+    const hoursFrom = (start: number): BusinessHours => {
+      const from = (((hour + start) % 24) + 24) % 24;
+      const ranges =
+        from + 4 <= 24
+          ? [{ from: `${String(from).padStart(2, '0')}:00`, to: from + 4 === 24 ? '24:00' : `${String(from + 4).padStart(2, '0')}:00` }]
+          : [
+              { from: '00:00', to: `${String(from + 4 - 24).padStart(2, '0')}:00` },
+              { from: `${String(from).padStart(2, '0')}:00`, to: '24:00' },
+            ];
+      return { timezone: 'America/Sao_Paulo', week: Array.from({ length: 7 }, () => ranges), holidays: [] };
+    };
+    const setHours = async (hours: BusinessHours) =>
+      expect((await t.request({ method: 'PUT', url: `/api/business-hours/queues/${queueId}`, token: t.adminToken, payload: { ...hours, outOfHoursMessage: '' } })).statusCode).toBe(200);
+    await setHours(hoursFrom(10));
+    const ticket = await customerWrites(t, whatsappId, waiting);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await ticketById(t, ticket.id)).toMatchObject({ status: 'pending', userId: null });
+    await setHours(hoursFrom(-2));
+    await vi.waitFor(async () => expect(await ticketById(t, ticket.id)).toMatchObject({ status: 'open', userId: lia.id }), { timeout: 20_000, interval: 200 });
   });
 });

@@ -5,9 +5,11 @@
  * wait for each other on that row, so a ticket is never given twice and no agent is pushed past
  * the limit; the ticket's update also checks that it is still waiting (a manual accept may win).
  */
+import { isOpenAt } from '@zapdesk/shared/business-hours';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { AppContext } from '../../core/context.js';
 import { nowIso } from '../../core/time.js';
+import { findHoursOfQueue } from '../business-hours/business-hours.repository.js';
 import { findTicketById } from '../tickets/tickets.repository.js';
 import * as repo from './assignment.repository.js';
 import { nextInTurn } from './round-robin.js';
@@ -41,8 +43,11 @@ async function handOutOne(ctx: AppContext, queueId: number, online: Set<number>)
  * it in 'Atendendo', the others' waiting lists lose it. Returns the tickets given.
  */
 export async function handOutQueue(ctx: AppContext, queueId: number): Promise<{ ticketId: number; userId: number }[]> {
-  const online = new Set(await ctx.presence.onlineUserIds());
   const given: { ticketId: number; userId: number }[] = [];
+  // A queue closed by its business hours (its own, else the default) hands nothing out: its
+  // tickets wait for the morning, and the sweep hands them out once it opens.
+  if (!isOpenAt(await findHoursOfQueue(ctx.db, queueId), Date.now())) return given;
+  const online = new Set(await ctx.presence.onlineUserIds());
   if (online.size === 0) return given;
   for (let i = 0; i < MAX_HAND_OUTS_PER_ROUND; i += 1) {
     const result = await handOutOne(ctx, queueId, online);
