@@ -1411,6 +1411,7 @@ export const en = {
     removedDefault: 'Default hours removed: service counts as always open.',
     removedQueue: 'The queue now follows the default hours.',
     settingSaved: 'Setting saved',
+  },
   assign: {
     title: 'Automatic assignment',
     switch: 'Assign new conversations automatically',

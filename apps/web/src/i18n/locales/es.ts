@@ -1529,6 +1529,7 @@ export const es: Messages = {
     removedDefault: 'Horario predeterminado quitado: la atención cuenta como siempre abierta.',
     removedQueue: 'La cola pasó a seguir el horario predeterminado.',
     settingSaved: 'Configuración guardada',
+  },
   assign: {
     title: 'Asignación automática',
     switch: 'Asignar nuevas conversaciones automáticamente',

@@ -1527,6 +1527,7 @@ export const pt: Messages = {
     removedDefault: 'Horário padrão removido: o atendimento conta como sempre aberto.',
     removedQueue: 'A fila passou a seguir o horário padrão.',
     settingSaved: 'Configuração salva',
+  },
   assign: {
     title: 'Distribuição automática',
     switch: 'Distribuir novos atendimentos automaticamente',
