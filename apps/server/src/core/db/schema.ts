@@ -428,4 +428,5 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & HoursTables & AssignTables;
+} & HoursTables &
+  AssignTables;
