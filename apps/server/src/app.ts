@@ -49,6 +49,7 @@ import { scheduleAuditRetention } from './jobs/audit-retention.job.js';
 import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 import { endMentionsOnResolve } from './features/notes/notes.service.js';
+import { startAutoAssignment } from './features/assignment/assignment.job.js';
 import { apiRoutes } from './routes.js';
 
 export const VERSION = '0.1.0';
@@ -256,6 +257,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const stopCampaigns = await startCampaignSender(ctx, sessions, (error) => app.log.error({ err: error }, 'campaign sender failed'));
   const stopMail = await startMailSender(ctx, (error) => app.log.error({ err: error }, 'mail sender failed'));
   const stopChatbot = await startChatbotWorker(ctx, sessions, (error) => app.log.error({ err: error }, 'chatbot failed'));
+  const stopAssignment = startAutoAssignment(ctx, (error) => app.log.error({ err: error }, 'auto-assignment failed'));
   if (sessions.clustered) await sessions.restoreAll();
   events.subscribe('chatbot.error', ({ ticketId, error }) => app.log.warn({ ticketId, error }, 'chatbot error'));
   endMentionsOnResolve(ctx, (error) => app.log.error({ err: error }, 'ending mentions failed'));
@@ -275,6 +277,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       await stopCampaigns();
       await stopMail();
       await stopChatbot();
+      await stopAssignment();
       await sessions.closeAll();
       await io.close();
       await app.close();

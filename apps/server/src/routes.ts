@@ -33,6 +33,7 @@ import { auditRoutes } from './features/audit/audit.routes.js';
 import { csatRoutes } from './features/csat/csat.routes.js';
 import { businessHoursRoutes } from './features/business-hours/business-hours.routes.js';
 import { notesRoutes } from './features/notes/notes.routes.js';
+import { assignmentRoutes } from './features/assignment/assignment.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -55,6 +56,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       auditRoutes,
       businessHoursRoutes,
       notesRoutes,
+      assignmentRoutes,
     ]) {
       await api.register(routes, { ctx });
     }

@@ -5,6 +5,7 @@
  */
 export class Presence {
   #source: (() => Promise<number[]>) | undefined;
+  readonly #arrivals = new Set<(userId: number) => void>();
 
   /** The gateway says how to read the connected users. */
   answerWith(source: () => Promise<number[]>): void {
@@ -15,5 +16,16 @@ export class Presence {
   async onlineUserIds(): Promise<number[]> {
     const ids = this.#source ? await this.#source() : [];
     return [...new Set(ids)].sort((a, b) => a - b);
+  }
+
+  /** Hears each time a user's screen on this node starts listening to their open tickets (coming online, another tab). */
+  onArrival(listener: (userId: number) => void): () => void {
+    this.#arrivals.add(listener);
+    return () => this.#arrivals.delete(listener);
+  }
+
+  /** The gateway says a user's socket here listens to their open tickets now. */
+  arrived(userId: number): void {
+    for (const listener of this.#arrivals) listener(userId);
   }
 }

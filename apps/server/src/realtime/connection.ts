@@ -63,7 +63,8 @@ export function serveConnections(ctx: AppContext, nsp: AppNamespace, source: Tok
     socket.on('joinTickets', (status, ack) => {
       const known = TICKET_STATUSES.find((s) => s === status);
       if (!known) return answer(ack, refusal(new AppError('ERR_VALIDATION')));
-      void joinTopic(TOPICS.status(known));
+      // An agent's 'Atendendo' list listening: the moment they can be handed tickets live.
+      void Promise.resolve(joinTopic(TOPICS.status(known))).then(() => known === 'open' && ctx.presence.arrived(user.id));
       answer(ack, { ok: true });
     });
     // A chat is joined only when its ticket may be seen now; what changes later the audience rooms follow.

@@ -9,6 +9,7 @@ import type { ReactionsTables } from './schema-reactions.js';
 import type { HoursTables } from './schema-hours.js';
 import type { LabelsTables } from './schema-labels.js';
 import type { NotesTables } from './schema-notes.js';
+import type { AssignTables } from './schema-assign.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -437,4 +438,9 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & CsatTables & ReactionsTables & HoursTables & LabelsTables & NotesTables;
+} & CsatTables &
+  ReactionsTables &
+  HoursTables &
+  LabelsTables &
+  NotesTables &
+  AssignTables;

@@ -16,6 +16,7 @@ import { toastError } from '../../core/ui/toastError';
 import { ColorPicker } from './ColorPicker';
 import { createQueue, saveQueueInCache, updateQueue, useQueues } from './queues.api';
 import { FormDialogActions } from '../../core/ui/FormDialogActions';
+import { useQueueAssignmentForm } from '../assignment/useQueueAssignmentForm';
 
 type Props = { queue: TQueue | null; onClose: () => void };
 
@@ -34,12 +35,15 @@ export function QueueModal({ queue, onClose }: Props) {
     defaultValues: { name: queue?.name ?? '', color: queue?.color ?? freeColor(queues), greetingMessage: queue?.greetingMessage ?? '' },
   });
   const { errors, isSubmitting } = form.formState;
+  const assignment = useQueueAssignmentForm(queue?.id);
 
   const onSubmit = form.handleSubmit(async (values) => {
+    if (!assignment.check()) return;
     await delay(LIMITS.submitDelayMs);
     try {
       const saved = queue ? await updateQueue(queue.id, values) : await createQueue(values);
       saveQueueInCache(queryClient, saved);
+      await assignment.save(saved.id);
       toast.success(t('queueModal.saved'));
       onClose();
     } catch (error) {
@@ -81,6 +85,7 @@ export function QueueModal({ queue, onClose }: Props) {
               helperText={fieldErrorText(errors.greetingMessage)}
               slotProps={{ htmlInput: { 'data-testid': 'queue-greeting' } }}
             />
+            {assignment.fields}
           </Stack>
         </DialogContent>
         <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={Boolean(queue)} testIdPrefix="queue" />

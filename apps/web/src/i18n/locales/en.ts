@@ -1507,6 +1507,17 @@ export const en = {
       toast: '{{name}} mentioned you in a note',
     },
   },
+  assign: {
+    title: 'Automatic assignment',
+    switch: 'Assign new conversations automatically',
+    explain:
+      "New conversations of this queue go in turn to the queue's agents who are online. When nobody can take one, it waits in the queue and is handed out as soon as someone is free, the oldest first.",
+    limit: 'Maximum conversations per agent',
+    limitHelp: "Counts each agent's open conversations of this queue.",
+    limitInvalid: 'Use a whole number from 1 to 100.',
+    turnedOn: 'Automatic assignment turned on',
+    turnedOff: 'Automatic assignment turned off',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

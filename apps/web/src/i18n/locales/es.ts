@@ -1628,4 +1628,15 @@ export const es: Messages = {
       toast: '{{name}} te mencionó en una nota',
     },
   },
+  assign: {
+    title: 'Asignación automática',
+    switch: 'Asignar nuevas conversaciones automáticamente',
+    explain:
+      'Las nuevas conversaciones de esta cola van, por turnos, a los agentes de la cola que están en línea. Cuando nadie puede recibirla, la conversación espera en la cola y se entrega en cuanto alguien quede libre, la más antigua primero.',
+    limit: 'Máximo de conversaciones por agente',
+    limitHelp: 'Cuenta las conversaciones abiertas de esta cola de cada agente.',
+    limitInvalid: 'Usa un número entero de 1 a 100.',
+    turnedOn: 'Asignación automática activada',
+    turnedOff: 'Asignación automática desactivada',
+  },
 };

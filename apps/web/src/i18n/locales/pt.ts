@@ -1626,4 +1626,15 @@ export const pt: Messages = {
       toast: '{{name}} mencionou você em uma nota',
     },
   },
+  assign: {
+    title: 'Distribuição automática',
+    switch: 'Distribuir novos atendimentos automaticamente',
+    explain:
+      'Os novos atendimentos desta fila vão, em rodízio, para os atendentes da fila que estão online. Quando ninguém pode receber, o atendimento aguarda na fila e é entregue assim que alguém ficar disponível, o mais antigo primeiro.',
+    limit: 'Máximo de atendimentos por atendente',
+    limitHelp: 'Conta os atendimentos abertos desta fila de cada atendente.',
+    limitInvalid: 'Use um número inteiro de 1 a 100.',
+    turnedOn: 'Distribuição automática ativada',
+    turnedOff: 'Distribuição automática desativada',
+  },
 };

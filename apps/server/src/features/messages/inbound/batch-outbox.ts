@@ -12,6 +12,7 @@ import * as tickets from '../../tickets/tickets.repository.js';
 import { presentMessages } from '../messages.presenter.js';
 import type { MessageRow } from '../messages.repository.js';
 import { sendOnTicket } from '../outbound.service.js';
+import { assignNewTickets } from '../../assignment/assignment.service.js';
 
 export type Outbox = {
   /** Contacts created (true) or renamed (false). */
@@ -40,6 +41,7 @@ async function refreshProfilePicture(ctx: AppContext, sessions: SessionManager, 
 export async function publishOutbox(ctx: AppContext, sessions: SessionManager, whatsappId: number, outbox: Outbox, pictureCheckedAt: Map<number, number>): Promise<void> {
   for (const [id, created] of outbox.contacts) await publishContact(ctx, id, created);
   const ticketIds = [...new Set(outbox.stored.map((r) => r.ticketId))];
+  await assignNewTickets(ctx, ticketIds).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
   const byId = new Map((await tickets.findTicketsByIds(ctx.db, ticketIds)).map((ticket) => [ticket.id, ticket]));
   const presented = await presentMessages(ctx, outbox.stored);
   for (const message of presented) {
