@@ -29,6 +29,7 @@ import { instagramRoutes } from './features/instagram/instagram.routes.js';
 import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
 import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
+import { reportsRoutes } from './features/reports/reports.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -42,6 +43,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       contactsRoutes,
       settingsRoutes,
       dashboardRoutes,
+      reportsRoutes,
       onboardingRoutes,
       emailRoutes,
       chatbotRoutes,

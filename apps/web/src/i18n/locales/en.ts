@@ -278,6 +278,7 @@ export const en = {
     ticketsDelete: { label: 'Delete tickets', hint: 'Delete a ticket and its messages.' },
     allQueues: { label: 'See every queue', hint: 'Use the "All" switch and see the tickets of every queue.' },
     dashboardAll: { label: "Everyone's dashboard", hint: "See every queue's figures on the dashboard, not only one's own." },
+    reports: { label: 'Reports', hint: "Open the Reports page with every queue's figures and download its spreadsheet." },
     settings: { label: 'Settings', hint: 'Open and change the global settings (the API token stays for admins).' },
   },
   queues: {
@@ -604,6 +605,7 @@ export const en = {
         ticketsDelete: 'Delete tickets',
         allQueues: "See every queue's tickets",
         dashboardAll: "The whole team's dashboard",
+        reports: 'Reports',
         settings: 'Settings',
       },
     },

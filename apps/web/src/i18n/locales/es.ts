@@ -241,6 +241,7 @@ export const es: Messages = {
     ticketsDelete: { label: 'Eliminar atenciones', hint: 'Borrar una atención y sus mensajes.' },
     allQueues: { label: 'Ver todas las colas', hint: 'Usar el interruptor "Todos" y ver las atenciones de todas las colas.' },
     dashboardAll: { label: 'Panel de todos', hint: 'Ver en el panel las cifras de todas las colas, no solo las propias.' },
+    reports: { label: 'Informes', hint: 'Abrir la página Informes con las cifras de todas las colas y descargar la hoja de cálculo.' },
     settings: { label: 'Configuración', hint: 'Abrir y cambiar la configuración general (el token de la API sigue siendo solo para administradores).' },
   },
   queues: {
@@ -594,6 +595,7 @@ export const es: Messages = {
         ticketsDelete: 'Eliminar tickets',
         allQueues: 'Ver tickets de todas las colas',
         dashboardAll: 'Panel de todo el equipo',
+        reports: 'Informes',
         settings: 'Configuración',
       },
     },
@@ -1472,6 +1474,7 @@ export const es: Messages = {
     ERR_PAYLOAD_TOO_LARGE: 'Lo enviado es demasiado grande.',
     ERR_REQUEST_TIMEOUT: 'La solicitud tardó demasiado en llegar. Inténtalo de nuevo.',
     ERR_URL_HAS_CREDENTIALS: 'Una dirección con usuario o contraseña se mostraría a todos los agentes: quita la parte "usuario:contraseña@".',
+    ERR_REPORT_RANGE: 'Elija un período cuyo primer día sea anterior al último, de 366 días como máximo.',
     ERR_INTERNAL: '¡Ocurrió un error!',
   },
   /** The chat's input by the ticket's state (issue 27: actions answer at once). */

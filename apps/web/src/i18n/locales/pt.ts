@@ -241,6 +241,7 @@ export const pt: Messages = {
     ticketsDelete: { label: 'Excluir atendimentos', hint: 'Apagar um atendimento e suas mensagens.' },
     allQueues: { label: 'Ver todas as filas', hint: 'Usar a chave "Todos" e ver os atendimentos de todas as filas.' },
     dashboardAll: { label: 'Dashboard de todos', hint: 'Ver no dashboard os números de todas as filas, não só das suas.' },
+    reports: { label: 'Relatórios', hint: 'Abrir a página Relatórios com os números de todas as filas e baixar a planilha.' },
     settings: { label: 'Configurações', hint: 'Abrir e alterar as configurações gerais (o token da API continua só para administradores).' },
   },
   queues: {
@@ -594,6 +595,7 @@ export const pt: Messages = {
         ticketsDelete: 'Excluir tickets',
         allQueues: 'Ver tickets de todas as filas',
         dashboardAll: 'Painel de toda a equipe',
+        reports: 'Relatórios',
         settings: 'Configurações',
       },
     },
@@ -1472,6 +1474,7 @@ export const pt: Messages = {
     ERR_PAYLOAD_TOO_LARGE: 'O que foi enviado é grande demais.',
     ERR_REQUEST_TIMEOUT: 'A requisição demorou demais para chegar. Tente novamente.',
     ERR_URL_HAS_CREDENTIALS: 'Um endereço com usuário ou senha seria mostrado a todos os atendentes: remova a parte "usuário:senha@".',
+    ERR_REPORT_RANGE: 'Escolha um período cujo primeiro dia venha antes do último, de no máximo 366 dias.',
     ERR_INTERNAL: 'Ocorreu um erro!',
   },
   /** The chat's input by the ticket's state (issue 27: actions answer at once). */

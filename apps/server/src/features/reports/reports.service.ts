@@ -1,0 +1,61 @@
+/**
+ * A report over a range of days in the report's time zone (report-time-zone.ts): tickets opened
+ * and resolved, first response and resolution times (median and 90th percentile, nearest rank),
+ * the satisfaction answers, the busiest weekdays and hours, and the counts per day.
+ */
+import { REPORT_MAX_DAYS, REPORT_PERCENTILES, type TDurationFigures, type TReport, type TReportQuery } from '@zapdesk/shared/reports';
+import type { AppContext } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { dayStartMs, daysBetween, nextDay, offsetSegments } from './report-clock.js';
+import { reportTimeZone } from './report-time-zone.js';
+import { countsByLocalDay, createdByWeekdayAndHour, durationPercentiles, openedAndResolved, type ReportClock, type ReportScope } from './reports.repository.js';
+
+const PERCENTS = [REPORT_PERCENTILES.median * 100, REPORT_PERCENTILES.p90 * 100] as const;
+const DAY_MS = 86_400_000;
+
+function figures(result: { count: number; values: (number | null)[] }): TDurationFigures {
+  return { count: result.count, medianMs: result.values[0] ?? null, p90Ms: result.values[1] ?? null };
+}
+
+/** A real calendar day (2026-02-30 is none). */
+function isDay(day: string): boolean {
+  return new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+}
+
+export async function report(ctx: AppContext, query: TReportQuery): Promise<TReport> {
+  const { from, to } = query;
+  if (!isDay(from) || !isDay(to) || to < from) throw new AppError('ERR_REPORT_RANGE');
+  const days = daysBetween(from, to);
+  if (days.length > REPORT_MAX_DAYS) throw new AppError('ERR_REPORT_RANGE');
+  const timeZone = await reportTimeZone(ctx);
+  const fromMs = dayStartMs(timeZone, from);
+  const beforeMs = dayStartMs(timeZone, nextDay(to));
+  const clock: ReportClock = offsetSegments(timeZone, fromMs, beforeMs);
+  const scope: ReportScope = {
+    kind: ctx.dbKind,
+    from: new Date(fromMs).toISOString(),
+    before: new Date(beforeMs).toISOString(),
+    filters: { queueId: query.queueId, userId: query.userId, whatsappId: query.whatsappId, labelId: query.labelId },
+  };
+  const [counts, firstResponse, resolution, busiest, openedByDay, resolvedByDay] = await Promise.all([
+    openedAndResolved(ctx.db, scope),
+    durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.firstResponseAt', rangeColumn: 'tickets.createdAt', percents: PERCENTS }),
+    durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.closedAt', rangeColumn: 'tickets.closedAt', percents: PERCENTS }),
+    createdByWeekdayAndHour(ctx.db, scope, clock),
+    countsByLocalDay(ctx.db, scope, clock, 'tickets.createdAt'),
+    countsByLocalDay(ctx.db, scope, clock, 'tickets.closedAt'),
+  ]);
+  const firstDay = Math.round(Date.parse(`${from}T00:00:00Z`) / DAY_MS);
+  return {
+    from,
+    to,
+    timeZone,
+    businessHoursOnly: false,
+    ...counts,
+    firstResponse: figures(firstResponse),
+    resolution: figures(resolution),
+    csat: { count: 0, average: null },
+    busiest,
+    days: days.map((day, i) => ({ day, opened: openedByDay.get(firstDay + i) ?? 0, resolved: resolvedByDay.get(firstDay + i) ?? 0 })),
+  };
+}
