@@ -275,6 +275,7 @@ const table: Record<string, Row> = {
 
   'GET /api/dashboard': { anon: 401, user: ok, admin: ok },
   'GET /api/reports': { anon: 401, user: 403, admin: ok, perm: 'reports', call: () => ({ url: '/api/reports?from=2026-03-02&to=2026-03-08' }) },
+  'GET /api/reports/options': { anon: 401, user: 403, admin: ok, perm: 'reports' },
   'GET /api/reports/export': { anon: 401, user: 403, admin: ok, perm: 'reports', call: () => ({ url: '/api/reports/export?from=2026-03-02&to=2026-03-08' }) },
   // The first-run checklist: for admins; the sign-in page's public settings: for anyone.
   'GET /api/onboarding': { anon: 401, user: 403, admin: ok },

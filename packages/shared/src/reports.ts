@@ -53,3 +53,14 @@ export const ZReportSchema = z.object({
   days: z.array(z.object({ day: z.string(), opened: z.number(), resolved: z.number() })),
 });
 export type TReport = z.infer<typeof ZReportSchema>;
+
+const ZNamed = z.object({ id: z.number(), name: z.string() });
+
+/** GET /reports/options: what the filters offer (every queue, agent, connection and label by name). */
+export const ZReportOptionsSchema = z.object({
+  queues: z.array(ZNamed.extend({ color: z.string() })),
+  users: z.array(ZNamed),
+  whatsapps: z.array(ZNamed),
+  labels: z.array(ZNamed.extend({ color: z.string() })),
+});
+export type TReportOptions = z.infer<typeof ZReportOptionsSchema>;

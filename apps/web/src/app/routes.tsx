@@ -25,6 +25,7 @@ import SmsOutlined from '@mui/icons-material/SmsOutlined';
 import SyncAltOutlined from '@mui/icons-material/SyncAltOutlined';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import type { ComponentType } from 'react';
 import type { Permission } from '@zapdesk/shared/permissions';
 import type { Messages } from '../i18n/locales/en';
@@ -73,6 +74,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     load: () => import('../features/quickAnswers/QuickAnswersPage'),
   },
   { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined }, load: () => import('../features/kanban/KanbanPage') },
+  { path: '/reports', labelKey: 'reports', menu: { section: 'main', icon: InsightsOutlined }, permission: 'reports', load: () => import('../features/reports/ReportsPage') },
 
   { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkTextPage') },
   { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkMediaUrlPage') },

@@ -3,10 +3,11 @@
  * and resolved, first response and resolution times (median and 90th percentile, nearest rank),
  * the satisfaction answers, the busiest weekdays and hours, and the counts per day.
  */
-import { REPORT_MAX_DAYS, REPORT_PERCENTILES, type TDurationFigures, type TReport, type TReportQuery } from '@zapdesk/shared/reports';
+import { REPORT_MAX_DAYS, REPORT_PERCENTILES, type TDurationFigures, type TReport, type TReportOptions, type TReportQuery } from '@zapdesk/shared/reports';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { dayStartMs, daysBetween, nextDay, offsetSegments } from './report-clock.js';
+import { reportOptions } from './report-options.repository.js';
 import { reportTimeZone } from './report-time-zone.js';
 import { countsByLocalDay, createdByWeekdayAndHour, durationPercentiles, openedAndResolved, type ReportClock, type ReportScope } from './reports.repository.js';
 
@@ -58,4 +59,9 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     busiest,
     days: days.map((day, i) => ({ day, opened: openedByDay.get(firstDay + i) ?? 0, resolved: resolvedByDay.get(firstDay + i) ?? 0 })),
   };
+}
+
+/** What the filters offer: every queue, user, connection and label (reports read every queue). */
+export function filterOptions(ctx: AppContext): Promise<TReportOptions> {
+  return reportOptions(ctx.db);
 }
