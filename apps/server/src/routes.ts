@@ -7,6 +7,7 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { twoFactorRoutes } from './features/auth/two-factor.routes.js';
 import { contactsRoutes } from './features/contacts/contacts.routes.js';
 import { queuesRoutes } from './features/queues/queues.routes.js';
+import { labelsRoutes } from './features/labels/labels.routes.js';
 import { quickAnswersRoutes } from './features/quickAnswers/quickAnswers.routes.js';
 import { rolesRoutes } from './features/roles/roles.routes.js';
 import { settingsRoutes } from './features/settings/settings.routes.js';
@@ -39,6 +40,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       usersRoutes,
       rolesRoutes,
       queuesRoutes,
+      labelsRoutes,
       quickAnswersRoutes,
       contactsRoutes,
       settingsRoutes,

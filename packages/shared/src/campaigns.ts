@@ -120,12 +120,20 @@ export function parseRecipients(text: string, read: (typed: string) => ReadNumbe
 const id = z.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
 const seconds = z.number('INVALID').int('INVALID').min(0, 'INVALID').max(CAMPAIGN_LIMITS.maxDelaySeconds, 'TOO_LONG');
 
-/** A new campaign. `numbers`: one per line. `scheduledAt`: ISO time; absent or past starts now. */
+/**
+ * A new campaign. `numbers`: one per line; `labelId`: the numbers of the contacts with that label
+ * (read when the campaign is created, then stored like typed ones); one or both. `scheduledAt`:
+ * ISO time; absent or past starts now.
+ */
 export const ZCampaignCreateSchema = z
   .object({
     kind: z.enum(SEND_KINDS, 'INVALID'),
     whatsappId: id,
-    numbers: z.string('REQUIRED').max(CAMPAIGN_LIMITS.maxRecipients * 40, 'TOO_LONG'),
+    numbers: z
+      .string('REQUIRED')
+      .max(CAMPAIGN_LIMITS.maxRecipients * 40, 'TOO_LONG')
+      .optional(),
+    labelId: id.optional(),
     message: z.string().max(CAMPAIGN_LIMITS.maxMessageChars, 'TOO_LONG').default(''),
     mediaUrl: z.string().max(2_000, 'TOO_LONG').optional(),
     mediaPath: z.string().max(1_000, 'TOO_LONG').optional(),
@@ -135,6 +143,7 @@ export const ZCampaignCreateSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.maxDelay < value.minDelay) ctx.addIssue({ code: 'custom', path: ['maxDelay'], message: 'LESS_THAN_MIN' });
+    if (value.numbers === undefined && value.labelId === undefined) ctx.addIssue({ code: 'custom', path: ['numbers'], message: 'REQUIRED' });
     if (value.kind === 'text' && value.message.trim() === '') ctx.addIssue({ code: 'custom', path: ['message'], message: 'REQUIRED' });
     if (value.kind === 'mediaUrl' && !value.mediaUrl) ctx.addIssue({ code: 'custom', path: ['mediaUrl'], message: 'REQUIRED' });
     if (value.kind === 'mediaPath' && !value.mediaPath) ctx.addIssue({ code: 'custom', path: ['mediaPath'], message: 'REQUIRED' });

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { CHANNELS, MAX_ID, MEDIA_TYPES, SEND_STATUSES, TICKET_STATUSES } from './domain.js';
 import { ZInstagramConfigInputSchema } from './instagram.js';
-import { hasNoNul as noNul, required, requiredText, ZContactSchema, ZIdValue, ZQueueRefSchema } from './schemas.js';
+import { hasNoNul as noNul, required, requiredText, ZContactSchema, ZIdValue, ZLabelRefSchema, ZQueueRefSchema } from './schemas.js';
+import { ZLabelFilter } from './labels.js';
 
 export const ZLongText = z.string('INVALID').max(30000, 'TOO_LONG').refine(noNul, 'INVALID');
 
@@ -49,6 +50,8 @@ export const ZTicketSchema = z.object({
   chatbot: z.boolean(),
   contact: ZContactSchema,
   queue: ZQueueRefSchema.nullable(),
+  /** The ticket's own labels (the contact's are on `contact.labels`). */
+  labels: z.array(ZLabelRefSchema),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** The connection, and its channel (a contact's number is an Instagram id on Instagram). */
   whatsapp: z.object({ id: z.number(), name: z.string(), channel: z.enum(CHANNELS) }),
@@ -97,6 +100,8 @@ export const ZTicketListQuerySchema = z.object({
     })
     .optional(),
   withUnreadMessages: ZFlag.optional().default('false'),
+  /** Tickets that carry any of these labels (see ZLabelFilter). */
+  labelIds: ZLabelFilter.optional(),
   /** The Group tab: 'true' group tickets only, 'false' private ones only; absent both. */
   isGroup: ZFlag.optional(),
   /**

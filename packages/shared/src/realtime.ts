@@ -1,6 +1,7 @@
 /** Socket event names and payloads: `{ action, <entity> }` as the spec's clients expect. */
 import type { TCampaign } from './campaigns.js';
 import type { ConnectionStatus } from './domain.js';
+import type { TLabel } from './labels.js';
 import type { TMessage, TTicket } from './messaging.js';
 import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from './schemas.js';
 
@@ -17,6 +18,8 @@ export type ServerToClientEvents = {
   whatsappSession: (payload: { action: 'update'; session: { id: number; status: ConnectionStatus; updatedAt: string; qrcode: string; retries: number } }) => void;
   ticket: (payload: { action: 'update'; ticket: TTicket } | { action: 'updateUnread'; ticketId: number } | { action: 'delete'; ticketId: number }) => void;
   appMessage: (payload: { action: 'create' | 'update'; message: TMessage; ticket: TTicket; contact: TTicket['contact'] }) => void;
+  /** A label was defined, changed or deleted: to everyone (the pickers and filters list them). */
+  label: (payload: { action: 'create' | 'update'; label: TLabel } | { action: 'delete'; labelId: number }) => void;
   /** A campaign's state and counts changed: to admins and to its author. */
   campaign: (payload: { action: 'update'; campaign: TCampaign }) => void;
 };

@@ -106,6 +106,9 @@ export const ZQueueSchema = z.object({
 export type TQueue = z.infer<typeof ZQueueSchema>;
 export const ZQueueRefSchema = z.object({ id: z.number(), name: z.string(), color: z.string() });
 export type TQueueRef = z.infer<typeof ZQueueRefSchema>;
+/** A label on a ticket or a contact (labels.ts has the rest). */
+export const ZLabelRefSchema = z.object({ id: z.number(), name: z.string(), color: z.string() });
+export type TLabelRef = z.infer<typeof ZLabelRefSchema>;
 
 export const ZQueueInputSchema = z.object({
   name: requiredText(2, 50),
@@ -209,6 +212,7 @@ export const ZContactSchema = z.object({
   profilePicUrl: z.string(),
   isGroup: z.boolean(),
   extraInfo: z.array(ZExtraInfoSchema),
+  labels: z.array(ZLabelRefSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

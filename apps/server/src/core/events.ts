@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { TCampaign } from '@zapdesk/shared/campaigns';
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
+import type { TLabel } from '@zapdesk/shared/labels';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from '@zapdesk/shared/schemas';
 
@@ -17,6 +18,8 @@ export type DomainEvents = {
   'queue.deleted': { queueId: number };
   'quickAnswer.saved': { quickAnswer: TQuickAnswer; created: boolean };
   'quickAnswer.deleted': { quickAnswerId: number };
+  'label.saved': { label: TLabel; created: boolean };
+  'label.deleted': { labelId: number };
   'contact.saved': { contact: TContact; created: boolean };
   'contact.deleted': { contactId: number };
   'setting.updated': { setting: TSetting };

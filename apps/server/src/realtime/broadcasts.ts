@@ -32,6 +32,9 @@ export function broadcastEvents(ctx: AppContext, clients: ClientNamespace[]): vo
   events.subscribe('quickAnswer.saved', ({ quickAnswer, created }) => each(({ nsp }) => nsp.to(ROOMS.everyone).emit('quickAnswer', { action: created ? 'create' : 'update', quickAnswer })));
   events.subscribe('quickAnswer.deleted', ({ quickAnswerId }) => each(({ nsp }) => nsp.to(ROOMS.everyone).emit('quickAnswer', { action: 'delete', quickAnswerId })));
 
+  events.subscribe('label.saved', ({ label, created }) => each(({ nsp }) => nsp.to(ROOMS.everyone).emit('label', { action: created ? 'create' : 'update', label })));
+  events.subscribe('label.deleted', ({ labelId }) => each(({ nsp }) => nsp.to(ROOMS.everyone).emit('label', { action: 'delete', labelId })));
+
   // A contact without a conversation is the team's; one with tickets, for those who may see one of them.
   // Should the holders be unreadable, admins alone hear of it.
   events.subscribe('contact.saved', ({ contact, created }) => {

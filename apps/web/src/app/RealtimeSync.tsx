@@ -10,6 +10,7 @@ import { useAuth } from '../core/auth/AuthProvider';
 import { useSocket } from '../core/realtime/SocketProvider';
 import { applyCampaignEvent } from '../features/campaigns/campaigns.api';
 import { applyContactEvent } from '../features/contacts/contacts.api';
+import { applyLabelEvent } from '../features/labels/labels.api';
 import { applyQueueEvent } from '../features/queues/queues.api';
 import { applyQuickAnswerEvent } from '../features/quickAnswers/quickAnswers.api';
 import { applySettingsEvent } from '../features/settings/settings.api';
@@ -48,6 +49,7 @@ export function RealtimeSync() {
     const onTicket: ServerToClientEvents['ticket'] = (payload) => applyTicketEvent(queryClient, payload, userRef.current);
     const onAppMessage: ServerToClientEvents['appMessage'] = (payload) => applyAppMessageEvent(queryClient, payload, userRef.current);
     const onCampaign: ServerToClientEvents['campaign'] = (payload) => applyCampaignEvent(queryClient, payload);
+    const onLabel: ServerToClientEvents['label'] = (payload) => applyLabelEvent(queryClient, payload);
     // Events missed while the socket was down (a network blip) are not replayed: read the tickets again.
     let connectedBefore = socket.connected;
     const onConnect = () => {
@@ -65,6 +67,7 @@ export function RealtimeSync() {
     socket.on('whatsapp', onWhatsapp);
     socket.on('whatsappSession', onWhatsappSession);
     socket.on('campaign', onCampaign);
+    socket.on('label', onLabel);
     return () => {
       socket.off('connect', onConnect);
       socket.off('user', onUser);
@@ -77,6 +80,7 @@ export function RealtimeSync() {
       socket.off('whatsapp', onWhatsapp);
       socket.off('whatsappSession', onWhatsappSession);
       socket.off('campaign', onCampaign);
+      socket.off('label', onLabel);
     };
   }, [socket, queryClient, userId, setUser]);
 

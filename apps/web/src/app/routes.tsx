@@ -26,6 +26,7 @@ import SyncAltOutlined from '@mui/icons-material/SyncAltOutlined';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
+import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import type { ComponentType } from 'react';
 import type { Permission } from '@zapdesk/shared/permissions';
 import type { Messages } from '../i18n/locales/en';
@@ -102,6 +103,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     adminOnly: true,
     load: () => import('../features/queues/QueuesPage'),
   },
+  { path: '/labels', labelKey: 'labels', menu: { section: 'admin', icon: LocalOfferOutlined }, adminOnly: true, load: () => import('../features/labels/LabelsPage') },
   {
     path: '/roles',
     labelKey: 'roles',

@@ -28,6 +28,7 @@ import { rolesMigration } from './migrations/021_roles.js';
 import { whaticketImportMigration } from './migrations/027_whaticket_import.js';
 import { ticketPreviewMigration } from './migrations/030_ticket_preview.js';
 import { firstRunChecklistMigration } from './migrations/032_first_run_checklist.js';
+import { labelsMigration } from './migrations/033_labels.js';
 import { ticketReportTimesMigration } from './migrations/038_ticket_report_times.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
@@ -72,6 +73,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '027_whaticket_import': whaticketImportMigration(handle.kind),
     '030_ticket_preview': ticketPreviewMigration(),
     '032_first_run_checklist': firstRunChecklistMigration(handle.kind),
+    '033_labels': labelsMigration(handle.kind),
     '038_ticket_report_times': ticketReportTimesMigration(handle.kind),
   };
 }

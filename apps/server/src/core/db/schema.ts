@@ -4,6 +4,7 @@
  * serves both databases.
  */
 import type { Generated } from 'kysely';
+import type { LabelsTables } from './schema-labels.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -430,4 +431,4 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-};
+} & LabelsTables;

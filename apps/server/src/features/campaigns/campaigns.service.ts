@@ -26,6 +26,7 @@ import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { localDayBounds, nowIso } from '../../core/time.js';
 import { typedNumberReader } from '../settings/typed-numbers.js';
+import { labelRecipientLines } from '../labels/labels-campaign.js';
 import { findWhatsappById, whatsappExists } from '../whatsapps/whatsapps.repository.js';
 import { prepareFromLocalPath, prepareFromUrl, type PreparedMedia } from './campaign-media.js';
 import * as repo from './campaigns.repository.js';
@@ -101,7 +102,10 @@ export async function createCampaign(ctx: AppContext, actor: CampaignActor, inpu
   if (!connection) throw new AppError('ERR_NO_WAPP_FOUND', { fields: { whatsappId: 'INVALID' } });
   // Phone numbers and files are WhatsApp's: Instagram sends go by username (/InstaDirect).
   if (connection.channel === 'instagram') throw new AppError('ERR_IG_NOT_SUPPORTED', { fields: { whatsappId: 'INVALID' } });
-  const typed = typedRecipients(input.numbers, { field: 'numbers', invalidError: 'ERR_WAPP_INVALID_CONTACT', read: await typedNumberReader(ctx) });
+  const labelLines = input.labelId === undefined ? '' : await labelRecipientLines(ctx, actor, input.labelId);
+  const lines = [input.numbers ?? '', labelLines].filter(Boolean).join('\n');
+  const field = input.numbers?.trim() ? 'numbers' : 'labelId';
+  const typed = typedRecipients(lines, { field, invalidError: 'ERR_WAPP_INVALID_CONTACT', read: await typedNumberReader(ctx) });
   // The file is fetched or read once, before anything is stored: a bad address stores nothing.
   const media = await prepareMedia(ctx, input);
   const campaign = await storeCampaign(ctx, actor, {

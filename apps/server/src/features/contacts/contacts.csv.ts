@@ -77,7 +77,8 @@ export function parseContactsCsv(content: string): ParsedImport {
 }
 
 /** A piece of the contacts export; the first starts the file (byte-order mark and header). */
-export function contactsCsvChunk(rows: ContactWrite[], first: boolean): string {
-  const lines = csvLines(rows.map((r) => [r.name, r.number, r.email]));
-  return first ? `${CSV_BOM}${csvLines([['name', 'number', 'email']])}${lines}` : lines;
+/** The export's rows; `labels`: the contact's label names, separated by commas (an import ignores the column). */
+export function contactsCsvChunk(rows: (ContactWrite & { labels: string })[], first: boolean): string {
+  const lines = csvLines(rows.map((r) => [r.name, r.number, r.email, r.labels]));
+  return first ? `${CSV_BOM}${csvLines([['name', 'number', 'email', 'labels']])}${lines}` : lines;
 }

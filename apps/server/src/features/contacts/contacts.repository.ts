@@ -4,6 +4,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../core/db/database.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
+import { contactHasAnyLabel, labelsOfContacts } from '../labels/labels.repository.js';
 
 const columns = ['id', 'name', 'number', 'email', 'profilePicUrl', 'isGroup', 'createdAt', 'updatedAt'] as const;
 
@@ -29,10 +30,15 @@ async function withExtraInfo(
     )
     .orderBy('id')
     .execute();
+  const labels = await labelsOfContacts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     ...r,
     isGroup: bool(r.isGroup),
     extraInfo: extra.filter((e) => e.contactId === r.id).map((e) => ({ id: e.id, name: e.name, value: e.value })),
+    labels: labels.get(r.id) ?? [],
   }));
 }
 
@@ -40,14 +46,19 @@ async function withExtraInfo(
  * A page of contacts, optionally narrowed to those `visible` (a condition on `contacts.id`)
  * names; `viewer` keys the memoised count of that narrowed list.
  */
-export async function listContacts(db: Db, options: { searchParam: string; pageNumber: number; visible?: { condition: RawBuilder<SqlBool>; viewer: number } | undefined }) {
+export async function listContacts(
+  db: Db,
+  options: { searchParam: string; pageNumber: number; labelIds?: number[] | undefined; visible?: { condition: RawBuilder<SqlBool>; viewer: number } | undefined },
+) {
   const term = foldText(options.searchParam);
   let base = term ? db.selectFrom('contacts').where(containsLike(sql.ref('searchText'), term)) : db.selectFrom('contacts');
   if (options.visible) base = base.where(options.visible.condition);
+  const labels = options.labelIds?.length ? options.labelIds : undefined;
+  if (labels) base = base.where(contactHasAnyLabel('contacts.id', labels));
   const { limit, offset } = pageWindow(options.pageNumber);
   // Counting a search over every contact is read again only after a write (see memoUntilWrite).
   const [count, rows] = await Promise.all([
-    memoUntilWrite(db, `contacts.count:${options.visible ? `u${options.visible.viewer}` : 'all'}:${term}`, async () =>
+    memoUntilWrite(db, `contacts.count:${options.visible ? `u${options.visible.viewer}` : 'all'}:${labels?.join(',') ?? ''}:${term}`, async () =>
       Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
     ),
     base.select(columns).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
@@ -153,7 +164,7 @@ export async function contactHasTickets(db: Db, id: number): Promise<boolean> {
 }
 
 /** Streams every contact (or those `visible`) in pages, for the CSV export. */
-export async function* allContacts(db: Db, visible?: RawBuilder<SqlBool>, batch = 1000): AsyncGenerator<{ name: string; number: string; email: string }[]> {
+export async function* allContacts(db: Db, visible?: RawBuilder<SqlBool>, batch = 1000): AsyncGenerator<{ id: number; name: string; number: string; email: string }[]> {
   let lastId = 0;
   for (;;) {
     let query = db.selectFrom('contacts').select(['id', 'name', 'number', 'email']).where('id', '>', lastId).where('isGroup', '=', 0);

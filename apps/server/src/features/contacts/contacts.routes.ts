@@ -2,16 +2,8 @@ import fs from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  ZContactByNumberQuerySchema,
-  ZContactByNumberSchema,
-  ZContactImportResultSchema,
-  ZContactInputSchema,
-  ZContactListSchema,
-  ZContactSchema,
-  ZIdParamsSchema,
-  ZListQuerySchema,
-} from '@zapdesk/shared/schemas';
+import { ZContactByNumberQuerySchema, ZContactByNumberSchema, ZContactImportResultSchema, ZContactInputSchema, ZContactListSchema, ZContactSchema, ZIdParamsSchema } from '@zapdesk/shared/schemas';
+import { ZContactListQuerySchema } from '@zapdesk/shared/labels';
 import { requirePermission } from '../../core/auth/permissions.js';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -25,7 +17,7 @@ export const contactsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   const tags = ['contacts'];
   const onRequest = authenticate(ctx);
 
-  const list = { schema: { tags, querystring: ZListQuerySchema, response: { 200: ZContactListSchema } }, onRequest };
+  const list = { schema: { tags, querystring: ZContactListQuerySchema, response: { 200: ZContactListSchema } }, onRequest };
   app.get('/contacts', list, (req) => service.listContacts(ctx, currentUser(req), req.query));
   // whaticket's Contacts page asks with a trailing slash.
   app.get('/contacts/', { ...list, schema: { ...list.schema, hide: true } }, (req) => service.listContacts(ctx, currentUser(req), req.query));

@@ -1,6 +1,7 @@
 import { isAdminProfile } from '@zapdesk/shared/domain';
 import { numberVariants, type NumberRule } from '@zapdesk/shared/phone-numbers';
-import type { TContact, TContactByNumber, TContactImportResult, TListQuery } from '@zapdesk/shared/schemas';
+import type { TContactListQuery } from '@zapdesk/shared/labels';
+import type { TContact, TContactByNumber, TContactImportResult } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';
 import { onUniqueViolation } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
@@ -9,6 +10,7 @@ import { contactVisibleTo } from '../tickets/tickets-list.repository.js';
 import { userQueueIds } from '../tickets/tickets.repository.js';
 import { PROBLEM_CODES, typedNumber, typedNumberReader } from '../settings/typed-numbers.js';
 import type { AuthUser } from '../users/users.repository.js';
+import { labelsOfContacts } from '../labels/labels.repository.js';
 import { contactsCsvChunk } from './contacts.csv.js';
 import * as repo from './contacts.repository.js';
 
@@ -24,7 +26,7 @@ async function visibility(ctx: AppContext, actor: AuthUser) {
   return contactVisibleTo(ctx.db, { userId: actor.id, admin, allQueues: admin, showAll: false, queueIds: admin ? [] : await userQueueIds(ctx.db, actor.id) });
 }
 
-export async function listContacts(ctx: AppContext, actor: AuthUser, query: TListQuery) {
+export async function listContacts(ctx: AppContext, actor: AuthUser, query: TContactListQuery) {
   const condition = await visibility(ctx, actor);
   return repo.listContacts(ctx.db, { ...query, visible: condition && { condition, viewer: actor.id } });
 }
@@ -34,7 +36,14 @@ export async function exportContactsCsv(ctx: AppContext, actor: AuthUser): Promi
   let csv = '';
   let first = true;
   for await (const rows of repo.allContacts(ctx.db, await visibility(ctx, actor))) {
-    csv += contactsCsvChunk(rows, first);
+    const labels = await labelsOfContacts(
+      ctx.db,
+      rows.map((r) => r.id),
+    );
+    csv += contactsCsvChunk(
+      rows.map((r) => ({ ...r, labels: (labels.get(r.id) ?? []).map((l) => l.name).join(', ') })),
+      first,
+    );
     first = false;
   }
   return first ? contactsCsvChunk([], true) : csv;

@@ -429,8 +429,8 @@ describe('GET /api/contacts/export', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('"name";"number";"email"');
-    expect(lines).toContain('"Export; Me";"5521900000091";"export@example.com"');
+    expect(lines[0]).toBe('"name";"number";"email";"labels"');
+    expect(lines).toContain('"Export; Me";"5521900000091";"export@example.com";""');
     expect(lines).toHaveLength((await contactCount()) + 1);
 
     // The export reads back in: every line is an existing number, so nothing changes.
@@ -473,7 +473,7 @@ describe('contacts on an empty database', () => {
       expect(list.json()).toEqual({ contacts: [], count: 0, hasMore: false });
       const csv = await fresh.request({ method: 'GET', url: '/api/contacts/export', token: fresh.adminToken });
       expect(csv.statusCode).toBe(200);
-      expect(csv.body).toBe('\uFEFF"name";"number";"email"\r\n');
+      expect(csv.body).toBe('\uFEFF"name";"number";"email";"labels"\r\n');
     } finally {
       await fresh.close();
     }

@@ -9,6 +9,7 @@ import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kys
 import type { Db, DbKind } from '../../core/db/database.js';
 import type { Database } from '../../core/db/schema.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
+import { ticketHasAnyLabel } from '../labels/labels.repository.js';
 import { loadTicketsByIds } from './tickets.repository.js';
 
 /** `allQueues`: the user may turn 'All' on (admins, the allQueues permission); `showAll`: they did. */
@@ -21,6 +22,8 @@ export type TicketFilters = {
   queueIds?: number[] | undefined;
   withUnreadMessages?: boolean;
   isGroup?: boolean | undefined;
+  /** Tickets carrying any of these labels. */
+  labelIds?: number[] | undefined;
   /** Created within [from, before). */
   createdOn?: { from: string; before: string } | undefined;
 };
@@ -113,6 +116,7 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
   // A literal, as the partial index on unread tickets spells it, so both planners match it.
   if (filters.withUnreadMessages) base = base.where(col('unreadMessages'), '>', sql.lit(0));
   if (filters.isGroup !== undefined) base = base.where(col('isGroup'), '=', filters.isGroup ? 1 : 0);
+  if (filters.labelIds?.length) base = base.where(ticketHasAnyLabel('tickets.id', filters.labelIds));
   if (filters.createdOn) base = base.where('tickets.createdAt', '>=', filters.createdOn.from).where('tickets.createdAt', '<', filters.createdOn.before);
   if (words.length) {
     const folded = foldText(filters.searchParam ?? '').trim();

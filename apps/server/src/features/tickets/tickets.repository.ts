@@ -6,6 +6,7 @@ import type { Db } from '../../core/db/database.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool } from '../../core/db/sql-helpers.js';
 import { findContactsByIds } from '../contacts/contacts.repository.js';
+import { labelsOfTickets } from '../labels/labels.repository.js';
 
 function asStatus(value: string): TicketStatus {
   return TICKET_STATUSES.find((s) => s === value) ?? 'pending';
@@ -55,7 +56,7 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
     ])
     .where('tickets.id', 'in', ids)
     .execute();
-  const contacts = await findContactsByIds(db, [...new Set(rows.map((r) => r.contactId))]);
+  const [contacts, labels] = await Promise.all([findContactsByIds(db, [...new Set(rows.map((r) => r.contactId))]), labelsOfTickets(db, ids)]);
   const byId = new Map<number, TTicket>();
   for (const r of rows) {
     const contact = contacts.get(r.contactId);
@@ -74,6 +75,7 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
       isGroup: bool(r.isGroup),
       chatbot: r.botStatus === 'active' && r.status === 'pending' && r.userId === null,
       contact,
+      labels: labels.get(r.id) ?? [],
       queue: r.queueId !== null && r.queueName !== null && r.queueColor !== null ? { id: r.queueId, name: r.queueName, color: r.queueColor } : null,
       user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
       whatsapp: { id: r.whatsappId, name: r.whatsappName, channel: CHANNELS.find((c) => c === r.whatsappChannel) ?? 'whatsapp' },

@@ -49,6 +49,7 @@ export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTick
     withUnreadMessages: query.withUnreadMessages === 'true',
     isGroup: query.isGroup === undefined ? undefined : query.isGroup === 'true',
     createdOn: query.date === undefined ? undefined : dayRange(query.date),
+    labelIds: query.labelIds,
   };
   // The user's queues are read with the page, and both again only after a write: a repeated
   // list costs one version check, not a queue lookup besides.

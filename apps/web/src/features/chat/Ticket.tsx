@@ -34,6 +34,7 @@ import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
 import { deleteTicket, requestProtocol } from './chat.api';
 import { ContactDrawer } from '../tickets/ContactDrawer';
+import { TicketLabels } from '../labels/TicketLabels';
 import { ChatbotBanner } from './ChatbotBanner';
 import { ImportExportPanel } from './ImportExportPanel';
 import { MessageInput } from './MessageInput';
@@ -209,6 +210,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
             </Typography>
           </Box>
         </Box>
+        <TicketLabels ticket={ticket} />
         <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end', ml: 'auto' }}>
           {ACTIONS[ticket.status].map((action) => (
             <Button key={action.labelKey} size="small" variant={action.variant} disabled={busy} onClick={() => void changeStatus(action.status)} data-testid={`ticket-${action.labelKey}`}>

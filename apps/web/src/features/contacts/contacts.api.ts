@@ -48,7 +48,7 @@ export function importContacts(file: File) {
 /** The contacts as zdg.csv. */
 export function downloadContactsCsv(): Promise<void> {
   // The titles are ones the contacts import reads back (nome/numero/e-mail, nombre/numero/correo).
-  const columns = { name: { title: i18n.t('exports.contacts.name') }, number: { title: i18n.t('exports.contacts.number') }, email: { title: i18n.t('exports.contacts.email') } };
+  const columns = { name: { title: i18n.t('exports.contacts.name') }, number: { title: i18n.t('exports.contacts.number') }, email: { title: i18n.t('exports.contacts.email') }, labels: { title: i18n.t('labels.csvColumn') } };
   return downloadFile('/contacts/export', 'zdg.csv', (text) => localizeCsv(text, columns));
 }
 

@@ -19,6 +19,7 @@ import type { TContact } from '@zapdesk/shared/schemas';
 import { initials } from '../../core/ui/initials';
 import { ContactModal } from '../contacts/ContactModal';
 import { PhoneSendsCard } from '../phone/PhoneSendsCard';
+import { ContactLabels } from '../labels/ContactLabels';
 
 type Props = { contact: TContact; channel: Channel; open: boolean; docked: boolean; onClose: () => void };
 
@@ -78,6 +79,7 @@ function ContactDetails({ contact, channel, onClose }: { contact: TContact; chan
             ))}
           </Paper>
         ) : null}
+        <ContactLabels contact={contact} />
         <PhoneSendsCard contactId={contact.id} />
       </Box>
       {editing ? <ContactModal contact={contact} onClose={() => setEditing(false)} /> : null}

@@ -26,6 +26,7 @@ import { initials } from '../../core/ui/initials';
 import { toastError } from '../../core/ui/toastError';
 import { PreviewLine } from './PreviewLine';
 import { saveTicketInCache, updateTicketStatus } from './tickets.api';
+import { LabelChips } from '../labels/LabelChips';
 
 type Props = {
   ticket: TTicket;
@@ -111,6 +112,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted,
             <Chip icon={<SmartToyOutlined />} label={t('tickets.botTag')} size="small" color="info" variant="outlined" sx={{ height: 20, fontSize: 11 }} data-testid="ticket-bot-tag" />
           ) : null}
           <Chip label={ticket.whatsapp.name} size="small" variant="outlined" sx={{ height: 20, fontSize: 11, minWidth: 0 }} data-testid="ticket-connection-tag" />
+          <LabelChips labels={ticket.labels} testId="ticket-row-label" />
           {pending ? (
             <Box sx={{ ml: 'auto', display: 'flex', gap: 0.5, flexShrink: 0 }}>
               <Tooltip title={t('tickets.spyHint')}>

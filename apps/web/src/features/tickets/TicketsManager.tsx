@@ -24,6 +24,7 @@ import { SearchField } from '../../core/ui/SearchField';
 import { CloseAllButton } from './CloseAllButton';
 import { TicketsList } from './TicketsList';
 import { TicketsQueueSelect } from './TicketsQueueSelect';
+import { LabelFilterSelect } from '../labels/LabelFilterSelect';
 import { useTicketsQuery, type TicketListFilter } from './ticketLists';
 import { useTicketQueueFilter } from './useTicketQueueFilter';
 
@@ -58,10 +59,11 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const [creating, setCreating] = useState(false);
   const search = useDebouncedValue(searchInput.trim().toLowerCase(), LIMITS.searchDebounceMs);
   const queueFilter = useTicketQueueFilter();
+  const [labelIds, setLabelIds] = useState<number[]>([]);
   const mayShowAll = can('allQueues');
   const showAll = mayShowAll && showAllChoice;
 
-  const base: TicketListFilter = { showAll, ...(queueFilter.queueIds ? { queueIds: queueFilter.queueIds } : {}) };
+  const base: TicketListFilter = { showAll, ...(queueFilter.queueIds ? { queueIds: queueFilter.queueIds } : {}), ...(labelIds.length ? { labelIds } : {}) };
   const active = (status: ActiveStatus, isGroup: boolean): TicketListFilter => ({ ...base, status, isGroup });
   const ready = queueFilter.ready;
 
@@ -170,6 +172,7 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
         <CloseAllButton />
         <Box sx={{ flex: 1 }} />
         <TicketsQueueSelect filter={queueFilter} />
+        <LabelFilterSelect value={labelIds} onChange={setLabelIds} testId="tickets-label-filter" />
         {mayShowAll ? (
           <FormControlLabel
             sx={{ ml: 0, mr: 0, flexShrink: 0 }}

@@ -25,6 +25,8 @@ export type TicketListFilter = {
   search?: string;
   /** The bell: tickets with unread messages only. */
   withUnreadMessages?: boolean;
+  /** Tickets carrying any of these labels. Absent: no filter. */
+  labelIds?: number[];
 };
 
 export const ticketListsKey = ['tickets', 'list'] as const;
@@ -47,6 +49,7 @@ function filterOfKey(key: readonly unknown[]): TicketListFilter | null {
   if ('queueIds' in raw && Array.isArray(raw.queueIds)) filter.queueIds = raw.queueIds.filter((id): id is number => typeof id === 'number');
   if ('search' in raw && typeof raw.search === 'string') filter.search = raw.search;
   if ('withUnreadMessages' in raw && raw.withUnreadMessages === true) filter.withUnreadMessages = true;
+  if ('labelIds' in raw && Array.isArray(raw.labelIds)) filter.labelIds = raw.labelIds.filter((id): id is number => typeof id === 'number');
   return filter;
 }
 
@@ -82,6 +85,7 @@ export async function fetchTicketsPage(filter: TicketListFilter, pageNumber: num
   if (filter.queueIds) query.queueIds = JSON.stringify(filter.queueIds);
   if (filter.search) query.searchParam = filter.search;
   if (filter.withUnreadMessages) query.withUnreadMessages = 'true';
+  if (filter.labelIds?.length) query.labelIds = JSON.stringify(filter.labelIds);
   const { tickets, count, hasMore } = await request<z.output<typeof ZTicketListSchema>>('/tickets', { query });
   // A read that started before one of this tab's changes answers with the old state: the newer one
   // wins, and a ticket that has left this status since is not brought back.
@@ -122,6 +126,7 @@ export function ticketMatchesFilter(ticket: TTicket, filter: TicketListFilter, u
   if (filter.status && ticket.status !== filter.status) return false;
   if (filter.isGroup !== undefined && ticket.isGroup !== filter.isGroup) return false;
   if (filter.withUnreadMessages && ticket.unreadMessages === 0) return false;
+  if (filter.labelIds?.length && !ticket.labels.some((label) => filter.labelIds?.includes(label.id))) return false;
   const own = user !== null && ticket.userId === user.id;
   // The queue filter narrows the queues' lists; one's own tickets stay whatever it says.
   if (filter.queueIds && ticket.queueId !== null && !own && !filter.queueIds.includes(ticket.queueId)) return false;
