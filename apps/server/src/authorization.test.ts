@@ -304,6 +304,17 @@ const table: Record<string, Row> = {
     call: async () => ({ url: `/api/whatsappsession/${await spareConnection(false)}/pairing-code`, payload: { phoneNumber: '5511999990000' } }),
   },
 
+  // Customer satisfaction: the connection's question (read like the connection, changed by who manages connections), a ticket's ratings (whoever sees the ticket).
+  'GET /api/whatsapp/{id}/csat': { anon: 401, user: ok, admin: ok, perm: 'connectionsView', call: () => ({ url: `/api/whatsapp/${connectionId}/csat` }) },
+  'PUT /api/whatsapp/{id}/csat': {
+    anon: 401,
+    user: 403,
+    admin: ok,
+    perm: 'connectionsManage',
+    call: async () => ({ url: `/api/whatsapp/${await spareConnection()}/csat`, payload: { enabled: false, question: '', language: 'pt' } }),
+  },
+  'GET /api/tickets/{id}/ratings': { anon: 401, user: ok, admin: ok, call: async (who) => ({ url: `/api/tickets/${(await seenTicket(who)).id}/ratings` }) },
+
   'GET /api/tickets': { anon: 401, user: ok, admin: ok },
   'POST /api/tickets': {
     anon: 401,

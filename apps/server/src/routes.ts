@@ -31,6 +31,7 @@ import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes.js';
 import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { reportsRoutes } from './features/reports/reports.routes.js';
+import { csatRoutes } from './features/csat/csat.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -66,6 +67,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       toolApiRoutes,
       groupsRoutes,
       instagramRoutes,
+      csatRoutes,
       ...(config.simulator ? [simulatorRoutes] : []),
     ]) {
       await api.register(routes, { ctx, sessions });

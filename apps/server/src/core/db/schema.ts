@@ -5,6 +5,7 @@
  */
 import type { Generated } from 'kysely';
 import type { LabelsTables } from './schema-labels.js';
+import type { CsatTables } from './schema-csat.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -70,6 +71,10 @@ export type WhatsappsTable = {
   leaseUntil: Timestamp | null;
   /** Set while a session runs here; still set at start means the last run did not stop cleanly. */
   sessionOpenSince: Generated<Timestamp | null>;
+  /** Customer satisfaction question after 'Resolver' (migration 037): off by default; '' question = the language's default. */
+  csatEnabled: Generated<Bool>;
+  csatQuestion: Generated<string>;
+  csatLanguage: Generated<string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };
@@ -431,4 +436,5 @@ export type Database = {
   importMap: ImportMapTable;
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
-} & LabelsTables;
+} & LabelsTables &
+  CsatTables;

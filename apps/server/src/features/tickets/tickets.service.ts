@@ -18,6 +18,7 @@ import { findAuthUserById } from '../users/users.repository.js';
 import * as lists from './tickets-list.repository.js';
 import { closeNoticePlan, queueCloseNotices } from '../email/email.service.js';
 import * as repo from './tickets.repository.js';
+import { askAfterResolve } from '../csat/csat.service.js';
 
 /** Whether a user may see a ticket: admins all; others their queues (or none), unassigned or their own. */
 export async function canSeeTicket(ctx: AppContext, actor: AuthUser, ticket: Pick<TTicket, 'userId' | 'queueId'>): Promise<boolean> {
@@ -83,6 +84,8 @@ export async function changeStatus(ctx: AppContext, sessions: SessionManager, ac
     if (queued) ctx.events.publish('email.queued', { count: queued });
     // The farewell follows the close as outbound work: the answer never waits for the phone.
     if (ticket.status !== 'closed') await queueFarewell(ctx, sessions, actor, ticket);
+    // Then the satisfaction question, when the connection asks it (see features/csat).
+    await askAfterResolve(ctx, sessions, { ticket, resolvedBy: actor.id });
   }
   // Read after every write of the action (the farewell's too): the answer is the newest state.
   const updated = await repo.findTicketById(ctx.db, id);

@@ -43,6 +43,7 @@ import { TicketSkeleton } from './TicketSkeleton';
 import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from '../tickets/tickets.api';
 import { newestOf } from '../tickets/ticketLists';
 import { TransferTicketModal } from '../tickets/TransferTicketModal';
+import { TicketRatingBar } from '../csat/TicketRatingBar';
 
 type Action = { status: TicketStatus; labelKey: 'accept' | 'return' | 'resolve' | 'reopen'; variant: 'contained' | 'outlined' };
 
@@ -263,6 +264,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
         <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           {panelOpen ? <ImportExportPanel ticket={ticket} /> : null}
           <ChatbotBanner ticket={ticket} isAdmin={isAdmin} />
+          <TicketRatingBar ticket={ticket} />
           <MessagesList ticketId={ticket.id} contactId={ticket.contact.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
           <MessageInput ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </Box>

@@ -31,6 +31,7 @@ import { QueueMultiSelect } from '../queues/QueueMultiSelect';
 import { createWhatsapp, saveWhatsappInCache, updateWhatsapp } from './whatsapps.api';
 import { FormDialogActions } from '../../core/ui/FormDialogActions';
 import { EMPTY_INSTAGRAM, InstagramFields, instagramInput, type InstagramValues } from './InstagramFields';
+import { CsatFields, useCsatForm } from '../csat/CsatFields';
 
 type Props = {
   whatsapp: TWhatsapp | null;
@@ -73,6 +74,7 @@ export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) 
   const [instagram, setInstagram] = useState<InstagramValues>(() => ({ ...EMPTY_INSTAGRAM, accountId: whatsapp?.instagram?.accountId ?? '' }));
   const [instagramErrors, setInstagramErrors] = useState<Partial<Record<keyof InstagramValues, string>>>({});
   const isInstagram = (whatsapp?.channel ?? channel) === 'instagram';
+  const csat = useCsatForm(whatsapp?.id ?? null);
 
   /** The Instagram fields checked as the server will; a new connection needs every secret. */
   const checkInstagram = (): boolean => {
@@ -91,13 +93,14 @@ export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) 
   };
 
   const onSubmit = form.handleSubmit(async (values) => {
-    if (!checkInstagram()) return;
+    if (!checkInstagram() || !csat.check()) return;
     await delay(LIMITS.submitDelayMs);
     try {
       const { channel: chosen, ...fields } = values;
       const common = isInstagram ? { ...fields, instagram: instagramInput(instagram) } : fields;
       const saved = whatsapp ? await updateWhatsapp(whatsapp.id, common) : await createWhatsapp({ ...common, channel: chosen });
       saveWhatsappInCache(queryClient, saved);
+      await csat.save(saved.id);
       toast.success(t('connectionModal.saved'));
       onClose();
       if (!whatsapp) onCreated(saved);
@@ -216,6 +219,7 @@ export function WhatsappModal({ whatsapp, isFirst, onClose, onCreated }: Props) 
               name="queueIds"
               render={({ field }) => <QueueMultiSelect label={t('connectionModal.queues')} value={field.value} onChange={field.onChange} testId="connection-queues" />}
             />
+            <CsatFields form={csat} />
           </Stack>
         </DialogContent>
         <FormDialogActions onCancel={onClose} submitting={isSubmitting} editing={Boolean(whatsapp)} testIdPrefix="connection" />

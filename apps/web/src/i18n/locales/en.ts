@@ -1467,6 +1467,21 @@ export const en = {
     waitingPlaceholder: 'This ticket is waiting: click Accept to reply.',
     resolvedPlaceholder: 'Ticket resolved. Click Reopen to send a message.',
   },
+  /** Customer satisfaction: the question after 'Resolve', and the rating on the ticket. */
+  csat: {
+    switch: 'Satisfaction survey',
+    switchHelp: "After 'Resolve', the customer is asked to rate the service from 1 to 5. The answer and a comment are kept with the ticket and never reopen it.",
+    language: 'Language',
+    languages: { pt: 'Português', en: 'English', es: 'Español' },
+    question: 'Question',
+    questionHelp: 'Sent after the farewell message. Leave it empty to send the default question of the language.',
+    notSaved: 'The connection was saved, but not the satisfaction survey. Check it and save again.',
+    rating: 'Customer rating',
+    score: '{{score}} of 5',
+    scoreLabel: 'Rating {{score}} of 5',
+    waiting: 'Satisfaction survey sent: waiting for the customer to answer.',
+    expired: 'Satisfaction survey not answered.',
+  },
 };
 
 type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

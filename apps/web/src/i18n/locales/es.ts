@@ -1587,4 +1587,19 @@ export const es: Messages = {
     waitingPlaceholder: 'Este ticket está en espera: haz clic en Aceptar para responder.',
     resolvedPlaceholder: 'Ticket resuelto. Haz clic en Reabrir para enviar un mensaje.',
   },
+  /** Encuesta de satisfacción: la pregunta después de 'Resolver' y la calificación en el ticket. */
+  csat: {
+    switch: 'Encuesta de satisfacción',
+    switchHelp: "Después de 'Resolver', el cliente recibe una pregunta para calificar la atención de 1 a 5. La respuesta y un comentario quedan en el ticket y no lo reabren.",
+    language: 'Idioma',
+    languages: { pt: 'Português', en: 'English', es: 'Español' },
+    question: 'Pregunta',
+    questionHelp: 'Se envía después del mensaje de despedida. Déjela vacía para enviar la pregunta predeterminada del idioma.',
+    notSaved: 'La conexión se guardó, pero la encuesta de satisfacción no. Revísela y guarde de nuevo.',
+    rating: 'Calificación del cliente',
+    score: '{{score}} de 5',
+    scoreLabel: 'Calificación {{score}} de 5',
+    waiting: 'Encuesta de satisfacción enviada: esperando la respuesta del cliente.',
+    expired: 'Encuesta de satisfacción sin respuesta.',
+  },
 };

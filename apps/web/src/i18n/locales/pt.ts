@@ -1587,4 +1587,19 @@ export const pt: Messages = {
     waitingPlaceholder: 'Este ticket está aguardando: clique em Aceitar para responder.',
     resolvedPlaceholder: 'Ticket resolvido. Clique em Reabrir para enviar uma mensagem.',
   },
+  /** Pesquisa de satisfação: a pergunta depois de 'Resolver' e a avaliação no ticket. */
+  csat: {
+    switch: 'Pesquisa de satisfação',
+    switchHelp: "Depois de 'Resolver', o cliente recebe uma pergunta para avaliar o atendimento de 1 a 5. A resposta e um comentário ficam no ticket e não o reabrem.",
+    language: 'Idioma',
+    languages: { pt: 'Português', en: 'English', es: 'Español' },
+    question: 'Pergunta',
+    questionHelp: 'Enviada depois da mensagem de despedida. Deixe em branco para enviar a pergunta padrão do idioma.',
+    notSaved: 'A conexão foi salva, mas a pesquisa de satisfação não. Confira e salve de novo.',
+    rating: 'Avaliação do cliente',
+    score: '{{score}} de 5',
+    scoreLabel: 'Nota {{score}} de 5',
+    waiting: 'Pesquisa de satisfação enviada: aguardando a resposta do cliente.',
+    expired: 'Pesquisa de satisfação sem resposta.',
+  },
 };

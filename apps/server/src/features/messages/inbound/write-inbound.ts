@@ -14,6 +14,7 @@ import type { PipelineSettings } from './pipeline-settings.js';
 import { stopOnPhoneMessage, takeInbound } from '../../chatbot/chatbot.service.js';
 import { routeToQueue } from './queue-menu.js';
 import { findOrCreateTicket } from './ticket-choice.js';
+import { takeRatingReply } from '../../csat/csat-inbound.js';
 
 /** A message ready for the database: its media file already stored (never inside a transaction). */
 export type Prepared = { message: InboundMessage; mediaPath: string | null; mediaName?: string | null; mediaSize?: number | null };
@@ -29,6 +30,8 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
   outbox.pictures.push({ contactId: contact.id, chat: message.chat });
   const senderId = await upsertSender(db, message, outbox);
   const isGroup = message.chat.kind === 'group';
+  // A reply to the satisfaction question stays with the closed ticket it rates.
+  if (await takeRatingReply(db, { whatsappId, contactId: contact.id, message, outbox })) return;
   const ticketRef = await findOrCreateTicket(db, { contactId: contact.id, whatsappId, isGroup, reopenWithinSeconds: settings.reopenWithinSeconds });
   const quoted = message.quotedProviderId ? await messages.findMessageByProviderId(db, whatsappId, message.quotedProviderId) : undefined;
   const row = await messages.insertMessageRowOnce(db, {
