@@ -32,6 +32,7 @@ import { whaticketApiRoutes } from './features/messages/whaticket-api.routes.js'
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { reportsRoutes } from './features/reports/reports.routes.js';
 import { csatRoutes } from './features/csat/csat.routes.js';
+import { businessHoursRoutes } from './features/business-hours/business-hours.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -53,6 +54,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       vonageRoutes,
       apiTokensRoutes,
       auditRoutes,
+      businessHoursRoutes,
     ]) {
       await api.register(routes, { ctx });
     }

@@ -53,7 +53,7 @@ type SettingDefinition = {
   /** Write-only over the API: read back masked. */
   secret?: boolean;
   options?: readonly string[];
-  group: 'general' | 'typebot' | 'email' | 'vonage' | 'api';
+  group: 'general' | 'typebot' | 'email' | 'vonage' | 'api' | 'hours';
 };
 
 export const SETTINGS = {
@@ -74,6 +74,10 @@ export const SETTINGS = {
    */
   defaultCountryCode: { kind: 'text', default: '', group: 'general' },
   callMessage: { kind: 'text', default: 'Não atendemos ligações por aqui. Por favor, envie sua mensagem por escrito.', group: 'general' },
+  /** Enabled: dashboard and reports count waiting time only within opening hours (business-hours.ts). */
+  businessHoursInFigures: { kind: 'toggle', default: 'disabled', group: 'hours' },
+  /** Enabled: the queue menu marks the queues closed now (' (fechado agora)' in the connection's language). */
+  businessHoursInMenu: { kind: 'toggle', default: 'disabled', group: 'hours' },
   typebot: { kind: 'toggle', default: 'disabled', group: 'typebot' },
   typebotUrl: { kind: 'text', default: '', group: 'typebot' },
   typebotName: { kind: 'text', default: '', group: 'typebot' },

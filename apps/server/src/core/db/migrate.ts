@@ -29,6 +29,7 @@ import { whaticketImportMigration } from './migrations/027_whaticket_import.js';
 import { ticketPreviewMigration } from './migrations/030_ticket_preview.js';
 import { firstRunChecklistMigration } from './migrations/032_first_run_checklist.js';
 import { labelsMigration } from './migrations/033_labels.js';
+import { businessHoursMigration } from './migrations/035_business_hours.js';
 import { ticketRatingsMigration } from './migrations/037_ticket_ratings.js';
 import { ticketReportTimesMigration } from './migrations/038_ticket_report_times.js';
 
@@ -75,6 +76,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '030_ticket_preview': ticketPreviewMigration(),
     '032_first_run_checklist': firstRunChecklistMigration(handle.kind),
     '033_labels': labelsMigration(handle.kind),
+    '035_business_hours': businessHoursMigration(handle.kind),
     '037_ticket_ratings': ticketRatingsMigration(handle.kind),
     '038_ticket_report_times': ticketReportTimesMigration(handle.kind),
   };

@@ -6,6 +6,7 @@
 import type { Generated } from 'kysely';
 import type { LabelsTables } from './schema-labels.js';
 import type { CsatTables } from './schema-csat.js';
+import type { HoursTables } from './schema-hours.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -437,4 +438,5 @@ export type Database = {
   importRuns: ImportRunsTable;
   importPendingQuotes: ImportPendingQuotesTable;
 } & LabelsTables &
-  CsatTables;
+  CsatTables &
+  HoursTables;

@@ -8,6 +8,7 @@
 import type { TDashboard } from '@zapdesk/shared/messaging';
 import type { Db } from '../../core/db/database.js';
 import { firstResponses, queuesOf, resolvedCounts, userNames, type Period } from './dashboard.repository.js';
+import { waitMeter } from '../business-hours/waiting-time.js';
 
 type Tally = { resolved: number; waits: number[] };
 type Figures = Pick<Required<TDashboard>, 'queues' | 'agents'>;
@@ -35,7 +36,7 @@ function figuresOf(entry: Tally | undefined): { resolved: number; medianFirstRes
 }
 
 export async function dashboardFigures(db: Db, queueIds: number[] | undefined, period: Period): Promise<Figures> {
-  const [resolved, responses, queues] = await Promise.all([resolvedCounts(db, queueIds, period), firstResponses(db, queueIds, period), queuesOf(db, queueIds)]);
+  const [resolved, responses, queues, waitOf] = await Promise.all([resolvedCounts(db, queueIds, period), firstResponses(db, queueIds, period), queuesOf(db, queueIds), waitMeter(db)]);
   const byQueue = new Map<number | null, Tally>();
   const byAgent = new Map<number, Tally>();
   for (const row of resolved) {
@@ -47,7 +48,7 @@ export async function dashboardFigures(db: Db, queueIds: number[] | undefined, p
     const agent = row.answeredBy ?? row.userId;
     const waits = [tally(byQueue, row.queueId).waits, ...(agent === null ? [] : [tally(byAgent, agent).waits])];
     if (row.answeredAt === null) continue;
-    const wait = Math.max(0, Date.parse(row.answeredAt) - Date.parse(row.askedAt));
+    const wait = waitOf(row.queueId, row.askedAt, row.answeredAt);
     for (const list of waits) list.push(wait);
   }
   const names = await userNames(db, [...byAgent.keys()]);

@@ -20,6 +20,7 @@ import { RowActions } from '../../core/ui/RowActions';
 import { HIDE_ON_PHONE, TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
 import { toastError } from '../../core/ui/toastError';
 import { QueueModal } from './QueueModal';
+import { QueueHoursButton } from '../business-hours/QueueHoursButton';
 import { deleteQueue, queuesKey, useQueues } from './queues.api';
 
 const COLUMNS = 4;
@@ -85,7 +86,9 @@ export default function QueuesPage() {
                   </Typography>
                 </TableCell>
                 <TableCell align="right">
-                  <RowActions testId="queue" onEdit={() => setEditing({ queue })} onDelete={() => setDeleting(queue)} />
+                  <RowActions testId="queue" onEdit={() => setEditing({ queue })} onDelete={() => setDeleting(queue)}>
+                    <QueueHoursButton queue={queue} />
+                  </RowActions>
                 </TableCell>
               </TableRow>
             ))}

@@ -22,6 +22,7 @@ import { ApiTokensPanel } from './ApiTokensPanel';
 import { ChatbotStatus } from './ChatbotStatus';
 import { EmailPanel } from './EmailPanel';
 import { VonagePanel } from './VonagePanel';
+import { BusinessHoursSettings } from '../business-hours/BusinessHoursSettings';
 import { ApiTokenControl, SecretControl, SelectControl, TextControl, ToggleControl } from './SettingControls';
 import { saveSettingInCache, settingsKey, updateSetting, useSettings } from './settings.api';
 
@@ -120,6 +121,7 @@ export default function SettingsPage() {
               </Paper>
             );
           })}
+          <BusinessHoursSettings />
         </Stack>
       )}
     </PageLayout>

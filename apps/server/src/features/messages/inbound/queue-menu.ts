@@ -4,6 +4,7 @@ import type { Db } from '../../../core/db/database.js';
 import { contactNamesByIds } from '../../contacts/contacts.repository.js';
 import { findWhatsappById } from '../../whatsapps/whatsapps.repository.js';
 import type { ConnectionQueue } from './pipeline-settings.js';
+import { closedQueueMarks } from '../../business-hours/out-of-hours.js';
 
 /**
  * With one queue the ticket takes it. With several, the greeting lists them numbered and the
@@ -30,6 +31,7 @@ export async function routeToQueue(
     const greeting = choice.greetingMessage || (queues.length === 1 && isNewTicket ? connection.greetingMessage : '');
     return { queueId: choice.id, reply: queues.length === 1 && !isNewTicket ? '' : renderVariables(greeting, values(choice.name)) };
   }
-  const menu = queues.map((q, i) => `*${i + 1}* - ${q.name}`).join('\n');
+  const closed = await closedQueueMarks(db, queues);
+  const menu = queues.map((q, i) => `*${i + 1}* - ${q.name}${closed.get(q.id) ?? ''}`).join('\n');
   return { reply: `${renderVariables(connection.greetingMessage, values())}\n\n${menu}` };
 }

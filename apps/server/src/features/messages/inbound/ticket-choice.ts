@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../../core/db/database.js';
 import { nowIso } from '../../../core/time.js';
 import * as tickets from '../../tickets/tickets.repository.js';
 
-export type TicketRef = { id: number; created: boolean; queueId: number | null; userId: number | null };
+export type TicketRef = { id: number; created: boolean; queueId: number | null; userId: number | null; reopened?: boolean };
 
 /**
  * Reuses the open or pending ticket; else reopens the last one closed less than
@@ -19,7 +19,7 @@ export async function findOrCreateTicket(db: Db, options: { contactId: number; w
   if (closed && Date.now() - Date.parse(closed.updatedAt) < options.reopenWithinSeconds * 1000) {
     try {
       await tickets.updateTicket(db, closed.id, { status: 'pending', userId: null }, now);
-      return { id: closed.id, created: false, queueId: closed.queueId, userId: null };
+      return { id: closed.id, created: false, reopened: true, queueId: closed.queueId, userId: null };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }

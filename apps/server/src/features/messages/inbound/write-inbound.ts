@@ -13,6 +13,7 @@ import { lastMessageText, storedBody, storedMediaType } from './message-content.
 import type { PipelineSettings } from './pipeline-settings.js';
 import { stopOnPhoneMessage, takeInbound } from '../../chatbot/chatbot.service.js';
 import { routeToQueue } from './queue-menu.js';
+import { outOfHoursReply } from '../../business-hours/out-of-hours.js';
 import { findOrCreateTicket } from './ticket-choice.js';
 import { takeRatingReply } from '../../csat/csat-inbound.js';
 
@@ -63,7 +64,19 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
     !botTook && !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
       ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id, queues: settings.queues }, message.body, ticketRef.created)
       : undefined;
+  const closedReply = await outOfHoursReply(db, {
+    ticket: ticketRef,
+    whatsappId,
+    contactId: contact.id,
+    queueId: routing?.queueId ?? ticketRef.queueId,
+    connectionQueues: settings.queues,
+    isGroup,
+    fromMe: message.fromMe,
+    botTook,
+    now,
+  });
   await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, byPerson: true, queueId: routing?.queueId }, now);
   outbox.stored.push(row);
   if (routing?.reply.trim()) outbox.replies.push({ ticketId: ticketRef.id, body: routing.reply });
+  if (closedReply.trim()) outbox.replies.push({ ticketId: ticketRef.id, body: closedReply });
 }

@@ -1,0 +1,67 @@
+/**
+ * Inbound steps of business hours: the out-of-hours reply (once per conversation) and the
+ * queue menu's 'closed now' marks. The pipeline calls these; the rules live here.
+ */
+import { isOpenAt } from '@zapdesk/shared/business-hours';
+import { renderVariables } from '@zapdesk/shared/variables';
+import type { Db } from '../../core/db/database.js';
+import { contactNamesByIds } from '../contacts/contacts.repository.js';
+import { findQueueById } from '../queues/queues.repository.js';
+import { getSettingValue } from '../settings/settings.repository.js';
+import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
+import { claimOutOfHoursReply, findHoursOfQueue, findRuleOfQueue, forgetOutOfHoursReply } from './business-hours.repository.js';
+
+export type OutOfHoursInput = {
+  ticket: { id: number; created: boolean; reopened?: boolean; userId: number | null };
+  whatsappId: number;
+  contactId: number;
+  /** The ticket's queue after this message's routing (null: none yet). */
+  queueId: number | null | undefined;
+  /** The connection's queues: a ticket without a queue follows the connection's only queue. */
+  connectionQueues: readonly { id: number }[];
+  isGroup: boolean;
+  fromMe: boolean;
+  /** The chatbot answered this message: it speaks for the product, no second answer. */
+  botTook: boolean;
+  now: string;
+};
+
+/**
+ * The out-of-hours message to send for this inbound message, or '' for none. Sent to a waiting
+ * customer (no agent on the ticket; groups never) when the hours of the ticket's queue say
+ * closed, once per conversation: a ticket that got it gets nothing more until it is resolved
+ * and a new conversation starts (a new ticket, or the old one reopened by a message).
+ */
+export async function outOfHoursReply(db: Db, input: OutOfHoursInput): Promise<string> {
+  const { ticket } = input;
+  if (input.isGroup || input.fromMe || input.botTook || ticket.userId !== null) return '';
+  if (ticket.reopened) await forgetOutOfHoursReply(db, ticket.id);
+  const queueId = input.queueId ?? (input.connectionQueues.length === 1 ? (input.connectionQueues[0]?.id ?? null) : null);
+  const rule = await findRuleOfQueue(db, queueId);
+  if (!rule.hours || rule.message.trim() === '' || isOpenAt(rule.hours, Date.parse(input.now))) return '';
+  if (!(await claimOutOfHoursReply(db, ticket.id, input.now))) return '';
+  const [contact, queue, connection] = await Promise.all([
+    contactNamesByIds(db, [input.contactId]).then((names) => names.get(input.contactId)),
+    queueId === null ? undefined : findQueueById(db, queueId),
+    findWhatsappById(db, input.whatsappId),
+  ]);
+  return renderVariables(rule.message, { name: contact?.name ?? '', ticketId: ticket.id, queue: queue?.name ?? '', connection: connection?.name ?? '' });
+}
+
+const CLOSED_NOW = { pt: ' (fechado agora)', en: ' (closed now)', es: ' (cerrado ahora)' } as const;
+
+/**
+ * With `businessHoursInMenu` enabled, the suffix of each queue closed now in the numbered menu,
+ * in the product's default language (the emailLanguage setting). Empty when disabled.
+ */
+export async function closedQueueMarks(db: Db, queues: readonly { id: number }[], now = Date.now()): Promise<Map<number, string>> {
+  const marks = new Map<number, string>();
+  if (queues.length === 0 || (await getSettingValue(db, 'businessHoursInMenu')) !== 'enabled') return marks;
+  const language = await getSettingValue(db, 'emailLanguage');
+  const suffix = language === 'en' || language === 'es' ? CLOSED_NOW[language] : CLOSED_NOW.pt;
+  for (const queue of queues) {
+    const hours = await findHoursOfQueue(db, queue.id);
+    if (hours && !isOpenAt(hours, now)) marks.set(queue.id, suffix);
+  }
+  return marks;
+}
