@@ -44,6 +44,11 @@ function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) {
   if (filters.queueId !== undefined) query = query.where('tickets.queueId', '=', filters.queueId);
   if (filters.userId !== undefined) query = query.where('tickets.userId', '=', filters.userId);
   if (filters.whatsappId !== undefined) query = query.where('tickets.whatsappId', '=', filters.whatsappId);
+  const { labelId } = filters;
+  if (labelId !== undefined)
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('ticketLabels').select('ticketLabels.ticketId').whereRef('ticketLabels.ticketId', '=', 'tickets.id').where('ticketLabels.labelId', '=', labelId)),
+    );
   return query;
 }
 
@@ -110,4 +115,24 @@ export async function countsByLocalDay(db: Db, scope: ReportScope, clock: Report
     .groupBy(day)
     .execute();
   return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
+}
+
+/**
+ * Answers to the satisfaction question given in the range: their count and the sum of their scores
+ * (the caller divides, so both databases give the same average). The queue, agent and connection
+ * are the ones the rating recorded when it was asked.
+ */
+export async function csatTotals(db: Db, scope: ReportScope): Promise<{ count: number; sum: number }> {
+  const { filters } = scope;
+  let query = db.selectFrom('ticketRatings').where('ticketRatings.answeredAt', '>=', scope.from).where('ticketRatings.answeredAt', '<', scope.before).where('ticketRatings.score', 'is not', null);
+  if (filters.queueId !== undefined) query = query.where('ticketRatings.queueId', '=', filters.queueId);
+  if (filters.userId !== undefined) query = query.where('ticketRatings.userId', '=', filters.userId);
+  if (filters.whatsappId !== undefined) query = query.where('ticketRatings.whatsappId', '=', filters.whatsappId);
+  const { labelId } = filters;
+  if (labelId !== undefined)
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('ticketLabels').select('ticketLabels.ticketId').whereRef('ticketLabels.ticketId', '=', 'ticketRatings.ticketId').where('ticketLabels.labelId', '=', labelId)),
+    );
+  const row = await query.select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number | null>('ticketRatings.score').as('total')]).executeTakeFirst();
+  return { count: Number(row?.n ?? 0), sum: Number(row?.total ?? 0) };
 }

@@ -9,7 +9,7 @@ import { AppError } from '../../core/errors.js';
 import { dayStartMs, daysBetween, nextDay, offsetSegments } from './report-clock.js';
 import { reportOptions } from './report-options.repository.js';
 import { reportTimeZone } from './report-time-zone.js';
-import { countsByLocalDay, createdByWeekdayAndHour, durationPercentiles, openedAndResolved, type ReportClock, type ReportScope } from './reports.repository.js';
+import { countsByLocalDay, createdByWeekdayAndHour, csatTotals, durationPercentiles, openedAndResolved, type ReportClock, type ReportScope } from './reports.repository.js';
 
 const PERCENTS = [REPORT_PERCENTILES.median * 100, REPORT_PERCENTILES.p90 * 100] as const;
 const DAY_MS = 86_400_000;
@@ -38,13 +38,14 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     before: new Date(beforeMs).toISOString(),
     filters: { queueId: query.queueId, userId: query.userId, whatsappId: query.whatsappId, labelId: query.labelId },
   };
-  const [counts, firstResponse, resolution, busiest, openedByDay, resolvedByDay] = await Promise.all([
+  const [counts, firstResponse, resolution, busiest, openedByDay, resolvedByDay, csat] = await Promise.all([
     openedAndResolved(ctx.db, scope),
     durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.firstResponseAt', rangeColumn: 'tickets.createdAt', percents: PERCENTS }),
     durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.closedAt', rangeColumn: 'tickets.closedAt', percents: PERCENTS }),
     createdByWeekdayAndHour(ctx.db, scope, clock),
     countsByLocalDay(ctx.db, scope, clock, 'tickets.createdAt'),
     countsByLocalDay(ctx.db, scope, clock, 'tickets.closedAt'),
+    csatTotals(ctx.db, scope),
   ]);
   const firstDay = Math.round(Date.parse(`${from}T00:00:00Z`) / DAY_MS);
   return {
@@ -55,7 +56,8 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     ...counts,
     firstResponse: figures(firstResponse),
     resolution: figures(resolution),
-    csat: { count: 0, average: null },
+    // Two decimals: the same rounding of the same integers on both databases.
+    csat: { count: csat.count, average: csat.count === 0 ? null : Math.round((csat.sum * 100) / csat.count) / 100 },
     busiest,
     days: days.map((day, i) => ({ day, opened: openedByDay.get(firstDay + i) ?? 0, resolved: resolvedByDay.get(firstDay + i) ?? 0 })),
   };

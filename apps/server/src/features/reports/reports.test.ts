@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '../../test/harness.js';
  * Monday) to 2026-03-03, i.e. 2026-03-02T03:00Z to 2026-03-04T03:00Z.
  */
 let t: TestApp;
-const ids = { queueA: 0, queueB: 0, agent1: 0, agent2: 0, w1: 0, w2: 0 };
+const ids = { queueA: 0, queueB: 0, agent1: 0, agent2: 0, w1: 0, w2: 0, vip: 0 };
+const ticketIds = new Map<string, number>();
 
 const S = 1000;
 const MIN = 60 * S;
@@ -45,10 +46,10 @@ beforeAll(async () => {
   ids.agent2 = (await t.createUser({ name: 'Bruno' })).user.id;
   ids.w1 = (await t.insertWhatsapp({ name: 'Loja' })).id;
   ids.w2 = (await t.insertWhatsapp({ name: 'Oficina' })).id;
-  for (const f of Object.values(FIXTURE)) {
+  for (const [key, f] of Object.entries(FIXTURE)) {
     const contact = await t.createContact();
     const created = Date.parse(f.created);
-    await t.ctx.db
+    const row = await t.ctx.db
       .insertInto('tickets')
       .values({
         status: f.closedMs === undefined ? 'open' : 'closed',
@@ -64,8 +65,48 @@ beforeAll(async () => {
         firstResponseAt: f.firstResponseMs === undefined ? null : iso(created + f.firstResponseMs),
         closedAt: f.closedMs === undefined ? null : iso(created + f.closedMs),
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ticketIds.set(key, row.id);
   }
+  const ticket = (key: string) => ticketIds.get(key) ?? 0;
+  // The label VIP on t1 and t4.
+  const now = new Date().toISOString();
+  ids.vip = (await t.ctx.db.insertInto('labels').values({ name: 'VIP', color: '#FF0000', createdAt: now, updatedAt: now }).returning('id').executeTakeFirstOrThrow()).id;
+  await t.ctx.db
+    .insertInto('ticketLabels')
+    .values([
+      { ticketId: ticket('t1'), labelId: ids.vip },
+      { ticketId: ticket('t4'), labelId: ids.vip },
+    ])
+    .execute();
+  // Satisfaction: 5 (t1), 4 (t2) and 2 (t4) answered in the range; t3 asked, never answered; t6 answered the day before.
+  const rating = (key: string, agent: 'agent1' | 'agent2', score: number | null, answeredAt: string | null) => {
+    const f = FIXTURE[key];
+    return {
+      ticketId: ticket(key),
+      whatsappId: ids[f?.conn ?? 'w1'],
+      contactId: 1,
+      userId: ids[agent],
+      queueId: ids[f?.queue ?? 'queueA'],
+      askedAt: iso(Date.parse(f?.created ?? '')),
+      score,
+      answeredAt,
+    };
+  };
+  const contactId = (await t.ctx.db.selectFrom('tickets').select('contactId').where('id', '=', ticket('t1')).executeTakeFirstOrThrow()).contactId;
+  await t.ctx.db
+    .insertInto('ticketRatings')
+    .values(
+      [
+        rating('t1', 'agent1', 5, '2026-03-02T10:00:00-03:00'),
+        rating('t2', 'agent1', 4, '2026-03-02T11:00:00-03:00'),
+        rating('t4', 'agent2', 2, '2026-03-03T11:00:00-03:00'),
+        rating('t3', 'agent2', null, null),
+        rating('t6', 'agent1', 1, '2026-03-01T23:00:00-03:00'),
+      ].map((r) => ({ ...r, contactId, answeredAt: r.answeredAt === null ? null : iso(Date.parse(r.answeredAt)) })),
+    )
+    .execute();
 });
 afterAll(async () => {
   await t.close();
@@ -91,6 +132,8 @@ describe('report figures', () => {
       { weekday: 2, hour: 10, count: 1 },
       { weekday: 2, hour: 23, count: 1 },
     ]);
+    // Answers in the range: 5, 4 and 2 (t3 unanswered, t6 the day before): 11 / 3 = 3.67.
+    expect(body.csat).toEqual({ count: 3, average: 3.67 });
     expect(body.days).toEqual([
       { day: '2026-03-02', opened: 4, resolved: 3 },
       { day: '2026-03-03', opened: 2, resolved: 2 },
@@ -111,6 +154,16 @@ describe('report figures', () => {
       { weekday: 1, hour: 14, count: 1 },
       { weekday: 2, hour: 23, count: 1 },
     ]);
+    // VIP: t1 and t4; first responses 60 s and 300 s, resolutions 10 and 30 min; ratings 5 and 2.
+    const label = (await get(`&labelId=${ids.vip}`)).json<TReport>();
+    expect(label).toMatchObject({
+      opened: 2,
+      resolved: 2,
+      firstResponse: { count: 2, medianMs: 60_000, p90Ms: 300_000 },
+      resolution: { count: 2, medianMs: 600_000, p90Ms: 1_800_000 },
+      csat: { count: 2, average: 3.5 },
+    });
+    expect(agent.csat).toEqual({ count: 1, average: 2 });
     // Both together: nothing.
     const none = (await get(`&queueId=${ids.queueA}&whatsappId=${ids.w2}`)).json<TReport>();
     expect(none).toMatchObject({ opened: 0, resolved: 0, firstResponse: { count: 0, medianMs: null, p90Ms: null }, resolution: { count: 0, medianMs: null, p90Ms: null }, busiest: [] });
