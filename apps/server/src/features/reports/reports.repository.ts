@@ -52,16 +52,12 @@ function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) {
   return query;
 }
 
-/** Tickets created in the range (opened) and closed in it (resolved). */
-export async function openedAndResolved(db: Db, scope: ReportScope): Promise<{ opened: number; resolved: number }> {
-  const [opened, resolved] = await Promise.all(
-    (['tickets.createdAt', 'tickets.closedAt'] as const).map((column) =>
-      filtered(db, scope, column)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ),
-  );
-  return { opened: Number(opened?.n ?? 0), resolved: Number(resolved?.n ?? 0) };
+/** Tickets closed in the range (resolved). */
+export async function resolvedCount(db: Db, scope: ReportScope): Promise<number> {
+  const row = await filtered(db, scope, 'tickets.closedAt')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -89,24 +85,30 @@ export async function durationPercentiles(
   return { count, values: options.percents.map((_, i) => (count === 0 || row?.[`p${i}`] == null ? null : Number(row[`p${i}`]))) };
 }
 
-/** Tickets created in the range per local weekday and hour (cells with none left out). */
-export async function createdByWeekdayAndHour(db: Db, scope: ReportScope, clock: ReportClock): Promise<{ weekday: number; hour: number; count: number }[]> {
+/**
+ * Tickets created in the range per local day number (local milliseconds / 86,400,000) and hour:
+ * one pass over the range gives the opened count, the counts per day and the busiest weekday and hour.
+ */
+export async function createdByLocalDayAndHour(db: Db, scope: ReportScope, clock: ReportClock): Promise<{ day: number; hour: number; count: number }[]> {
   const created = filtered(db, scope, 'tickets.createdAt').select(epochMs(scope.kind, 'tickets.createdAt').as('e'));
   const local = localMs(clock);
+  const day = sql<number>`${local} / ${sql.lit(DAY_MS)}`;
+  const hour = sql<number>`(${local} / ${sql.lit(HOUR_MS)}) % 24`;
   const rows = await db
     .selectFrom(created.as('c'))
-    .select([
-      sql<number>`(${local} / ${sql.lit(DAY_MS)} + ${sql.lit(EPOCH_WEEKDAY)}) % 7`.as('weekday'),
-      sql<number>`(${local} / ${sql.lit(HOUR_MS)}) % 24`.as('hour'),
-      (eb) => eb.fn.countAll<number>().as('n'),
-    ])
-    .groupBy([sql`(${local} / ${sql.lit(DAY_MS)} + ${sql.lit(EPOCH_WEEKDAY)}) % 7`, sql`(${local} / ${sql.lit(HOUR_MS)}) % 24`])
+    .select([day.as('day'), hour.as('hour'), (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy([day, hour])
     .execute();
-  return rows.map((r) => ({ weekday: Number(r.weekday), hour: Number(r.hour), count: Number(r.n) })).sort((a, b) => a.weekday - b.weekday || a.hour - b.hour);
+  return rows.map((r) => ({ day: Number(r.day), hour: Number(r.hour), count: Number(r.n) }));
+}
+
+/** The weekday (0 Sunday … 6 Saturday) of a local day number: 1970-01-01 was a Thursday. */
+export function weekdayOf(dayNumber: number): number {
+  return (dayNumber + EPOCH_WEEKDAY) % 7;
 }
 
 /** Tickets whose `column` falls in the range, per local day number (local milliseconds / 86,400,000). */
-export async function countsByLocalDay(db: Db, scope: ReportScope, clock: ReportClock, column: 'tickets.createdAt' | 'tickets.closedAt'): Promise<Map<number, number>> {
+export async function countsByLocalDay(db: Db, scope: ReportScope, clock: ReportClock, column: 'tickets.closedAt'): Promise<Map<number, number>> {
   const moments = filtered(db, scope, column).select(epochMs(scope.kind, column).as('e'));
   const day = sql<number>`${localMs(clock)} / ${sql.lit(DAY_MS)}`;
   const rows = await db

@@ -9,7 +9,7 @@ import { AppError } from '../../core/errors.js';
 import { dayStartMs, daysBetween, nextDay, offsetSegments } from './report-clock.js';
 import { reportOptions } from './report-options.repository.js';
 import { reportTimeZone } from './report-time-zone.js';
-import { countsByLocalDay, createdByWeekdayAndHour, csatTotals, durationPercentiles, openedAndResolved, type ReportClock, type ReportScope } from './reports.repository.js';
+import { countsByLocalDay, createdByLocalDayAndHour, csatTotals, durationPercentiles, resolvedCount, weekdayOf, type ReportClock, type ReportScope } from './reports.repository.js';
 
 const PERCENTS = [REPORT_PERCENTILES.median * 100, REPORT_PERCENTILES.p90 * 100] as const;
 const DAY_MS = 86_400_000;
@@ -38,27 +38,37 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     before: new Date(beforeMs).toISOString(),
     filters: { queueId: query.queueId, userId: query.userId, whatsappId: query.whatsappId, labelId: query.labelId },
   };
-  const [counts, firstResponse, resolution, busiest, openedByDay, resolvedByDay, csat] = await Promise.all([
-    openedAndResolved(ctx.db, scope),
+  const [created, resolved, firstResponse, resolution, resolvedByDay, csat] = await Promise.all([
+    createdByLocalDayAndHour(ctx.db, scope, clock),
+    resolvedCount(ctx.db, scope),
     durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.firstResponseAt', rangeColumn: 'tickets.createdAt', percents: PERCENTS }),
     durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.closedAt', rangeColumn: 'tickets.closedAt', percents: PERCENTS }),
-    createdByWeekdayAndHour(ctx.db, scope, clock),
-    countsByLocalDay(ctx.db, scope, clock, 'tickets.createdAt'),
     countsByLocalDay(ctx.db, scope, clock, 'tickets.closedAt'),
     csatTotals(ctx.db, scope),
   ]);
+  const openedByDay = new Map<number, number>();
+  const busiest = new Map<string, { weekday: number; hour: number; count: number }>();
+  for (const cell of created) {
+    openedByDay.set(cell.day, (openedByDay.get(cell.day) ?? 0) + cell.count);
+    const weekday = weekdayOf(cell.day);
+    const key = `${weekday}-${cell.hour}`;
+    const entry = busiest.get(key) ?? { weekday, hour: cell.hour, count: 0 };
+    entry.count += cell.count;
+    busiest.set(key, entry);
+  }
   const firstDay = Math.round(Date.parse(`${from}T00:00:00Z`) / DAY_MS);
   return {
     from,
     to,
     timeZone,
     businessHoursOnly: false,
-    ...counts,
+    opened: created.reduce((sum, cell) => sum + cell.count, 0),
+    resolved,
     firstResponse: figures(firstResponse),
     resolution: figures(resolution),
     // Two decimals: the same rounding of the same integers on both databases.
     csat: { count: csat.count, average: csat.count === 0 ? null : Math.round((csat.sum * 100) / csat.count) / 100 },
-    busiest,
+    busiest: [...busiest.values()].sort((a, b) => a.weekday - b.weekday || a.hour - b.hour),
     days: days.map((day, i) => ({ day, opened: openedByDay.get(firstDay + i) ?? 0, resolved: resolvedByDay.get(firstDay + i) ?? 0 })),
   };
 }
