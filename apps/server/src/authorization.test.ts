@@ -219,6 +219,26 @@ const table: Record<string, Row> = {
   },
   'DELETE /api/queue/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}` }) },
 
+  // Labels: admins define them; whoever sees a ticket or a contact labels it.
+  'GET /api/labels': { anon: 401, user: ok, admin: ok },
+  'POST /api/labels': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Etiqueta ${(n += 1)}`, color: '#123456' } }) },
+  'PUT /api/labels/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/labels/${await spareLabel()}`, payload: { name: `Etiqueta ${(n += 1)}`, color: '#654321' } }) },
+  'DELETE /api/labels/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/labels/${await spareLabel()}` }) },
+  'POST /api/tickets/{id}/labels': { anon: 401, user: ok, admin: ok, call: async (who) => ({ url: `/api/tickets/${(await seenTicket(who)).id}/labels`, payload: { labelId: await spareLabel() } }) },
+  'DELETE /api/tickets/{id}/labels/{labelId}': { anon: 401, user: ok, admin: ok, call: async (who) => ({ url: `/api/tickets/${(await seenTicket(who)).id}/labels/${await spareLabel()}` }) },
+  'POST /api/contacts/{id}/labels': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => ({ url: `/api/contacts/${(await seenTicket(who)).contactId}/labels`, payload: { labelId: await spareLabel() } }),
+  },
+  'DELETE /api/contacts/{id}/labels/{labelId}': {
+    anon: 401,
+    user: ok,
+    admin: ok,
+    call: async (who) => ({ url: `/api/contacts/${(await seenTicket(who)).contactId}/labels/${await spareLabel()}` }),
+  },
+
   // Quick answers are the team's: any user manages them.
   'GET /api/quickAnswers': { anon: 401, user: ok, admin: ok },
   'POST /api/quickAnswers': { anon: 401, user: 201, admin: 201, call: () => ({ payload: { shortcut: `oi${(n += 1)}`, message: 'Olá, tudo bem?' } }) },
@@ -634,6 +654,11 @@ async function userWithRole(name: string, permissions: readonly Permission[]): P
   });
   expect(given.statusCode).toBe(200);
   return { role: 'user', id: made.user.id, token: made.token, email: made.user.email, password: made.password };
+}
+
+async function spareLabel(): Promise<number> {
+  const res = await t.request({ method: 'POST', url: '/api/labels', token: t.adminToken, payload: { name: `Rótulo ${(n += 1)}`, color: '#0062B1' } });
+  return res.json<{ id: number }>().id;
 }
 
 async function quickAnswer(): Promise<number> {

@@ -352,8 +352,8 @@ describe('web app', () => {
     const file = await download.path();
     const { readFile } = await import('node:fs/promises');
     const csv = await readFile(file, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFF"name";"number";"email"');
-    expect(csv).toContain('"Imported 30";"5511980000030";"imported30@example.com"');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFF"name";"number";"email";"labels"');
+    expect(csv).toContain('"Imported 30";"5511980000030";"imported30@example.com";""');
     await context.close();
   });
 

@@ -182,7 +182,7 @@ describe('the first day in Portuguese', () => {
     // The contacts export: titles the contacts import reads back.
     await page.getByTestId('menu-contacts').click();
     const contacts = await download(page, 'export-contacts');
-    expect(contacts[0]).toEqual(['nome', 'numero', 'e-mail']);
+    expect(contacts[0]).toEqual(['nome', 'numero', 'e-mail', 'etiquetas']);
     expect(contacts.some((cells) => cells[0] === CUSTOMERS.photo.name && cells[1] === CUSTOMERS.photo.from)).toBe(true);
 
     expect(pageErrors).toEqual([]);
@@ -254,7 +254,7 @@ describe('the first day in Portuguese', () => {
     await screenshot(page, 'first-day-language-06-list-es-390');
     await page.goto('/contacts');
     const contacts = await download(page, 'export-contacts');
-    expect(contacts[0]).toEqual(['nombre', 'numero', 'correo']);
+    expect(contacts[0]).toEqual(['nombre', 'numero', 'correo', 'etiquetas']);
     expect(salesId).toBeGreaterThan(0);
     expect(pageErrors).toEqual([]);
     await context.close();

@@ -2,7 +2,7 @@
  * Labels: admins define them (name, colour); whoever may see a ticket or a contact puts labels on
  * it and takes them off. Every change is published, so every screen that shows it follows.
  */
-import type { TLabel, TLabelInput } from '@zapdesk/shared/labels';
+import type { TLabel } from '@zapdesk/shared/labels';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TContact } from '@zapdesk/shared/schemas';
 import type { AppContext } from '../../core/context.js';

@@ -18,10 +18,11 @@ import { toastError } from '../../core/ui/toastError';
 import { ConnectionSelect, useChosenConnection } from '../whatsapps/ConnectionSelect';
 import { createCampaign } from './campaigns.api';
 import { MediaSourceField } from './MediaSourceField';
+import { LabelAudience } from '../labels/LabelAudience';
 import { NumbersField } from './NumbersField';
 import { fieldErrorsOf, ScheduleField, useSchedule } from './SendFormParts';
 
-const FIELDS = ['whatsappId', 'numbers', 'message', 'mediaUrl', 'mediaPath', 'minDelay', 'maxDelay', 'scheduledAt'] as const;
+const FIELDS = ['whatsappId', 'numbers', 'labelId', 'message', 'mediaUrl', 'mediaPath', 'minDelay', 'maxDelay', 'scheduledAt'] as const;
 type Field = (typeof FIELDS)[number];
 type Errors = Partial<Record<Field, string>>;
 
@@ -33,6 +34,7 @@ export function CampaignForm({ kind, onCreated }: Props) {
   const { t } = useTranslation();
   const { whatsappId, choose, connections } = useChosenConnection();
   const [numbers, setNumbers] = useState('');
+  const [labelId, setLabelId] = useState<number | null | undefined>(undefined);
   const [message, setMessage] = useState('');
   const [media, setMedia] = useState({ mediaUrl: '', mediaPath: '' });
   const [minDelay, setMinDelay] = useState('5');
@@ -46,7 +48,7 @@ export function CampaignForm({ kind, onCreated }: Props) {
     const input = {
       kind,
       whatsappId,
-      numbers,
+      ...(labelId === undefined ? { numbers } : labelId === null ? {} : { labelId }),
       message: kind === 'voice' ? '' : message,
       ...(media.mediaUrl.trim() ? { mediaUrl: media.mediaUrl.trim() } : {}),
       ...(media.mediaPath.trim() ? { mediaPath: media.mediaPath.trim() } : {}),
@@ -56,7 +58,8 @@ export function CampaignForm({ kind, onCreated }: Props) {
     };
     const parsed = ZCampaignCreateSchema.safeParse(input);
     const found: Errors = parsed.success ? {} : errorsOf(parsed.error.issues.map((issue) => [issue.path[0], issue.message]));
-    if (numbers.trim() === '') found.numbers = fieldErrorText({ message: 'REQUIRED' });
+    if (labelId === undefined && numbers.trim() === '') found.numbers = fieldErrorText({ message: 'REQUIRED' });
+    if (labelId === null) found.labelId = fieldErrorText({ message: 'REQUIRED' });
     if (schedule.invalid) found.scheduledAt = fieldErrorText({ message: 'REQUIRED' });
     setErrors(found);
     if (!parsed.success || Object.keys(found).length > 0) return;
@@ -81,7 +84,7 @@ export function CampaignForm({ kind, onCreated }: Props) {
         {t('campaigns.form.backgroundNote', { block: CAMPAIGN_LIMITS.adviceBlockSize })}
       </Alert>
       <ConnectionSelect whatsappId={whatsappId} connections={connections} onChange={choose} error={errors.whatsappId} testId="campaign-connection" />
-      <NumbersField value={numbers} onChange={setNumbers} error={errors.numbers} />
+      <LabelAudience labelId={labelId} onChange={setLabelId} error={errors.labelId} numbersField={<NumbersField value={numbers} onChange={setNumbers} error={errors.numbers} />} />
       {kind === 'text' || kind === 'voice' ? null : (
         <MediaSourceField kind={kind} {...media} onChange={(change) => setMedia((m) => ({ ...m, ...change }))} error={errors.mediaUrl ?? errors.mediaPath} />
       )}

@@ -69,6 +69,8 @@ export function ImportExportPanel({ ticket }: { ticket: TTicket }) {
     header: [t('chat.csvDate'), t('chat.csvTime'), t('chat.csvFrom'), t('chat.csvBody')] as [string, string, string, string],
     me: user?.name ?? t('chat.you'),
     contact: ticket.contact.name,
+    // A labelled ticket's export says its labels in a last column.
+    ticketLabels: ticket.labels.length ? { title: t('labels.csvColumn'), value: ticket.labels.map((label) => label.name).join(', ') } : undefined,
   });
 
   const [mailOpen, setMailOpen] = useState(false);

@@ -5,11 +5,17 @@ import { formatDay, formatTime } from '../../core/ui/formatDate';
 
 export const CSV_FILE_NAME = 'zdg.csv';
 
-export function messagesToCsv(messages: TMessage[], labels: { header: [string, string, string, string]; me: string; contact: string }): string {
-  const rows: string[][] = [labels.header];
+/** `ticketLabels`: the ticket's labels, a last column repeated on each row (so a filter in a spreadsheet keeps them). */
+export function messagesToCsv(
+  messages: TMessage[],
+  labels: { header: [string, string, string, string]; me: string; contact: string; ticketLabels?: { title: string; value: string } | undefined },
+): string {
+  const extra = labels.ticketLabels;
+  const rows: string[][] = [extra ? [...labels.header, extra.title] : labels.header];
   for (const message of messages) {
     const from = message.fromMe ? labels.me : (message.contact?.name ?? labels.contact);
-    rows.push([formatDay(message.createdAt), formatTime(message.createdAt), from, message.isDeleted ? '' : message.body]);
+    const row = [formatDay(message.createdAt), formatTime(message.createdAt), from, message.isDeleted ? '' : message.body];
+    rows.push(extra ? [...row, extra.value] : row);
   }
   return csvFile(rows);
 }

@@ -34,6 +34,8 @@ import { SearchField } from '../../core/ui/SearchField';
 import { HIDE_ON_PHONE, TableEmptyRow, TableRowsSkeleton } from '../../core/ui/TableStates';
 import { errorText, toastError } from '../../core/ui/toastError';
 import { createTicket, saveTicketInCache } from '../tickets/tickets.api';
+import { LabelChips } from '../labels/LabelChips';
+import { LabelFilterSelect } from '../labels/LabelFilterSelect';
 import { ContactImportDialog } from './ContactImportDialog';
 import { ContactModal } from './ContactModal';
 import { contactsKeys, deleteContact, downloadContactsCsv, fetchContactsPage } from './contacts.api';
@@ -47,7 +49,13 @@ export default function ContactsPage() {
   const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebouncedValue(search, LIMITS.searchDebounceMs);
-  const list = usePagedList({ listKey: contactsKeys.list, search: debouncedSearch, fetchPage: fetchContactsPage });
+  const [labelIds, setLabelIds] = useState<number[]>([]);
+  // A list narrowed by label is kept apart from the live-patched lists, and read again when labels change.
+  const list = usePagedList({
+    listKey: labelIds.length ? ['contacts', 'byLabel', labelIds.join(',')] : contactsKeys.list,
+    search: debouncedSearch,
+    fetchPage: (text, page) => fetchContactsPage(text, page, labelIds),
+  });
   const scroll = useInfiniteScroll({ hasNextPage: list.hasNextPage, isFetching: list.isFetching, fetchNextPage: list.fetchNextPage });
   const [editing, setEditing] = useState<{ contact: TContact | null } | null>(null);
   const [deleting, setDeleting] = useState<TContact | null>(null);
@@ -94,6 +102,7 @@ export default function ContactsPage() {
       actions={
         <>
           <SearchField value={search} onChange={setSearch} placeholder={t('contacts.search')} />
+          <LabelFilterSelect value={labelIds} onChange={setLabelIds} testId="contacts-label-filter" />
           {can('contactsImportExport') ? (
             <>
               <Button variant="outlined" startIcon={<FileUploadOutlined />} onClick={() => setImporting(true)} data-testid="import-contacts">
@@ -137,6 +146,7 @@ export default function ContactsPage() {
                   <Typography variant="body2" fontWeight={600}>
                     {contact.name}
                   </Typography>
+                  <LabelChips labels={contact.labels} testId="contact-row-label" />
                   {/* Phones show the number under the name instead of in its own column. */}
                   <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' }, fontVariantNumeric: 'tabular-nums' }}>
                     {contact.number}

@@ -13,8 +13,10 @@ export const contactsKeys = {
   detail: (id: number) => ['contacts', 'detail', id] as const,
 };
 
-export async function fetchContactsPage(search: string, pageNumber: number): Promise<Page<TContact>> {
-  const { contacts, count, hasMore } = await request<z.output<typeof ZContactListSchema>>('/contacts', { query: { searchParam: search, pageNumber } });
+/** `labelIds`: only the contacts carrying any of these labels. */
+export async function fetchContactsPage(search: string, pageNumber: number, labelIds: number[] = []): Promise<Page<TContact>> {
+  const query = { searchParam: search, pageNumber, ...(labelIds.length ? { labelIds: JSON.stringify(labelIds) } : {}) };
+  const { contacts, count, hasMore } = await request<z.output<typeof ZContactListSchema>>('/contacts', { query });
   return { items: contacts, count, hasMore };
 }
 
@@ -48,7 +50,12 @@ export function importContacts(file: File) {
 /** The contacts as zdg.csv. */
 export function downloadContactsCsv(): Promise<void> {
   // The titles are ones the contacts import reads back (nome/numero/e-mail, nombre/numero/correo).
-  const columns = { name: { title: i18n.t('exports.contacts.name') }, number: { title: i18n.t('exports.contacts.number') }, email: { title: i18n.t('exports.contacts.email') }, labels: { title: i18n.t('labels.csvColumn') } };
+  const columns = {
+    name: { title: i18n.t('exports.contacts.name') },
+    number: { title: i18n.t('exports.contacts.number') },
+    email: { title: i18n.t('exports.contacts.email') },
+    labels: { title: i18n.t('labels.contactsCsvColumn') },
+  };
   return downloadFile('/contacts/export', 'zdg.csv', (text) => localizeCsv(text, columns));
 }
 

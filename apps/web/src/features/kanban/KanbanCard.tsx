@@ -14,6 +14,7 @@ import type { TTicket } from '@zapdesk/shared/messaging';
 import { formatRecent } from '../../core/ui/formatDate';
 import { listLine } from '../../core/ui/mediaLine';
 import { initials } from '../../core/ui/initials';
+import { LabelChips } from '../labels/LabelChips';
 
 type ViewProps = {
   ticket: TTicket;
@@ -98,6 +99,7 @@ export function KanbanCardView({ ticket, showStatus, overlay = false }: ViewProp
               data-testid="kanban-card-queue-name"
             />
           )}
+          <LabelChips labels={ticket.labels} testId="kanban-card-label" />
           {ticket.user ? (
             <Chip
               icon={<PersonOutline />}
@@ -121,11 +123,13 @@ type Props = {
   showStatus: boolean;
   /** Clicks that end a drag must not open the chat. */
   wasDragging: () => boolean;
+  /** Where a ticket shows in several columns (by label), each card's own drag id. */
+  dragId?: string | undefined;
 };
 
-export function KanbanCard({ ticket, showStatus, wasDragging }: Props) {
+export function KanbanCard({ ticket, showStatus, wasDragging, dragId }: Props) {
   const navigate = useNavigate();
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: ticket.id, data: { ticket } });
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: dragId ?? ticket.id, data: { ticket } });
   // A pending ticket opens only through Accept, as in the tickets list: here, a drag to 'In service'.
   const opens = ticket.status !== 'pending';
   return (

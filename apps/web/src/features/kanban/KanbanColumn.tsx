@@ -110,7 +110,7 @@ export function KanbanColumn({ target, title, color, tickets, count, loading, ha
         ) : (
           <Stack gap={1}>
             {tickets.map((ticket) => (
-              <KanbanCard key={ticket.id} ticket={ticket} showStatus={showStatus} wasDragging={wasDragging} />
+              <KanbanCard key={ticket.id} ticket={ticket} showStatus={showStatus} wasDragging={wasDragging} dragId={target.kind === 'label' ? `${targetId(target)}|${ticket.id}` : undefined} />
             ))}
           </Stack>
         )}

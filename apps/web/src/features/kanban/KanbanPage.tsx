@@ -19,6 +19,8 @@ import type { TQueueRef } from '@zapdesk/shared/schemas';
 import { useAuth } from '../../core/auth/AuthProvider';
 import { PageLayout } from '../../core/ui/PageLayout';
 import { toastError } from '../../core/ui/toastError';
+import { draggedTicketId, labelColumns } from '../labels/kanbanByLabel';
+import { useLabels } from '../labels/labels.api';
 import { useQueues } from '../queues/queues.api';
 import { uniqueTickets, useTicketsQuery } from '../tickets/ticketLists';
 import { KanbanCardView } from './KanbanCard';
@@ -26,7 +28,7 @@ import { KanbanColumn, type ColumnSpec } from './KanbanColumn';
 import { canMove, isSameColumn, moveTicket, targetId } from './kanban.api';
 import { useJoinTicketLists } from './useJoinTicketLists';
 
-type View = 'status' | 'queue';
+type View = 'status' | 'queue' | 'label';
 type TicketsQuery = ReturnType<typeof useTicketsQuery>;
 
 /** A click right after a drag ends is the drag's own mouse-up, not a request to open the chat. */
@@ -68,6 +70,7 @@ export default function KanbanPage() {
   const openQuery = useTicketsQuery({ status: 'open', showAll });
   const closedQuery = useTicketsQuery({ status: 'closed', showAll }, { enabled: view === 'status' });
   const queuesQuery = useQueues();
+  const labelsQuery = useLabels();
   useJoinTicketLists();
 
   const error = pendingQuery.error ?? openQuery.error ?? closedQuery.error;
@@ -100,6 +103,7 @@ export default function KanbanPage() {
       loadMore,
       paging: 'button' as const,
     };
+    if (view === 'label') return labelColumns({ active, labels: labelsQuery.data ?? [], noLabelTitle: t('labels.kanbanNoLabel'), common });
     const noQueue = active.filter((ticket) => ticket.queueId === null);
     return [
       { ...common, target: { kind: 'queue', queue: null }, title: t('kanban.noQueue'), color: NO_QUEUE_COLOR, tickets: noQueue, count: noQueue.length },
@@ -110,7 +114,7 @@ export default function KanbanPage() {
           return { ...common, target: { kind: 'queue', queue }, title: queue.name, color: queue.color, tickets, count: tickets.length };
         }),
     ];
-  }, [view, t, pendingQuery, openQuery, closedQuery, queuesQuery.data, showAll, user?.queues]);
+  }, [view, t, pendingQuery, openQuery, closedQuery, queuesQuery.data, labelsQuery.data, showAll, user?.queues]);
 
   const sensors = useSensors(
     useSensor(MouseSensor, { activationConstraint: { distance: 6 } }),
@@ -122,7 +126,7 @@ export default function KanbanPage() {
   const ticketsById = useMemo(() => new Map(columns.flatMap((column) => column.tickets.map((ticket) => [ticket.id, ticket] as const))), [columns]);
   const targets = useMemo(() => new Map(columns.map((column) => [targetId(column.target), column.target])), [columns]);
 
-  const onDragStart = ({ active }: DragStartEvent) => setDragged(ticketsById.get(Number(active.id)) ?? null);
+  const onDragStart = ({ active }: DragStartEvent) => setDragged(ticketsById.get(draggedTicketId(active.id)) ?? null);
   const onDragEnd = ({ over }: DragEndEvent) => {
     const ticket = dragged;
     setDragged(null);
@@ -140,7 +144,7 @@ export default function KanbanPage() {
 
   // What a screen reader hears while a card is moved with the keyboard, in the interface's language.
   const columnTitle = (id: string | number | undefined) => columns.find((column) => targetId(column.target) === String(id))?.title ?? '';
-  const cardName = (id: string | number) => ticketsById.get(Number(id))?.contact.name ?? '';
+  const cardName = (id: string | number) => ticketsById.get(draggedTicketId(id))?.contact.name ?? '';
   const accessibility = {
     screenReaderInstructions: { draggable: t('kanban.a11y.instructions') },
     announcements: {
@@ -156,7 +160,7 @@ export default function KanbanPage() {
   return (
     <PageLayout
       title={t('menu.kanban')}
-      subtitle={view === 'status' ? t('kanban.subtitle') : t('kanban.queueSubtitle')}
+      subtitle={view === 'status' ? t('kanban.subtitle') : view === 'label' ? t('labels.kanbanSubtitle') : t('kanban.queueSubtitle')}
       testId="kanban-page"
       actions={
         <>
@@ -166,6 +170,9 @@ export default function KanbanPage() {
             </ToggleButton>
             <ToggleButton value="queue" sx={{ px: 1.75 }} data-testid="kanban-view-queue">
               {t('kanban.byQueue')}
+            </ToggleButton>
+            <ToggleButton value="label" sx={{ px: 1.75 }} data-testid="kanban-view-label">
+              {t('labels.kanbanByLabel')}
             </ToggleButton>
           </ToggleButtonGroup>
           {isAdmin ? (
@@ -182,10 +189,10 @@ export default function KanbanPage() {
       <DndContext sensors={sensors} accessibility={accessibility} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={onDragCancel}>
         <Box sx={{ flex: 1, minHeight: 0, display: 'flex', gap: 1.5, overflowX: 'auto', pb: 1, scrollSnapType: { xs: 'x mandatory', sm: 'none' } }} data-testid="kanban-board" data-view={view}>
           {columns.map((column) => (
-            <KanbanColumn key={targetId(column.target)} {...column} dragged={dragged} showStatus={view === 'queue'} wasDragging={wasDragging} />
+            <KanbanColumn key={targetId(column.target)} {...column} dragged={dragged} showStatus={view !== 'status'} wasDragging={wasDragging} />
           ))}
         </Box>
-        <DragOverlay>{dragged ? <KanbanCardView ticket={dragged} showStatus={view === 'queue'} overlay /> : null}</DragOverlay>
+        <DragOverlay>{dragged ? <KanbanCardView ticket={dragged} showStatus={view !== 'status'} overlay /> : null}</DragOverlay>
       </DndContext>
     </PageLayout>
   );

@@ -21,6 +21,7 @@ export function ContactLabels({ contact }: { contact: TContact }) {
       const saved = await setContactLabel(contact.id, label.id, on);
       saveContactInCache(queryClient, saved);
       saveContactInTickets(queryClient, saved);
+      void queryClient.invalidateQueries({ queryKey: ['contacts', 'byLabel'] });
       toast.success(t(on ? 'labels.addedContact' : 'labels.removedContact', { name: label.name }));
     } catch (error) {
       toastError(error);

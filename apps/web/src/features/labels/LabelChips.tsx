@@ -18,7 +18,15 @@ export function LabelChips({ labels, testId = 'label-chip', onDelete, deleteLabe
           size="small"
           onDelete={onDelete ? () => onDelete(label) : undefined}
           deleteIcon={onDelete ? <Cancel aria-label={deleteLabel?.(label)} data-testid={`${testId}-remove`} /> : undefined}
-          sx={{ height: 20, fontSize: 11, fontWeight: 600, bgcolor: label.color, color: textOn(label.color), maxWidth: 160, '& .MuiChip-deleteIcon': { color: textOn(label.color), opacity: 0.8, fontSize: 14 } }}
+          sx={{
+            height: 20,
+            fontSize: 11,
+            fontWeight: 600,
+            bgcolor: label.color,
+            color: textOn(label.color),
+            maxWidth: 160,
+            '& .MuiChip-deleteIcon': { color: textOn(label.color), opacity: 0.8, fontSize: 14 },
+          }}
           data-testid={testId}
           data-label-id={label.id}
         />

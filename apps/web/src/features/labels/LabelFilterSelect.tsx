@@ -32,7 +32,8 @@ export function LabelFilterSelect({ value, onChange, testId }: Props) {
         renderValue={() => (
           <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             <LocalOfferOutlined sx={{ fontSize: 18, color: value.length ? 'primary.main' : 'action.active' }} />
-            <span data-testid={`${testId}-count`}>{value.length ? String(value.length) : t('labels.filterShort')}</span>
+            {/* Unset, the icon alone (the tooltip and the field's name say what it is): the toolbar is narrow. */}
+            {value.length ? <span data-testid={`${testId}-count`}>{String(value.length)}</span> : null}
           </Box>
         )}
         sx={{ flexShrink: 0, fontSize: 13, '& .MuiSelect-select': { py: 0.6, pl: 1 } }}
