@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSAT_DEFAULT_QUESTIONS } from '@zapdesk/shared/csat';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
+import { seriousViolations } from './axe';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
@@ -100,6 +101,8 @@ describe('pesquisa de satisfação', () => {
     await page.getByTestId('ticket-row').filter({ hasText: CUSTOMER.name }).click();
     await eventually(() => page.getByTestId('ticket-rating').getAttribute('data-score')).toBe('5');
     await screenshot(page, 'csat-02-ticket-rated-1440');
+    const violations = await seriousViolations(page);
+    expect(violations, violations.join('\n')).toEqual([]);
     await page.context().close();
   });
 

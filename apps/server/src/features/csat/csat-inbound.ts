@@ -8,20 +8,25 @@ import { asCsatLanguage, CSAT_ANSWER_WINDOW_MS, CSAT_COMMENT_MAX_LENGTH, CSAT_CO
 import type { InboundMessage } from '../../channels/channel.js';
 import type { Db } from '../../core/db/database.js';
 import { nowIso } from '../../core/time.js';
-import type { Outbox } from '../messages/inbound/batch-outbox.js';
 import * as messages from '../messages/messages.repository.js';
 import * as tickets from '../tickets/tickets.repository.js';
 import * as repo from './csat.repository.js';
 import { parseRating } from './rating-parser.js';
 
-type Reply = { whatsappId: number; contactId: number; message: InboundMessage; outbox: Outbox };
+/** What the inbound batch announces once committed: the stored message, and the thank-you to send. */
+type Announcements = { stored: messages.MessageRow[]; replies: { ticketId: number; body: string }[] };
+
+type Reply = { whatsappId: number; contactId: number; message: InboundMessage; outbox: Announcements };
 
 /** Answers true when the message was the answer or its comment (stored here); false: the pipeline goes on as usual. */
 export async function takeRatingReply(db: Db, reply: Reply): Promise<boolean> {
   const { message, contactId, whatsappId } = reply;
   if (message.fromMe || message.chat.kind === 'group') return false;
   const rating = await repo.findLatestRating(db, contactId, whatsappId);
-  if (!rating || rating.expiredAt !== null) return false;
+  // Questions of another day are left alone (an unanswered one expires below, on this message).
+  if (!rating || rating.expiredAt !== null || (rating.score !== null && Date.now() - Date.parse(rating.askedAt) >= CSAT_ANSWER_WINDOW_MS + CSAT_COMMENT_WINDOW_MS)) return false;
+  // A redelivered answer or comment was taken already: it must not reopen the ticket now.
+  if ((await messages.findMessageByProviderId(db, whatsappId, message.providerId))?.ticketId === rating.ticketId) return true;
   const now = nowIso();
   const waiting = rating.score === null;
   if (!waiting && (rating.comment !== null || rating.answeredAt === null || Date.now() - Date.parse(rating.answeredAt) >= CSAT_COMMENT_WINDOW_MS)) return false;
