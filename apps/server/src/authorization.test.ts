@@ -133,6 +133,7 @@ async function ownCampaign(who: Who, options: { scheduled?: boolean } = {}): Pro
 }
 
 const ok = 200;
+const alwaysOpen = { timezone: 'America/Sao_Paulo', week: Array.from({ length: 7 }, () => [{ from: '00:00', to: '24:00' }]), holidays: [], outOfHoursMessage: '' };
 const table: Record<string, Row> = {
   'GET /api/health': { anon: ok, user: ok, admin: ok },
   'POST /api/auth/login': { anon: ok, user: ok, admin: ok, call: () => ({ payload: { email: plain.email, password: plain.password } }) },
@@ -238,6 +239,14 @@ const table: Record<string, Row> = {
     admin: ok,
     call: async (who) => ({ url: `/api/contacts/${(await seenTicket(who)).contactId}/labels/${await spareLabel()}` }),
   },
+  // Business hours are for admins; a body that keeps every day open and sends nothing.
+  'GET /api/business-hours': { anon: 401, user: 403, admin: ok },
+  'GET /api/business-hours/default': { anon: 401, user: 403, admin: ok },
+  'PUT /api/business-hours/default': { anon: 401, user: 403, admin: ok, call: () => ({ payload: alwaysOpen }) },
+  'DELETE /api/business-hours/default': { anon: 401, user: 403, admin: 204 },
+  'GET /api/business-hours/queues/{queueId}': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/business-hours/queues/${queueId}` }) },
+  'PUT /api/business-hours/queues/{queueId}': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/business-hours/queues/${queueId}`, payload: alwaysOpen }) },
+  'DELETE /api/business-hours/queues/{queueId}': { anon: 401, user: 403, admin: 204, call: () => ({ url: `/api/business-hours/queues/${queueId}` }) },
 
   // Quick answers are the team's: any user manages them.
   'GET /api/quickAnswers': { anon: 401, user: ok, admin: ok },

@@ -52,11 +52,13 @@ describe('business hours', () => {
     // A Portuguese screen starts in São Paulo's time zone with Monday to Friday 08:00–18:00.
     await expect.poll(() => page.getByTestId('hours-timezone').inputValue()).toContain('America/Sao Paulo');
     expect(await page.getByTestId('hours-from-1-0').inputValue()).toBe('08:00');
+    await screenshot(page, 'hours-00-editor-top-1440-pt');
     // Saturday mornings too.
     await page.getByTestId('hours-open-6').locator('input').check();
     await page.getByTestId('hours-to-6-0').fill('12:00');
     // Today is a holiday: closed all day.
-    await page.getByTestId('hours-holiday-date').fill(todayInSaoPaulo());
+    // Typed as Brazilians write dates.
+    await page.getByTestId('hours-holiday-date').fill(todayInSaoPaulo().split('-').reverse().join('/'));
     await page.getByTestId('hours-holiday-add').click();
     await dialog.getByTestId('hours-holiday').first().waitFor();
     await expect.poll(() => page.getByTestId('hours-now').textContent()).toBe('Fechado agora');
@@ -77,7 +79,9 @@ describe('business hours', () => {
     // A customer writes now: closed, so the message reaches the phone, once.
     await api(`/simulator/${phone}/inbound`, { method: 'POST', body: { from: '5511944445555', name: 'Marta', body: 'Boa noite, vocês estão aí?' } });
     const expected = 'Olá Marta! A Suporte está fechada agora; respondemos assim que abrirmos.';
-    await eventually(async () => ((await (await api(`/simulator/${phone}/outbox`)).json()) as { to: string; body: string }[]).filter((m) => m.to === '5511944445555').map((m) => m.body)).toEqual([expected]);
+    await eventually(async () => ((await (await api(`/simulator/${phone}/outbox`)).json()) as { to: string; body: string }[]).filter((m) => m.to === '5511944445555').map((m) => m.body)).toEqual([
+      expected,
+    ]);
     // In the inbox, the waiting ticket shows the reply that went out.
     const { tickets } = (await (await api('/tickets?status=pending&showAll=true')).json()) as { tickets: { id: number; contact: { number: string } }[] };
     const ticketId = tickets.find((x) => x.contact.number === '5511944445555')?.id ?? 0;
@@ -112,7 +116,7 @@ describe('business hours', () => {
     await screenshot(page, 'hours-05-editor-message-390-pt');
     // A range that ends before it starts cannot be saved, and says why.
     await page.getByTestId('hours-to-1-0').fill('07:00');
-    await page.getByText('O fim vem depois do início (00:00 = meia-noite)').waitFor();
+    await page.getByText('O fim vem depois do início (24:00 = meia-noite)').waitFor();
     expect(await page.getByTestId('hours-save').isDisabled()).toBe(true);
     await page.getByTestId('hours-cancel').click();
     expect(pageErrors).toEqual([]);

@@ -12,15 +12,14 @@ import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
 import { claimOutOfHoursReply, findHoursOfQueue, findRuleOfQueue, forgetOutOfHoursReply } from './business-hours.repository.js';
 
 export type OutOfHoursInput = {
-  ticket: { id: number; created: boolean; reopened?: boolean; userId: number | null };
+  ticket: { id: number; created: boolean; reopened?: boolean; queueId: number | null; userId: number | null };
+  /** The queue this message's routing gave the ticket, if any. */
+  routedQueueId: number | undefined;
   whatsappId: number;
   contactId: number;
-  /** The ticket's queue after this message's routing (null: none yet). */
-  queueId: number | null | undefined;
   /** The connection's queues: a ticket without a queue follows the connection's only queue. */
-  connectionQueues: readonly { id: number }[];
-  isGroup: boolean;
-  fromMe: boolean;
+  settings: { queues: readonly { id: number }[] };
+  message: { fromMe: boolean; chat: { kind: string } };
   /** The chatbot answered this message: it speaks for the product, no second answer. */
   botTook: boolean;
   now: string;
@@ -33,10 +32,11 @@ export type OutOfHoursInput = {
  * and a new conversation starts (a new ticket, or the old one reopened by a message).
  */
 export async function outOfHoursReply(db: Db, input: OutOfHoursInput): Promise<string> {
-  const { ticket } = input;
-  if (input.isGroup || input.fromMe || input.botTook || ticket.userId !== null) return '';
+  const { ticket, message } = input;
+  if (message.chat.kind === 'group' || message.fromMe || input.botTook || ticket.userId !== null) return '';
   if (ticket.reopened) await forgetOutOfHoursReply(db, ticket.id);
-  const queueId = input.queueId ?? (input.connectionQueues.length === 1 ? (input.connectionQueues[0]?.id ?? null) : null);
+  const connectionQueues = input.settings.queues;
+  const queueId = input.routedQueueId ?? ticket.queueId ?? (connectionQueues.length === 1 ? (connectionQueues[0]?.id ?? null) : null);
   const rule = await findRuleOfQueue(db, queueId);
   if (!rule.hours || rule.message.trim() === '' || isOpenAt(rule.hours, Date.parse(input.now))) return '';
   if (!(await claimOutOfHoursReply(db, ticket.id, input.now))) return '';

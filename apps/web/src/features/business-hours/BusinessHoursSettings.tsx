@@ -12,7 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { SettingKey } from '@zapdesk/shared/domain';
 import { toastError } from '../../core/ui/toastError';
-import { saveSettingInCache, updateSetting, useSettings } from '../settings/settings.api';
+import type { TSetting } from '@zapdesk/shared/schemas';
+import { saveSettingInCache, settingsKey, updateSetting, useSettings } from '../settings/settings.api';
 import { HoursDialog } from './HoursDialog';
 import { useBusinessHours } from './businessHours.api';
 import { hoursSummary } from './hoursSummary';
@@ -27,11 +28,16 @@ export function BusinessHoursSettings() {
   const [editing, setEditing] = useState(false);
   const byDefault = entries.data?.find((entry) => entry.queueId === null);
 
+  // The switch moves at once; a refused change moves it back.
   const toggle = async (key: (typeof TOGGLES)[number], on: boolean) => {
+    const value = on ? 'enabled' : 'disabled';
+    const previous = queryClient.getQueryData<TSetting[]>(settingsKey);
+    queryClient.setQueryData<TSetting[]>(settingsKey, (rows) => rows?.map((row) => (row.key === key ? { ...row, value } : row)));
     try {
-      saveSettingInCache(queryClient, await updateSetting(key, on ? 'enabled' : 'disabled'));
+      saveSettingInCache(queryClient, await updateSetting(key, value));
       toast.success(t('hours.settingSaved'), { toastId: `setting-${key}` });
     } catch (error) {
+      queryClient.setQueryData(settingsKey, previous);
       toastError(error);
     }
   };
@@ -64,7 +70,12 @@ export function BusinessHoursSettings() {
                   {t(`settings.keys.${key}.help`)}
                 </Typography>
               </Box>
-              <Switch checked={on} onChange={(event) => void toggle(key, event.target.checked)} slotProps={{ input: { 'aria-label': t(`settings.keys.${key}.label`) } }} data-testid={`setting-${key}`} />
+              <Switch
+                checked={on}
+                onChange={(event) => void toggle(key, event.target.checked)}
+                slotProps={{ input: { 'aria-label': t(`settings.keys.${key}.label`) } }}
+                data-testid={`setting-${key}`}
+              />
             </Stack>
           </Box>
         );

@@ -9,13 +9,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BUSINESS_HOURS_MAX_HOLIDAYS } from '@zapdesk/shared/business-hours';
 import { formatDay } from '../../core/ui/formatDate';
+import { currentLanguage } from '../../i18n/i18n';
+import { datePattern, isoOfTypedDate, typedDate } from './typedFields';
 
 export function HolidaysEditor({ holidays, onChange }: { holidays: string[]; onChange: (holidays: string[]) => void }) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
+  const language = currentLanguage();
+  const iso = isoOfTypedDate(typed, language);
   const add = () => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(typed)) return;
-    onChange([...new Set([...holidays, typed])].sort());
+    if (!iso) return;
+    onChange([...new Set([...holidays, iso])].sort());
     setTyped('');
   };
   return (
@@ -26,20 +30,22 @@ export function HolidaysEditor({ holidays, onChange }: { holidays: string[]; onC
       </Typography>
       <Stack direction="row" gap={1} alignItems="center">
         <TextField
-          type="date"
           size="small"
           label={t('hours.holidayDate')}
+          placeholder={datePattern(language)}
           value={typed}
-          onChange={(event) => setTyped(event.target.value)}
+          onChange={(event) => setTyped(typedDate(event.target.value))}
+          error={typed.length === 10 && !iso}
+          sx={{ width: 160 }}
           onKeyDown={(event) => {
             if (event.key === 'Enter') {
               event.preventDefault();
               add();
             }
           }}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'hours-holiday-date' } }}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 10, 'data-testid': 'hours-holiday-date' } }}
         />
-        <Button startIcon={<AddIcon />} onClick={add} disabled={typed === '' || holidays.length >= BUSINESS_HOURS_MAX_HOLIDAYS} data-testid="hours-holiday-add">
+        <Button startIcon={<AddIcon />} onClick={add} disabled={!iso || holidays.length >= BUSINESS_HOURS_MAX_HOLIDAYS} data-testid="hours-holiday-add">
           {t('hours.addHoliday')}
         </Button>
       </Stack>

@@ -25,7 +25,7 @@ import { toastError } from '../../core/ui/toastError';
 import { currentLanguage } from '../../i18n/i18n';
 import { HolidaysEditor } from './HolidaysEditor';
 import { putEntryInCache, removeBusinessHours, saveBusinessHours } from './businessHours.api';
-import { WeekEditor, rangeIsWrong } from './WeekEditor';
+import { WeekEditor, rangeProblem } from './WeekEditor';
 
 type Props = { queueId: number | null; queueName?: string; entry: TBusinessHoursEntry | undefined; onClose: () => void };
 
@@ -56,7 +56,7 @@ export function HoursDialog({ queueId, queueName, entry, onClose }: Props) {
     return all.includes(hours.timezone) ? all : [hours.timezone, ...all];
   }, [hours.timezone]);
   const hasOwn = Boolean(entry?.hours);
-  const wrong = hours.week.some((ranges) => ranges.some(rangeIsWrong));
+  const wrong = hours.week.some((ranges) => ranges.some((range) => rangeProblem(range) !== null));
   const openNow = !wrong && isOpenAt(hours, Date.now());
 
   const save = async () => {

@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { BUSINESS_HOURS_MAX_RANGES_PER_DAY, type BusinessHours, type BusinessHoursRange } from '@zapdesk/shared/business-hours';
 import { currentLanguage } from '../../i18n/i18n';
+import { typedTime } from './typedFields';
 
 type Week = BusinessHours['week'];
 const LOCALE = { pt: 'pt-BR', en: 'en-US', es: 'es-ES' } as const;
@@ -24,13 +25,13 @@ export function weekdayName(day: number): string {
   return name.charAt(0).toLocaleUpperCase() + name.slice(1);
 }
 
-/** A range whose end is not after its start (an end at midnight is written 00:00 and kept as 24:00). */
-export function rangeIsWrong(range: BusinessHoursRange): boolean {
-  return !(range.to > range.from);
-}
+const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 
-const shownEnd = (to: string) => (to === '24:00' ? '00:00' : to);
-const keptEnd = (typed: string) => (typed === '00:00' ? '24:00' : typed);
+/** Why a range cannot be saved: a time not written HH:MM, or an end not after its start; null when fine. */
+export function rangeProblem(range: BusinessHoursRange): 'badTime' | 'endBeforeStart' | null {
+  if (!TIME.test(range.from) || !(TIME.test(range.to) || range.to === '24:00')) return 'badTime';
+  return range.to > range.from ? null : 'endBeforeStart';
+}
 
 export function WeekEditor({ week, onChange }: { week: Week; onChange: (week: Week) => void }) {
   const { t } = useTranslation();
@@ -75,7 +76,7 @@ export function WeekEditor({ week, onChange }: { week: Week; onChange: (week: We
             </Stack>
             <Stack gap={1} sx={{ flex: 1, minWidth: 0 }}>
               {ranges.map((range, index) => {
-                const wrong = rangeIsWrong(range);
+                const problem = rangeProblem(range);
                 const update = (next: Partial<BusinessHoursRange>) =>
                   setDay(
                     day,
@@ -84,24 +85,25 @@ export function WeekEditor({ week, onChange }: { week: Week; onChange: (week: We
                 return (
                   <Stack key={index} direction="row" alignItems="flex-start" gap={1}>
                     <TextField
-                      type="time"
                       size="small"
                       label={t('hours.from')}
+                      placeholder="08:00"
                       value={range.from}
-                      onChange={(event) => update({ from: event.target.value })}
+                      onChange={(event) => update({ from: typedTime(event.target.value) })}
+                      error={problem === 'badTime' && !TIME.test(range.from)}
                       sx={{ flex: 1, minWidth: 0 }}
-                      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `hours-from-${day}-${index}` } }}
+                      slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': `hours-from-${day}-${index}` } }}
                     />
                     <TextField
-                      type="time"
                       size="small"
                       label={t('hours.to')}
-                      value={shownEnd(range.to)}
-                      onChange={(event) => update({ to: keptEnd(event.target.value) })}
-                      error={wrong}
-                      helperText={wrong ? t('hours.endBeforeStart') : undefined}
+                      placeholder="18:00"
+                      value={range.to}
+                      onChange={(event) => update({ to: typedTime(event.target.value) })}
+                      error={problem !== null}
+                      helperText={problem ? t(`hours.${problem}`) : undefined}
                       sx={{ flex: 1, minWidth: 0 }}
-                      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `hours-to-${day}-${index}` } }}
+                      slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': `hours-to-${day}-${index}` } }}
                     />
                     <IconButton
                       aria-label={t('hours.removeRange')}

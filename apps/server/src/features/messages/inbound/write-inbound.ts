@@ -64,17 +64,7 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
     !botTook && !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
       ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id, queues: settings.queues }, message.body, ticketRef.created)
       : undefined;
-  const closedReply = await outOfHoursReply(db, {
-    ticket: ticketRef,
-    whatsappId,
-    contactId: contact.id,
-    queueId: routing?.queueId ?? ticketRef.queueId,
-    connectionQueues: settings.queues,
-    isGroup,
-    fromMe: message.fromMe,
-    botTook,
-    now,
-  });
+  const closedReply = await outOfHoursReply(db, { ticket: ticketRef, routedQueueId: routing?.queueId, whatsappId, contactId: contact.id, settings, message, botTook, now });
   await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, byPerson: true, queueId: routing?.queueId }, now);
   outbox.stored.push(row);
   if (routing?.reply.trim()) outbox.replies.push({ ticketId: ticketRef.id, body: routing.reply });
