@@ -20,6 +20,7 @@ import { buildApp } from '@zapdesk/server/app';
 import { SimulatorDriver } from '@zapdesk/server/channels/simulator/simulator.driver';
 import { loadConfig } from '@zapdesk/server/core/config';
 import type { DriveOutput } from './drive.js';
+import { measureReports } from './reports-load.js';
 import { agentEmail, DEFAULT_PG_SEED, DEFAULT_SQLITE_SEED, SEED, seedExists, seedPostgres, seedSqlite, seedVocabulary } from './seed.js';
 
 const run = promisify(execFile);
@@ -240,6 +241,15 @@ async function main(): Promise<void> {
     before === after && controlBefore !== controlAfter,
     `5 reads of ticket #${longTicket.id}: before [${before}] after [${after}]; control, reading unread ticket #${unreadTicket.id}: before [${controlBefore}] after [${controlAfter}]`,
   );
+
+  // ---------- the Reports page's queries (bench/reports-load.ts) ----------
+  const injectTimed = async (url: string) => {
+    const started = performance.now();
+    const res = await built.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.admin}` } });
+    return { statusCode: res.statusCode, body: res.body, ms: performance.now() - started };
+  };
+  const reportsPass = await measureReports({ kind, inject: injectTimed, query, write: !values.only || values.only === 'reports' });
+  check('each report under 500 ms, its figures matching plain counts', reportsPass, `see bench/results/reports-${kind}.json`);
 
   // ---------- load ----------
   const autocannon = path.join(path.dirname(fileURLToPathSafe(import.meta.resolve('autocannon/package.json'))), 'autocannon.js');

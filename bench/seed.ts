@@ -34,6 +34,9 @@ export const SEED = {
   password: 'bench-pass',
   adminEmail: 'admin@bench.local',
 };
+/** The labels the reports filter by (see fillSeed). */
+export const SEED_LABELS = ['VIP', 'Reclamação', 'Orçamento', 'Retorno', 'Urgente'];
+const LABEL_COLORS = ['#B80000', '#DB3E00', '#FCCB00', '#008B02', '#1273DE'];
 export const agentEmail = (n: number) => `agente${n}@bench.local`;
 export const DEFAULT_SQLITE_SEED = path.join(import.meta.dirname, '.data', 'sqlite', 'zapdesk.sqlite');
 export const DEFAULT_PG_SEED = 'postgres://postgres@127.0.0.1:5432/zapdesk_bench_seed';
@@ -326,7 +329,16 @@ async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
     'createdAt',
     'updatedAt',
   ];
-  const ticketColumns = ['id', 'status', 'contactId', 'whatsappId', 'userId', 'queueId', 'lastMessage', 'unreadMessages', 'isGroup', 'createdAt', 'updatedAt'];
+  const ticketColumns = ['id', 'status', 'contactId', 'whatsappId', 'userId', 'queueId', 'lastMessage', 'unreadMessages', 'isGroup', 'createdAt', 'updatedAt', 'firstResponseAt', 'closedAt'];
+  // The reports' facts: labels on 30% of the tickets, a satisfaction answer on a third of the closed ones.
+  await w.insert(
+    'labels',
+    ['id', 'name', 'color', 'createdAt', 'updatedAt'],
+    SEED_LABELS.map((name, i) => [i + 1, name, LABEL_COLORS[i] ?? '#607D8B', iso(now), iso(now)]),
+  );
+  const ratingColumns = ['ticketId', 'whatsappId', 'contactId', 'userId', 'queueId', 'askedAt', 'score', 'answeredAt'];
+  let ticketLabels: Row[] = [];
+  let ratings: Row[] = [];
   let tickets: Row[] = [];
   let messages: Row[] = [];
   let messageId = 0;
@@ -358,6 +370,7 @@ async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
     let at = now - Math.floor(rand() * span) * MINUTE - count * ((step[0] ?? 0) + (step[1] ?? 0));
     const ticketCreated = at;
     let lastBody = '';
+    let firstReply: number | null = null;
     for (let m = 0; m < count; m += 1) {
       messageId += 1;
       at += (step[0] ?? 0) + Math.floor(rand() * (step[1] ?? 0));
@@ -368,6 +381,7 @@ async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
       const text = fill(rand, pick(rand, fromMe ? AGENT_TEXTS : CONTACT_TEXTS), first);
       const body = image ? (rand() < 0.5 ? text : '') : text;
       lastBody = image && !body ? '📷 Foto' : body;
+      if (fromMe && firstReply === null) firstReply = at;
       messages.push([
         messageId,
         id,
@@ -388,17 +402,28 @@ async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
       ]);
     }
     const updated = status === 'closed' ? at + MINUTE : at;
-    tickets.push([id, status, contactId, 1, userId, queueIndex === null ? null : queueIndex + 1, lastBody, unread, isGroup ? 1 : 0, iso(ticketCreated), iso(updated)]);
+    const queueId = queueIndex === null ? null : queueIndex + 1;
+    // An agent's reply is the first response of a ticket that has an agent (no rand(): the 1× seed's data stays as it was).
+    const firstResponse = userId !== null && firstReply !== null ? iso(firstReply) : null;
+    tickets.push([id, status, contactId, 1, userId, queueId, lastBody, unread, isGroup ? 1 : 0, iso(ticketCreated), iso(updated), firstResponse, status === 'closed' ? iso(updated) : null]);
+    if (id % 10 < 3) ticketLabels.push([id, 1 + (id % SEED_LABELS.length)]);
+    if (status === 'closed' && id % 3 === 0) ratings.push([id, 1, contactId, userId, queueId, iso(updated), 1 + ((id * 7) % 5), iso(updated + 2 * MINUTE)]);
     if (messages.length >= 20_000) {
       await w.insert('tickets', ticketColumns, tickets);
       await w.insert('messages', messageColumns, messages);
+      await w.insert('ticketLabels', ['ticketId', 'labelId'], ticketLabels);
+      await w.insert('ticketRatings', ratingColumns, ratings);
       tickets = [];
       messages = [];
+      ticketLabels = [];
+      ratings = [];
     }
     if (id % 10_000 === 0) log(`tickets: ${id}, messages: ${messageId}`);
   }
   await w.insert('tickets', ticketColumns, tickets);
   await w.insert('messages', messageColumns, messages);
+  await w.insert('ticketLabels', ['ticketId', 'labelId'], ticketLabels);
+  await w.insert('ticketRatings', ratingColumns, ratings);
   log(`tickets: ${total} (${unreadTickets} with unread), messages: ${messageId}`);
 }
 
@@ -451,7 +476,7 @@ export async function seedPostgres(url: string, log: (s: string) => void = conso
   await client.query('commit');
   log('building the full-text index');
   await client.query(`create index messages_search_fts on messages using gin (to_tsvector('simple', "searchText"))`);
-  for (const table of ['queues', 'whatsapps', 'users', 'contacts', 'tickets', 'messages']) {
+  for (const table of ['queues', 'whatsapps', 'users', 'contacts', 'tickets', 'messages', 'labels']) {
     await client.query(`select setval(pg_get_serial_sequence('"${table}"', 'id'), (select max(id) from "${table}"))`);
   }
   await client.query('vacuum analyze');

@@ -303,6 +303,9 @@ const table: Record<string, Row> = {
   'DELETE /api/api-tokens/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/api-tokens/${(await namedToken(['groups'])).apiToken.id}` }) },
 
   'GET /api/dashboard': { anon: 401, user: ok, admin: ok },
+  'GET /api/reports': { anon: 401, user: 403, admin: ok, perm: 'reports', call: () => ({ url: '/api/reports?from=2026-03-02&to=2026-03-08' }) },
+  'GET /api/reports/options': { anon: 401, user: 403, admin: ok, perm: 'reports' },
+  'GET /api/reports/export': { anon: 401, user: 403, admin: ok, perm: 'reports', call: () => ({ url: '/api/reports/export?from=2026-03-02&to=2026-03-08' }) },
   // The first-run checklist: for admins; the sign-in page's public settings: for anyone.
   'GET /api/onboarding': { anon: 401, user: 403, admin: ok },
   'POST /api/onboarding/dismiss': { anon: 401, user: 403, admin: ok },

@@ -34,6 +34,7 @@ import { csatRoutes } from './features/csat/csat.routes.js';
 import { businessHoursRoutes } from './features/business-hours/business-hours.routes.js';
 import { notesRoutes } from './features/notes/notes.routes.js';
 import { assignmentRoutes } from './features/assignment/assignment.routes.js';
+import { reportsRoutes } from './features/reports/reports.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -48,6 +49,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       contactsRoutes,
       settingsRoutes,
       dashboardRoutes,
+      reportsRoutes,
       onboardingRoutes,
       emailRoutes,
       chatbotRoutes,

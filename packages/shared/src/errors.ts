@@ -123,6 +123,7 @@ export const ERROR_STATUS = {
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_REQUEST_TIMEOUT: 408,
   ERR_URL_HAS_CREDENTIALS: 400,
+  ERR_REPORT_RANGE: 400,
   ERR_INTERNAL: 500,
 } as const satisfies Record<string, number>;
 
@@ -252,6 +253,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_PAYLOAD_TOO_LARGE: 'What was sent is too large.',
   ERR_REQUEST_TIMEOUT: 'The request took too long to arrive. Try again.',
   ERR_URL_HAS_CREDENTIALS: 'An address with a user name or password would be shown to every agent: remove the "user:password@" part.',
+  ERR_REPORT_RANGE: 'Choose a range whose first day comes before its last, of at most 366 days.',
   ERR_INTERNAL: 'An error occurred!',
 };
 

@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'ticketsDelete', // deleting tickets
   'allQueues', // the 'All' switch: every queue's tickets
   'dashboardAll', // the dashboard of everyone, not only one's own queues
+  'reports', // the Reports page: every queue's figures over a range, and their CSV
   'settings', // global settings
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

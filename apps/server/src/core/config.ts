@@ -125,6 +125,8 @@ const ZEnvSchema = z.object({
   TYPEBOT_RETRY_SECONDS: z.coerce.number().int().min(1).max(600).default(5),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(AUDIT_DEFAULT_RETENTION_DAYS),
   DEFAULT_LANGUAGE: z.enum(['pt', 'en', 'es']).default('pt'),
+  /** The IANA zone reports read days and hours in when no opening hours name one (else TZ, else pt: America/Sao_Paulo). */
+  REPORTS_TIME_ZONE: z.string().optional(),
   DEFAULT_COUNTRY_CODE: z
     .string()
     .regex(/^([1-9]\d{0,2})?$/, '1 to 3 digits, e.g. 55, or empty for none')
@@ -199,6 +201,8 @@ export type Config = {
    * editable later): DEFAULT_COUNTRY_CODE, else the install's language's (DEFAULT_LANGUAGE pt: 55).
    */
   defaultCountryCode: string;
+  /** Reports' time zone when the opening hours name none (see features/reports/report-time-zone.ts). */
+  reportsTimeZone: string;
   simulator: boolean;
   demo: boolean;
   demoIntervalSeconds: number;
@@ -267,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     typebotRetrySeconds: e.TYPEBOT_RETRY_SECONDS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     defaultCountryCode: e.DEFAULT_COUNTRY_CODE ?? defaultCountryCodeFor(e.DEFAULT_LANGUAGE),
+    reportsTimeZone: e.REPORTS_TIME_ZONE || env.TZ || (e.DEFAULT_LANGUAGE === 'pt' ? 'America/Sao_Paulo' : Intl.DateTimeFormat().resolvedOptions().timeZone),
     simulator: e.SIMULATOR || e.DEMO,
     demo: e.DEMO,
     demoIntervalSeconds: e.DEMO_INTERVAL_SECONDS,

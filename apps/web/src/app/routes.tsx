@@ -26,6 +26,7 @@ import SmsOutlined from '@mui/icons-material/SmsOutlined';
 import SyncAltOutlined from '@mui/icons-material/SyncAltOutlined';
 import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import type { ComponentType } from 'react';
 import type { Permission } from '@zapdesk/shared/permissions';
@@ -76,6 +77,7 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
   },
   { path: '/mentions', labelKey: 'mentions', menu: { section: 'main', icon: AlternateEmail }, load: () => import('../features/notes/MentionsPage') },
   { path: '/Kanban', labelKey: 'kanban', menu: { section: 'main', icon: ViewKanbanOutlined }, load: () => import('../features/kanban/KanbanPage') },
+  { path: '/reports', labelKey: 'reports', menu: { section: 'main', icon: InsightsOutlined }, permission: 'reports', load: () => import('../features/reports/ReportsPage') },
 
   { path: '/ZDG', labelKey: 'bulkText', menu: { section: 'bulk', icon: SendOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkTextPage') },
   { path: '/ZDGMedia', labelKey: 'bulkMediaUrl', menu: { section: 'bulk', icon: LinkOutlined }, permission: 'campaigns', load: () => import('../features/campaigns/BulkMediaUrlPage') },

@@ -34,6 +34,7 @@ import { businessHoursMigration } from './migrations/035_business_hours.js';
 import { labelsMigration } from './migrations/033_labels.js';
 import { notesMentionsMigration } from './migrations/034_notes_mentions.js';
 import { queueAssignmentMigration } from './migrations/036_queue_assignment.js';
+import { ticketReportTimesMigration } from './migrations/038_ticket_report_times.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -83,6 +84,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '033_labels': labelsMigration(handle.kind),
     '034_notes_mentions': notesMentionsMigration(handle.kind),
     '036_queue_assignment': queueAssignmentMigration(handle.kind),
+    '038_ticket_report_times': ticketReportTimesMigration(handle.kind),
   };
 }
 

@@ -117,6 +117,10 @@ export type TicketsTable = {
   isGroup: Bool;
   /** The service-protocol number given when it was closed with 'Protocolo'. */
   protocol: Generated<string | null>;
+  /** An agent's first message written in the inbox (migration 038); null while none. */
+  firstResponseAt: Generated<Timestamp | null>;
+  /** The ticket's last close (migration 038); null while it is not closed. */
+  closedAt: Generated<Timestamp | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };

@@ -134,7 +134,7 @@ async function storeOnTicket(ctx: AppContext, sessions: SessionManager, request:
     });
     if (!row) throw new AppError('ERR_CREATING_MESSAGE');
     const id = await outbox.insertJob(trx, { whatsappId: ticket.whatsappId, providerId, messageId: row.id, chat: chatOf(ticket), content: stored, quotedProviderId: quoted?.providerId ?? null }, now);
-    await touchTicket(trx, ticket.id, { lastMessage: lastMessageText(content), incoming: false, byPerson: request.userId !== undefined }, now);
+    await touchTicket(trx, ticket.id, { lastMessage: lastMessageText(content), incoming: false, byPerson: request.userId !== undefined, agentReply: request.userId !== undefined }, now);
     return { messageId: row.id, jobId: id };
   });
   const [row, updated] = await Promise.all([findMessageById(ctx.db, messageId), findTicketById(ctx.db, ticket.id)]);

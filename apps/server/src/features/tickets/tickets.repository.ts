@@ -168,10 +168,15 @@ export async function insertActiveTicketOnce(
 
 export type TicketPatch = Partial<{ status: TicketStatus; userId: number | null; queueId: number | null; whatsappId: number; lastMessage: string; unreadMessages: number; protocol: string | null }>;
 
+/** A close is remembered for the reports (closedAt); a reopen forgets it. */
+function closeMoment(status: TicketStatus | undefined, now: string): { closedAt?: string | null } {
+  return status === undefined ? {} : { closedAt: status === 'closed' ? now : null };
+}
+
 export async function updateTicket(db: Db, id: number, patch: TicketPatch, now: string): Promise<void> {
   await db
     .updateTable('tickets')
-    .set({ ...patch, updatedAt: now })
+    .set({ ...patch, ...closeMoment(patch.status, now), updatedAt: now })
     .where('id', '=', id)
     .execute();
 }
@@ -187,11 +192,18 @@ export async function setLastMessage(db: Db, id: number, lastMessage: string): P
  * A message a person wrote (`byPerson`: not a greeting, menu, bot reply, farewell or notice) is
  * also the ticket's list line (previewMessage).
  */
-export async function touchTicket(db: Db, id: number, options: { lastMessage: string; incoming: boolean; byPerson: boolean; queueId?: number | undefined }, now: string): Promise<void> {
+export async function touchTicket(
+  db: Db,
+  id: number,
+  options: { lastMessage: string; incoming: boolean; byPerson: boolean; queueId?: number | undefined; agentReply?: boolean },
+  now: string,
+): Promise<void> {
   await db
     .updateTable('tickets')
     .set((eb) => ({
       lastMessage: options.lastMessage,
+      // An agent's message written in the inbox: the first one is the ticket's first response (reports).
+      ...(options.agentReply ? { firstResponseAt: eb.fn.coalesce('firstResponseAt', sql<string>`${now}`) } : {}),
       ...(options.byPerson ? { previewMessage: options.lastMessage } : {}),
       updatedAt: now,
       ...(options.incoming ? { unreadMessages: eb('unreadMessages', '+', 1) } : {}),
@@ -213,11 +225,11 @@ export async function deleteTicket(db: Db, id: number): Promise<void> {
 /** Ids of the open and pending tickets within a scope (see listTickets). */
 
 export async function closeTickets(db: Db, ids: number[], userId: number, now: string): Promise<void> {
-  if (ids.length) await db.updateTable('tickets').set({ status: 'closed', userId, updatedAt: now }).where('id', 'in', ids).execute();
+  if (ids.length) await db.updateTable('tickets').set({ status: 'closed', userId, closedAt: now, updatedAt: now }).where('id', 'in', ids).execute();
 }
 
 /** Closes the open tickets idle since before `cutoff`, in one idempotent UPDATE; returns their ids. */
 export async function closeTicketsIdleSince(db: Db, cutoff: string, now: string): Promise<number[]> {
-  const rows = await db.updateTable('tickets').set({ status: 'closed', updatedAt: now }).where('status', '=', 'open').where('updatedAt', '<', cutoff).returning('id').execute();
+  const rows = await db.updateTable('tickets').set({ status: 'closed', closedAt: now, updatedAt: now }).where('status', '=', 'open').where('updatedAt', '<', cutoff).returning('id').execute();
   return rows.map((r) => r.id);
 }

@@ -113,7 +113,11 @@ export async function countOpenTicketsIdleSince(db: Db, cutoff: string): Promise
 }
 
 export async function closeTicket(db: Db, id: number): Promise<void> {
-  await db.updateTable('tickets').set({ status: 'closed' }).where('id', '=', id).execute();
+  await db
+    .updateTable('tickets')
+    .set((eb) => ({ status: 'closed', closedAt: eb.ref('updatedAt') }))
+    .where('id', '=', id)
+    .execute();
 }
 
 export type TicketInsert = {
@@ -133,14 +137,19 @@ export async function insertTicket(db: Db, data: TicketInsert): Promise<number> 
   return (
     await db
       .insertInto('tickets')
-      .values({ ...data, isGroup: data.isGroup ? 1 : 0 })
+      .values({ ...data, isGroup: data.isGroup ? 1 : 0, closedAt: data.status === 'closed' ? data.updatedAt : null })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
 }
 
 export async function refreshTicket(db: Db, id: number, data: Pick<TicketInsert, 'status' | 'userId' | 'queueId' | 'lastMessage' | 'unreadMessages' | 'updatedAt'>): Promise<void> {
-  await db.updateTable('tickets').set(data).where('id', '=', id).execute();
+  // A whaticket ticket's close is its last change there (the reports' closedAt).
+  await db
+    .updateTable('tickets')
+    .set({ ...data, closedAt: data.status === 'closed' ? data.updatedAt : null })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function findTicketRef(db: Db, id: number): Promise<{ contactId: number; whatsappId: number } | undefined> {
