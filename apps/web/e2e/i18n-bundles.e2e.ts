@@ -109,8 +109,8 @@ const SAME_BY_KEY: Record<string, string> = {
 function sameIsFine(language: 'pt' | 'es', key: string, value: string): boolean {
   if (key in SAME_BY_KEY) return true;
   const stripped = withoutCode(value);
-  // Numbers with units ('1 h', '< 1 min', '{{hours}} h') read the same in the three languages.
-  if (!/\p{L}/u.test(stripped.replace(/\b\d*\s?(s|min|h)\b/g, ' '))) return true;
+  // Numbers with units ('1 h', '< 1 min', '{{days}} d {{hours}} h') read the same in the three languages.
+  if (!/\p{L}/u.test(stripped.replace(/\b\d*\s?(s|min|h|d)\b/g, ' '))) return true;
   if (SAME_IN_EVERY_LANGUAGE.has(value.trim())) return true;
   // Made only of allowed names, codes and words of this language (e.g. 'WhatsApp · QR', 'Error: {{message}}').
   const words = stripped.match(/[\p{L}][\p{L}\d-]*/gu) ?? [];
