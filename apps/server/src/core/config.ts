@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AUDIT_DEFAULT_RETENTION_DAYS } from '@zapdesk/shared/audit';
 import { defaultCountryCodeFor } from '@zapdesk/shared/phone-numbers';
+import { isValidTimeZone } from '@zapdesk/shared/business-hours';
 
 const ZBool = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
 
@@ -126,7 +127,10 @@ const ZEnvSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(AUDIT_DEFAULT_RETENTION_DAYS),
   DEFAULT_LANGUAGE: z.enum(['pt', 'en', 'es']).default('pt'),
   /** The IANA zone reports read days and hours in when no opening hours name one (else TZ, else pt: America/Sao_Paulo). */
-  REPORTS_TIME_ZONE: z.string().optional(),
+  REPORTS_TIME_ZONE: z
+    .string()
+    .refine((zone) => zone === '' || isValidTimeZone(zone), 'an IANA time zone, e.g. America/Sao_Paulo')
+    .optional(),
   DEFAULT_COUNTRY_CODE: z
     .string()
     .regex(/^([1-9]\d{0,2})?$/, '1 to 3 digits, e.g. 55, or empty for none')
