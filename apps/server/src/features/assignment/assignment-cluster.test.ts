@@ -6,13 +6,9 @@
  * Runs in the PostgreSQL project of the suite (TEST_DATABASE_URL) with Redis at TEST_REDIS_URL;
  * when either is missing it says so and skips, except on CI, where it fails.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPostgresDatabase, createTestApp, type TestApp } from '../../test/harness.js';
-import { redisForClusterTests, TEST_REDIS_URL } from '../../test/redis.js';
+import type { TestApp } from '../../test/harness.js';
+import { startClusterNodes, type ClusterNodes } from '../../test/cluster-nodes.js';
 import { agentsOf, customerNumber, goOnline, turnOn, type Agent } from '../../test/assignment-fixture.js';
 import { scheduleHandOut } from './assignment.service.js';
 
@@ -24,42 +20,26 @@ describe.runIf(onPostgres)('auto-assignment on three nodes (PostgreSQL and Redis
   const agents: Agent[] = [];
   /** Each hand-out any node announced: pending -> open, with the agent. */
   const handOuts: { node: number; ticketId: number; userId: number }[] = [];
-  let drop: (() => Promise<void>) | undefined;
+  let cluster: ClusterNodes | undefined;
   let ready = false;
 
   beforeAll(async () => {
-    if (!(await redisForClusterTests())) return;
-    const database = await createPostgresDatabase();
-    const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-assign-media-'));
-    drop = async () => {
-      await database.drop();
-      fs.rmSync(mediaDir, { recursive: true, force: true });
-    };
-    const shared = {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: `zapdesk-test-${randomBytes(4).toString('hex')}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
-      SECRETS_KEY: randomBytes(24).toString('hex'),
-      MEDIA_DIR: mediaDir,
-      SIMULATOR: 'on',
-    };
-    for (let i = 0; i < 3; i += 1) {
-      const node = await createTestApp(shared);
-      nodes.push(node);
-      urls.push(await node.listen());
+    cluster = await startClusterNodes(3);
+    if (!cluster) return;
+    nodes.push(...cluster.nodes);
+    urls.push(...cluster.urls);
+    cluster.nodes.forEach((node, i) =>
       node.ctx.events.subscribe('ticket.saved', ({ ticket, previous }) => {
         if (previous?.status === 'pending' && ticket.status === 'open' && ticket.userId !== null) handOuts.push({ node: i, ticketId: ticket.id, userId: ticket.userId });
-      });
-    }
+      }),
+    );
     ready = true;
   }, 90_000);
 
   afterAll(async () => {
     for (const agent of agents) agent.socket?.close();
-    for (const node of nodes.splice(0)) await node.close();
-    await drop?.();
+    nodes.splice(0);
+    await cluster?.close();
   });
 
   const node = (i: number): TestApp => {

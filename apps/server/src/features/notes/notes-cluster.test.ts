@@ -2,12 +2,11 @@
  * A mention across the cluster: two nodes on one PostgreSQL and one Redis. A note written on node
  * A reaches the mentioned user's socket on node B, once, and nobody else's.
  */
-import { randomBytes } from 'node:crypto';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import { createPostgresDatabase, createTestApp, type TestApp } from '../../test/harness.js';
-import { redisForClusterTests, TEST_REDIS_URL } from '../../test/redis.js';
+import type { TestApp } from '../../test/harness.js';
+import { startClusterNodes, type ClusterNodes } from '../../test/cluster-nodes.js';
 
 type Heard = { event: string; payload: unknown }[];
 
@@ -15,34 +14,21 @@ describe.runIf(process.env.TEST_DB === 'postgres')('mentions on two nodes (Postg
   const nodes: TestApp[] = [];
   const urls: string[] = [];
   const sockets: Socket[] = [];
-  let drop: (() => Promise<void>) | undefined;
+  let cluster: ClusterNodes | undefined;
   let ready = false;
 
   beforeAll(async () => {
-    if (!(await redisForClusterTests())) return;
-    const database = await createPostgresDatabase();
-    drop = database.drop;
-    const shared = {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: `zapdesk-test-${randomBytes(4).toString('hex')}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
-      SECRETS_KEY: randomBytes(24).toString('hex'),
-      SIMULATOR: 'on',
-    };
-    for (let i = 0; i < 2; i += 1) {
-      const node = await createTestApp(shared);
-      nodes.push(node);
-      urls.push(await node.listen());
-    }
+    cluster = await startClusterNodes(2);
+    if (!cluster) return;
+    nodes.push(...cluster.nodes);
+    urls.push(...cluster.urls);
     ready = true;
   }, 60_000);
 
   afterAll(async () => {
     for (const socket of sockets.splice(0)) socket.close();
-    for (const node of nodes.splice(0)) await node.close();
-    await drop?.();
+    nodes.splice(0);
+    await cluster?.close();
   });
 
   async function listen(url: string, token: string): Promise<Heard> {

@@ -4,13 +4,12 @@
  * screen connected to either node. Runs in the PostgreSQL project (TEST_DATABASE_URL) with Redis
  * at TEST_REDIS_URL; when Redis is missing it says so and skips, except on CI.
  */
-import { randomBytes } from 'node:crypto';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { ClientToServerEvents, ServerToClientEvents } from '@zapdesk/shared/realtime';
-import { createPostgresDatabase, createTestApp, waitFor, type TestApp } from '../../test/harness.js';
-import { redisForClusterTests, TEST_REDIS_URL } from '../../test/redis.js';
+import { waitFor, type TestApp } from '../../test/harness.js';
+import { startClusterNodes, type ClusterNodes } from '../../test/cluster-nodes.js';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -18,34 +17,21 @@ describe.runIf(process.env.TEST_DB === 'postgres')('reactions across two nodes (
   const nodes: TestApp[] = [];
   const urls: string[] = [];
   const sockets: ClientSocket[] = [];
-  let drop: (() => Promise<void>) | undefined;
+  let cluster: ClusterNodes | undefined;
   let ready = false;
 
   beforeAll(async () => {
-    if (!(await redisForClusterTests())) return;
-    const database = await createPostgresDatabase();
-    drop = database.drop;
-    const shared = {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: `zapdesk-test-${randomBytes(4).toString('hex')}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      JWT_REFRESH_SECRET: randomBytes(32).toString('hex'),
-      SECRETS_KEY: randomBytes(24).toString('hex'),
-      SIMULATOR: 'on',
-    };
-    for (let i = 0; i < 2; i += 1) {
-      const node = await createTestApp(shared);
-      nodes.push(node);
-      urls.push(await node.listen());
-    }
+    cluster = await startClusterNodes(2);
+    if (!cluster) return;
+    nodes.push(...cluster.nodes);
+    urls.push(...cluster.urls);
     ready = true;
   }, 60_000);
 
   afterAll(async () => {
     for (const socket of sockets.splice(0)) socket.close();
-    for (const node of nodes.splice(0)) await node.close();
-    await drop?.();
+    nodes.splice(0);
+    await cluster?.close();
   });
 
   async function screen(url: string, token: string): Promise<TMessage[]> {
