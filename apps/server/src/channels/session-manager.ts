@@ -2,60 +2,24 @@
  * Owns the live channel sessions of this node: starts a driver per connection, restores them
  * at start, writes their status to the database and hands inbound events to the pipeline.
  */
-import path from 'node:path';
 import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
 import type { Leases } from '../core/cluster/leases.js';
 import type { NodeRpc } from '../core/cluster/node-rpc.js';
 import { AppError } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
-import type { ChannelAuthStore, ConnectionStore } from './connection-store.js';
-import type { ChannelDriver, ChatAddress, HistoryAnchor, InboundCall, InboundMessage, InboundReaction } from './channel.js';
-import { InstagramDriver } from './instagram/instagram.driver.js';
+import type { ConnectionStore } from './connection-store.js';
+import type { ChannelDriver, InboundMessage } from './channel.js';
+import { defaultDriverFactory, type DriverFactory } from './driver-factory.js';
+import { InboundBatches } from './inbound-batches.js';
+import type { InboundHandler } from './inbound-handler.js';
 import { RemoteDriver, SESSION_CALLS } from './remote-driver.js';
-import { databasePhoneLog } from './simulator/simulator-phone.repository.js';
-import { SimulatorDriver } from './simulator/simulator.driver.js';
-import { createBaileysLogger } from './whatsapp/whatsapp-logger.js';
-import { WhatsappDriver } from './whatsapp/whatsapp.driver.js';
 
-export type InboundHandler = {
-  /** Messages in the order they arrived; a chat's messages never overtake each other. */
-  messages(whatsappId: number, batch: InboundMessage[]): Promise<void>;
-  ack(whatsappId: number, providerId: string, ack: number): Promise<void>;
-  revoke(whatsappId: number, providerId: string): Promise<void>;
-  edit(whatsappId: number, update: { providerId: string; body: string }): Promise<void>;
-  reaction(whatsappId: number, reaction: InboundReaction): Promise<void>;
-  contact(whatsappId: number, update: { number: string; name?: string; picture?: 'changed' | 'removed' }): Promise<void>;
-  /** Someone calls the connection's number. */
-  call(whatsappId: number, call: InboundCall): Promise<void>;
-  /** The chats to read again after an unclean stop, each from its newest stored message. */
-  recentChats(whatsappId: number): Promise<{ chat: ChatAddress; after: HistoryAnchor }[]>;
-};
+export { defaultDriverFactory, type DriverFactory } from './driver-factory.js';
+export type { InboundHandler } from './inbound-handler.js';
 
 /** How many messages per chat a catch-up after an unclean stop reads at most. */
 export const CATCH_UP_MESSAGES_MAX = 50;
-
-/** At most this many inbound messages of a connection are handed on (and written) together. */
-export const INBOUND_BATCH_MAX = 200;
-
-/** An inbound message and who waits for it to be stored. */
-type Pending = { message: InboundMessage; stored: () => void; failed: (error: unknown) => void };
-
-export type DriverFactory = (options: { ctx: AppContext; whatsappId: number; channel: string; auth: ChannelAuthStore }) => ChannelDriver;
-
-export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, auth }) => {
-  if (channel === 'simulator') {
-    if (!ctx.config.simulator) throw new AppError('ERR_SIMULATOR_DISABLED');
-    // In the cluster mode the phone lives in the database, so that whichever node runs the session finds it.
-    const state = ctx.leases.options.clustered ? databasePhoneLog(ctx.db, whatsappId) : path.join(ctx.config.dataDir, 'simulator', `${whatsappId}.jsonl`);
-    return new SimulatorDriver({ whatsappId, auth, state });
-  }
-  if (channel === 'instagram') return new InstagramDriver({ whatsappId, auth, ctx });
-  if (channel === 'whatsapp') {
-    return new WhatsappDriver({ whatsappId, auth, logger: createBaileysLogger(ctx.config.logLevel, { whatsappId }) });
-  }
-  throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: `The ${channel} channel is not available on this server.` });
-};
 
 /** The lease of a connection's session (see core/cluster/leases.ts). */
 export function sessionLease(whatsappId: number): string {
@@ -73,8 +37,7 @@ export class SessionManager {
   readonly #retries = new Map<number, number>();
   /** Status writes of each connection, chained so they land in the order the driver emitted them. */
   readonly #writes = new Map<number, Promise<void>>();
-  /** Inbound messages of each connection waiting for the batch being written to finish. */
-  readonly #inbound = new Map<number, { queue: Pending[]; done: Promise<void> }>();
+  readonly #batches: InboundBatches;
   /** Sends of each connection, one after the other (see exclusive). */
   readonly #sending = new Map<number, Promise<unknown>>();
   /** Connections whose previous session ended without a clean stop: read again once connected. */
@@ -95,6 +58,10 @@ export class SessionManager {
   ) {
     this.leases = ctx.leases;
     this.#rpc = rpc;
+    this.#batches = new InboundBatches(
+      (whatsappId, batch) => this.#handler?.messages(whatsappId, batch),
+      (whatsappId, error) => this.ctx.events.publish('channel.error', { whatsappId, error }),
+    );
     this.#rpc?.handle('session.start', (args) => this.start(idOf(args)));
     this.#rpc?.handle('session.logout', (args) => this.logout(idOf(args)));
     this.#rpc?.handle('session.info', async (args) => {
@@ -380,7 +347,7 @@ export class SessionManager {
       if (status === 'DISCONNECTED' && !info?.loggedOut) this.#retries.set(whatsappId, info?.retries ?? (this.#retries.get(whatsappId) ?? 0) + 1);
       this.#enqueue(whatsappId, { status, ...(status === 'qrcode' ? {} : { qrcode: '' }) });
     });
-    driver.on('message', (message) => (isCurrent() ? this.#receive(whatsappId, message) : Promise.resolve()));
+    driver.on('message', (message) => (isCurrent() ? this.#batches.receive(whatsappId, message) : Promise.resolve()));
     driver.on('ack', ({ providerId, ack }) => {
       this.ctx.events.publish('channel.ack', { whatsappId, providerId, ack });
       if (this.#handler) void this.#handler.ack(whatsappId, providerId, ack).catch(log);
@@ -389,16 +356,16 @@ export class SessionManager {
     // applied once what arrived before it is written.
     driver.on('revoke', ({ providerId }) => {
       const handler = this.#handler;
-      if (handler) void this.#afterInbound(whatsappId, () => handler.revoke(whatsappId, providerId)).catch(log);
+      if (handler) void this.#batches.after(whatsappId, () => handler.revoke(whatsappId, providerId)).catch(log);
     });
     driver.on('edit', (update) => {
       const handler = this.#handler;
-      if (isCurrent() && handler) void this.#afterInbound(whatsappId, () => handler.edit(whatsappId, update)).catch(log);
+      if (isCurrent() && handler) void this.#batches.after(whatsappId, () => handler.edit(whatsappId, update)).catch(log);
     });
     // Like an edit, a reaction may concern a message still waiting in the inbound queue.
     driver.on('reaction', (reaction) => {
       const handler = this.#handler;
-      if (isCurrent() && handler) void this.#afterInbound(whatsappId, () => handler.reaction(whatsappId, reaction)).catch(log);
+      if (isCurrent() && handler) void this.#batches.after(whatsappId, () => handler.reaction(whatsappId, reaction)).catch(log);
     });
     driver.on('contact', (update) => {
       const handler = this.#handler;
@@ -427,52 +394,7 @@ export class SessionManager {
         this.ctx.events.publish('channel.error', { whatsappId, error });
         continue;
       }
-      await Promise.all(missed.map((message) => this.#receive(whatsappId, message)));
-    }
-  }
-
-  /**
-   * Group commit: what arrives while a batch is being written waits and goes in the next one,
-   * so a flood costs one transaction per batch, not per message. A connection's batches are
-   * written one after the other, which keeps every chat's messages in order (a reply after
-   * what it quotes); a quiet moment makes a batch of one, with no added wait.
-   */
-  #receive(whatsappId: number, message: InboundMessage): Promise<void> {
-    return new Promise<void>((stored, failed) => {
-      const pending: Pending = { message, stored, failed };
-      const waiting = this.#inbound.get(whatsappId);
-      if (waiting) {
-        waiting.queue.push(pending);
-        return;
-      }
-      const queue = [pending];
-      let drained: () => void = () => undefined;
-      const done = new Promise<void>((resolve) => (drained = resolve));
-      this.#inbound.set(whatsappId, { queue, done });
-      // Messages delivered in the same turn of the event loop join the first batch.
-      setImmediate(() => void this.#drain(whatsappId, queue).finally(drained));
-    });
-  }
-
-  async #drain(whatsappId: number, queue: Pending[]): Promise<void> {
-    try {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, INBOUND_BATCH_MAX);
-        const handler = this.#handler;
-        try {
-          if (handler)
-            await handler.messages(
-              whatsappId,
-              batch.map((p) => p.message),
-            );
-          for (const p of batch) p.stored();
-        } catch (error) {
-          this.ctx.events.publish('channel.error', { whatsappId, error });
-          for (const p of batch) p.failed(error);
-        }
-      }
-    } finally {
-      this.#inbound.delete(whatsappId);
+      await Promise.all(missed.map((message) => this.#batches.receive(whatsappId, message)));
     }
   }
 
@@ -489,12 +411,6 @@ export class SessionManager {
       if (this.#sending.get(whatsappId) === settled) this.#sending.delete(whatsappId);
     });
     return next;
-  }
-
-  /** Runs `work` once the inbound messages received so far are written. */
-  async #afterInbound(whatsappId: number, work: () => Promise<void>): Promise<void> {
-    await this.#inbound.get(whatsappId)?.done;
-    await work();
   }
 
   async #saveState(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): Promise<void> {
