@@ -219,6 +219,9 @@ const table: Record<string, Row> = {
     call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}`, payload: { name: `Fila ${(n += 1)}`, color: '#654321', greetingMessage: '' } }),
   },
   'DELETE /api/queue/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/queue/${(await t.createQueue()).id}` }) },
+  // Auto-assignment is set by admins; turned off here, so no other row's ticket is handed out.
+  'GET /api/queue/{id}/assignment': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/queue/${queueId}/assignment` }) },
+  'PUT /api/queue/{id}/assignment': { anon: 401, user: 403, admin: ok, call: () => ({ url: `/api/queue/${queueId}/assignment`, payload: { enabled: false, maxPerAgent: 3 } }) },
 
   // Business hours are for admins; a body that keeps every day open and sends nothing.
   'GET /api/business-hours': { anon: 401, user: 403, admin: ok },
