@@ -4,7 +4,7 @@
  * PostgreSQL give the same numbers. Percentiles are nearest-rank: the value at position
  * ceil(p·n) of the n values sorted, read with row_number() over the sorted values.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type AliasedExpression, type RawBuilder } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
 import type { OffsetSegment } from './report-clock.js';
 
@@ -16,7 +16,7 @@ export type ReportScope = { kind: DbKind; from: string; before: string; filters:
 /** The report's clock: UTC offsets by segment (see report-clock.ts). */
 export type ReportClock = { segments: OffsetSegment[]; lastOffsetMs: number };
 
-type TicketColumn = 'tickets.createdAt' | 'tickets.firstResponseAt' | 'tickets.closedAt';
+export type TicketColumn = 'tickets.createdAt' | 'tickets.firstResponseAt' | 'tickets.closedAt';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -24,7 +24,7 @@ const HOUR_MS = 3_600_000;
 const EPOCH_WEEKDAY = 4;
 
 /** A stored moment as integer milliseconds since 1970 (UTC), the same value on both databases. */
-function epochMs(kind: DbKind, column: TicketColumn): RawBuilder<number> {
+export function epochMs(kind: DbKind, column: TicketColumn): RawBuilder<number> {
   return kind === 'postgres'
     ? sql<number>`cast(round(extract(epoch from ${sql.ref(column)}) * 1000) as bigint)`
     : sql<number>`cast(round((julianday(${sql.ref(column)}) - 2440587.5) * 86400000.0) as integer)`;
@@ -38,7 +38,7 @@ function localMs(clock: ReportClock): RawBuilder<number> {
   return sql<number>`(${e} + case ${sql.join(whens, sql` `)} else ${sql.lit(clock.lastOffsetMs)} end)`;
 }
 
-function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) {
+export function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) {
   const { filters } = scope;
   let query = db.selectFrom('tickets').where(rangeColumn, '>=', scope.from).where(rangeColumn, '<', scope.before);
   // `+column` (unary plus, on both databases) keeps the planner on the range's covering index:
@@ -76,17 +76,20 @@ export async function durationPercentiles(
   const durations = filtered(db, scope, options.rangeColumn)
     .where(options.end, 'is not', null)
     .select(sql<number>`${epochMs(scope.kind, options.end)} - ${epochMs(scope.kind, options.start)}`.as('v'));
-  const ranked = db.selectFrom(durations.as('d')).select([sql.ref<number>('d.v').as('v'), sql<number>`row_number() over (order by ${sql.ref('d.v')})`.as('rn'), sql<number>`count(*) over ()`.as('n')]);
+  return nearestRank(db, durations.as('d'), options.percents);
+}
+
+/** The count and nearest-rank percentiles of the column `v` of a set of durations aliased `d`. */
+export async function nearestRank(db: Db, durations: AliasedExpression<{ v: number }, 'd'>, percents: readonly number[]): Promise<{ count: number; values: (number | null)[] }> {
+  const ranked = db.selectFrom(durations).select([sql.ref<number>('d.v').as('v'), sql<number>`row_number() over (order by ${sql.ref('d.v')})`.as('rn'), sql<number>`count(*) over ()`.as('n')]);
   // ceil(p·n) in integers: (percent·n + 99) / 100, an integer division on both databases.
-  const picks = options.percents.map((percent, i) =>
-    sql<number | null>`max(case when ${sql.ref('r.rn')} = (${sql.lit(percent)} * ${sql.ref('r.n')} + 99) / 100 then ${sql.ref('r.v')} end)`.as(`p${i}`),
-  );
+  const picks = percents.map((percent, i) => sql<number | null>`max(case when ${sql.ref('r.rn')} = (${sql.lit(percent)} * ${sql.ref('r.n')} + 99) / 100 then ${sql.ref('r.v')} end)`.as(`p${i}`));
   const row = (await db
     .selectFrom(ranked.as('r'))
     .select([sql<number | null>`max(${sql.ref('r.n')})`.as('n'), ...picks])
     .executeTakeFirst()) as Record<string, number | string | null> | undefined;
   const count = Number(row?.n ?? 0);
-  return { count, values: options.percents.map((_, i) => (count === 0 || row?.[`p${i}`] == null ? null : Number(row[`p${i}`]))) };
+  return { count, values: percents.map((_, i) => (count === 0 || row?.[`p${i}`] == null ? null : Number(row[`p${i}`]))) };
 }
 
 /**

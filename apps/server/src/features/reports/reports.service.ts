@@ -7,6 +7,10 @@ import { REPORT_MAX_DAYS, REPORT_PERCENTILES, type TDurationFigures, type TRepor
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { dayStartMs, daysBetween, nextDay, offsetSegments } from './report-clock.js';
+import { businessHoursInFigures } from '../business-hours/waiting-time.js';
+import { listEntries } from '../business-hours/business-hours.repository.js';
+import { openDurationPercentiles } from './open-durations.repository.js';
+import { openTimeGroups } from './open-time-table.js';
 import { reportOptions } from './report-options.repository.js';
 import { reportTimeZone } from './report-time-zone.js';
 import { countsByLocalDay, createdByLocalDayAndHour, csatTotals, durationPercentiles, resolvedCount, weekdayOf, type ReportClock, type ReportScope } from './reports.repository.js';
@@ -38,11 +42,16 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     before: new Date(beforeMs).toISOString(),
     filters: { queueId: query.queueId, userId: query.userId, whatsappId: query.whatsappId, labelId: query.labelId },
   };
+  // With `businessHoursInFigures` on, durations count only the opening hours of the ticket's queue.
+  const groups = (await businessHoursInFigures(ctx.db)) ? openTimeGroups(await listEntries(ctx.db)) : null;
+  const businessHoursOnly = groups !== null && groups.hours.length > 0;
+  const durations = (options: Parameters<typeof durationPercentiles>[2]) =>
+    groups && businessHoursOnly ? openDurationPercentiles(ctx.db, scope, groups, options) : durationPercentiles(ctx.db, scope, options);
   const [created, resolved, firstResponse, resolution, resolvedByDay, csat] = await Promise.all([
     createdByLocalDayAndHour(ctx.db, scope, clock),
     resolvedCount(ctx.db, scope),
-    durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.firstResponseAt', rangeColumn: 'tickets.createdAt', percents: PERCENTS }),
-    durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.closedAt', rangeColumn: 'tickets.closedAt', percents: PERCENTS }),
+    durations({ start: 'tickets.createdAt', end: 'tickets.firstResponseAt', rangeColumn: 'tickets.createdAt', percents: PERCENTS }),
+    durations({ start: 'tickets.createdAt', end: 'tickets.closedAt', rangeColumn: 'tickets.closedAt', percents: PERCENTS }),
     countsByLocalDay(ctx.db, scope, clock, 'tickets.closedAt'),
     csatTotals(ctx.db, scope),
   ]);
@@ -61,7 +70,7 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     from,
     to,
     timeZone,
-    businessHoursOnly: false,
+    businessHoursOnly,
     opened: created.reduce((sum, cell) => sum + cell.count, 0),
     resolved,
     firstResponse: figures(firstResponse),
