@@ -18,8 +18,6 @@ export type ReportClock = { segments: OffsetSegment[]; lastOffsetMs: number };
 
 export type TicketColumn = 'tickets.createdAt' | 'tickets.firstResponseAt' | 'tickets.closedAt';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** 1970-01-01 was a Thursday: (day number + 4) mod 7 is the weekday, 0 being Sunday. */
 const EPOCH_WEEKDAY = 4;
 
@@ -31,7 +29,7 @@ export function epochMs(kind: DbKind, column: TicketColumn): RawBuilder<number> 
 }
 
 /** Local milliseconds of an epoch-milliseconds column `e`: plus the offset of the segment it falls in. */
-function localMs(clock: ReportClock): RawBuilder<number> {
+export function localMs(clock: ReportClock): RawBuilder<number> {
   const e = sql.ref('e');
   if (clock.segments.length === 0) return sql<number>`(${e} + ${sql.lit(clock.lastOffsetMs)})`;
   const whens = clock.segments.map((s) => sql`when ${e} < ${sql.lit(s.untilMs)} then ${sql.lit(s.offsetMs)}`);
@@ -56,29 +54,6 @@ export function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) 
   return query;
 }
 
-/** Tickets closed in the range (resolved). */
-export async function resolvedCount(db: Db, scope: ReportScope): Promise<number> {
-  const row = await filtered(db, scope, 'tickets.closedAt')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/**
- * Durations from `start` to `end` of the tickets whose `rangeColumn` falls in the range and whose
- * `end` is set: their count, and the nearest-rank percentiles asked for (in whole percent).
- */
-export async function durationPercentiles(
-  db: Db,
-  scope: ReportScope,
-  options: { start: TicketColumn; end: TicketColumn; rangeColumn: TicketColumn; percents: readonly number[] },
-): Promise<{ count: number; values: (number | null)[] }> {
-  const durations = filtered(db, scope, options.rangeColumn)
-    .where(options.end, 'is not', null)
-    .select(sql<number>`${epochMs(scope.kind, options.end)} - ${epochMs(scope.kind, options.start)}`.as('v'));
-  return nearestRank(db, durations.as('d'), options.percents);
-}
-
 /** The count and nearest-rank percentiles of the column `v` of a set of durations aliased `d`. */
 export async function nearestRank(db: Db, durations: AliasedExpression<{ v: number }, 'd'>, percents: readonly number[]): Promise<{ count: number; values: (number | null)[] }> {
   const ranked = db.selectFrom(durations).select([sql.ref<number>('d.v').as('v'), sql<number>`row_number() over (order by ${sql.ref('d.v')})`.as('rn'), sql<number>`count(*) over ()`.as('n')]);
@@ -92,38 +67,9 @@ export async function nearestRank(db: Db, durations: AliasedExpression<{ v: numb
   return { count, values: percents.map((_, i) => (count === 0 || row?.[`p${i}`] == null ? null : Number(row[`p${i}`]))) };
 }
 
-/**
- * Tickets created in the range per local day number (local milliseconds / 86,400,000) and hour:
- * one pass over the range gives the opened count, the counts per day and the busiest weekday and hour.
- */
-export async function createdByLocalDayAndHour(db: Db, scope: ReportScope, clock: ReportClock): Promise<{ day: number; hour: number; count: number }[]> {
-  const created = filtered(db, scope, 'tickets.createdAt').select(epochMs(scope.kind, 'tickets.createdAt').as('e'));
-  const local = localMs(clock);
-  const day = sql<number>`${local} / ${sql.lit(DAY_MS)}`;
-  const hour = sql<number>`(${local} / ${sql.lit(HOUR_MS)}) % 24`;
-  const rows = await db
-    .selectFrom(created.as('c'))
-    .select([day.as('day'), hour.as('hour'), (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy([day, hour])
-    .execute();
-  return rows.map((r) => ({ day: Number(r.day), hour: Number(r.hour), count: Number(r.n) }));
-}
-
 /** The weekday (0 Sunday … 6 Saturday) of a local day number: 1970-01-01 was a Thursday. */
 export function weekdayOf(dayNumber: number): number {
   return (dayNumber + EPOCH_WEEKDAY) % 7;
-}
-
-/** Tickets whose `column` falls in the range, per local day number (local milliseconds / 86,400,000). */
-export async function countsByLocalDay(db: Db, scope: ReportScope, clock: ReportClock, column: 'tickets.closedAt'): Promise<Map<number, number>> {
-  const moments = filtered(db, scope, column).select(epochMs(scope.kind, column).as('e'));
-  const day = sql<number>`${localMs(clock)} / ${sql.lit(DAY_MS)}`;
-  const rows = await db
-    .selectFrom(moments.as('c'))
-    .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy(day)
-    .execute();
-  return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
 }
 
 /**
