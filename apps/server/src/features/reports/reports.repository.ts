@@ -1,10 +1,9 @@
 /**
  * The Reports page's figures, computed by the database over the tickets' own columns (createdAt,
  * firstResponseAt, closedAt: see migration 038), in integer milliseconds so that SQLite and
- * PostgreSQL give the same numbers. Percentiles are nearest-rank: the value at position
- * ceil(p·n) of the n values sorted, read with row_number() over the sorted values.
+ * PostgreSQL give the same numbers (the percentiles: report-sides.repository.ts).
  */
-import { sql, type AliasedExpression, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
 import type { OffsetSegment } from './report-clock.js';
 
@@ -52,19 +51,6 @@ export function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) 
       eb.exists(eb.selectFrom('ticketLabels').select('ticketLabels.ticketId').whereRef('ticketLabels.ticketId', '=', 'tickets.id').where('ticketLabels.labelId', '=', labelId)),
     );
   return query;
-}
-
-/** The count and nearest-rank percentiles of the column `v` of a set of durations aliased `d`. */
-export async function nearestRank(db: Db, durations: AliasedExpression<{ v: number }, 'd'>, percents: readonly number[]): Promise<{ count: number; values: (number | null)[] }> {
-  const ranked = db.selectFrom(durations).select([sql.ref<number>('d.v').as('v'), sql<number>`row_number() over (order by ${sql.ref('d.v')})`.as('rn'), sql<number>`count(*) over ()`.as('n')]);
-  // ceil(p·n) in integers: (percent·n + 99) / 100, an integer division on both databases.
-  const picks = percents.map((percent, i) => sql<number | null>`max(case when ${sql.ref('r.rn')} = (${sql.lit(percent)} * ${sql.ref('r.n')} + 99) / 100 then ${sql.ref('r.v')} end)`.as(`p${i}`));
-  const row = (await db
-    .selectFrom(ranked.as('r'))
-    .select([sql<number | null>`max(${sql.ref('r.n')})`.as('n'), ...picks])
-    .executeTakeFirst()) as Record<string, number | string | null> | undefined;
-  const count = Number(row?.n ?? 0);
-  return { count, values: percents.map((_, i) => (count === 0 || row?.[`p${i}`] == null ? null : Number(row[`p${i}`]))) };
 }
 
 /** The weekday (0 Sunday … 6 Saturday) of a local day number: 1970-01-01 was a Thursday. */
