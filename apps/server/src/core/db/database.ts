@@ -30,6 +30,8 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // 64 MB of page cache (the default is 2 MB): reports that read every ticket row keep them in memory.
+  sqlite.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const version = sqlite.prepare('select total_changes(), (select data_version from pragma_data_version)').raw();
   readVersionWith(db, () => (version.get() as number[]).join(':'));

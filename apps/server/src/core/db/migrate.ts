@@ -35,6 +35,7 @@ import { labelsMigration } from './migrations/033_labels.js';
 import { notesMentionsMigration } from './migrations/034_notes_mentions.js';
 import { queueAssignmentMigration } from './migrations/036_queue_assignment.js';
 import { ticketReportTimesMigration } from './migrations/038_ticket_report_times.js';
+import { reportFilterIndexesMigration } from './migrations/040_report_filter_indexes.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
@@ -85,6 +86,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '034_notes_mentions': notesMentionsMigration(handle.kind),
     '036_queue_assignment': queueAssignmentMigration(handle.kind),
     '038_ticket_report_times': ticketReportTimesMigration(handle.kind),
+    '040_report_filter_indexes': reportFilterIndexesMigration(),
   };
 }
 

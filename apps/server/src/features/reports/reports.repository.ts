@@ -1,8 +1,7 @@
 /**
  * The Reports page's figures, computed by the database over the tickets' own columns (createdAt,
  * firstResponseAt, closedAt: see migration 038), in integer milliseconds so that SQLite and
- * PostgreSQL give the same numbers. Percentiles are nearest-rank: the value at position
- * ceil(p·n) of the n values sorted, read with row_number() over the sorted values.
+ * PostgreSQL give the same numbers (the percentiles: report-sides.repository.ts).
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
@@ -16,29 +15,27 @@ export type ReportScope = { kind: DbKind; from: string; before: string; filters:
 /** The report's clock: UTC offsets by segment (see report-clock.ts). */
 export type ReportClock = { segments: OffsetSegment[]; lastOffsetMs: number };
 
-type TicketColumn = 'tickets.createdAt' | 'tickets.firstResponseAt' | 'tickets.closedAt';
+export type TicketColumn = 'tickets.createdAt' | 'tickets.firstResponseAt' | 'tickets.closedAt';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** 1970-01-01 was a Thursday: (day number + 4) mod 7 is the weekday, 0 being Sunday. */
 const EPOCH_WEEKDAY = 4;
 
 /** A stored moment as integer milliseconds since 1970 (UTC), the same value on both databases. */
-function epochMs(kind: DbKind, column: TicketColumn): RawBuilder<number> {
+export function epochMs(kind: DbKind, column: TicketColumn): RawBuilder<number> {
   return kind === 'postgres'
     ? sql<number>`cast(round(extract(epoch from ${sql.ref(column)}) * 1000) as bigint)`
     : sql<number>`cast(round((julianday(${sql.ref(column)}) - 2440587.5) * 86400000.0) as integer)`;
 }
 
 /** Local milliseconds of an epoch-milliseconds column `e`: plus the offset of the segment it falls in. */
-function localMs(clock: ReportClock): RawBuilder<number> {
+export function localMs(clock: ReportClock): RawBuilder<number> {
   const e = sql.ref('e');
   if (clock.segments.length === 0) return sql<number>`(${e} + ${sql.lit(clock.lastOffsetMs)})`;
   const whens = clock.segments.map((s) => sql`when ${e} < ${sql.lit(s.untilMs)} then ${sql.lit(s.offsetMs)}`);
   return sql<number>`(${e} + case ${sql.join(whens, sql` `)} else ${sql.lit(clock.lastOffsetMs)} end)`;
 }
 
-function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) {
+export function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) {
   const { filters } = scope;
   let query = db.selectFrom('tickets').where(rangeColumn, '>=', scope.from).where(rangeColumn, '<', scope.before);
   // `+column` (unary plus, on both databases) keeps the planner on the range's covering index:
@@ -56,71 +53,9 @@ function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) {
   return query;
 }
 
-/** Tickets closed in the range (resolved). */
-export async function resolvedCount(db: Db, scope: ReportScope): Promise<number> {
-  const row = await filtered(db, scope, 'tickets.closedAt')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/**
- * Durations from `start` to `end` of the tickets whose `rangeColumn` falls in the range and whose
- * `end` is set: their count, and the nearest-rank percentiles asked for (in whole percent).
- */
-export async function durationPercentiles(
-  db: Db,
-  scope: ReportScope,
-  options: { start: TicketColumn; end: TicketColumn; rangeColumn: TicketColumn; percents: readonly number[] },
-): Promise<{ count: number; values: (number | null)[] }> {
-  const durations = filtered(db, scope, options.rangeColumn)
-    .where(options.end, 'is not', null)
-    .select(sql<number>`${epochMs(scope.kind, options.end)} - ${epochMs(scope.kind, options.start)}`.as('v'));
-  const ranked = db.selectFrom(durations.as('d')).select([sql.ref<number>('d.v').as('v'), sql<number>`row_number() over (order by ${sql.ref('d.v')})`.as('rn'), sql<number>`count(*) over ()`.as('n')]);
-  // ceil(p·n) in integers: (percent·n + 99) / 100, an integer division on both databases.
-  const picks = options.percents.map((percent, i) =>
-    sql<number | null>`max(case when ${sql.ref('r.rn')} = (${sql.lit(percent)} * ${sql.ref('r.n')} + 99) / 100 then ${sql.ref('r.v')} end)`.as(`p${i}`),
-  );
-  const row = (await db
-    .selectFrom(ranked.as('r'))
-    .select([sql<number | null>`max(${sql.ref('r.n')})`.as('n'), ...picks])
-    .executeTakeFirst()) as Record<string, number | string | null> | undefined;
-  const count = Number(row?.n ?? 0);
-  return { count, values: options.percents.map((_, i) => (count === 0 || row?.[`p${i}`] == null ? null : Number(row[`p${i}`]))) };
-}
-
-/**
- * Tickets created in the range per local day number (local milliseconds / 86,400,000) and hour:
- * one pass over the range gives the opened count, the counts per day and the busiest weekday and hour.
- */
-export async function createdByLocalDayAndHour(db: Db, scope: ReportScope, clock: ReportClock): Promise<{ day: number; hour: number; count: number }[]> {
-  const created = filtered(db, scope, 'tickets.createdAt').select(epochMs(scope.kind, 'tickets.createdAt').as('e'));
-  const local = localMs(clock);
-  const day = sql<number>`${local} / ${sql.lit(DAY_MS)}`;
-  const hour = sql<number>`(${local} / ${sql.lit(HOUR_MS)}) % 24`;
-  const rows = await db
-    .selectFrom(created.as('c'))
-    .select([day.as('day'), hour.as('hour'), (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy([day, hour])
-    .execute();
-  return rows.map((r) => ({ day: Number(r.day), hour: Number(r.hour), count: Number(r.n) }));
-}
-
 /** The weekday (0 Sunday … 6 Saturday) of a local day number: 1970-01-01 was a Thursday. */
 export function weekdayOf(dayNumber: number): number {
   return (dayNumber + EPOCH_WEEKDAY) % 7;
-}
-
-/** Tickets whose `column` falls in the range, per local day number (local milliseconds / 86,400,000). */
-export async function countsByLocalDay(db: Db, scope: ReportScope, clock: ReportClock, column: 'tickets.closedAt'): Promise<Map<number, number>> {
-  const moments = filtered(db, scope, column).select(epochMs(scope.kind, column).as('e'));
-  const day = sql<number>`${localMs(clock)} / ${sql.lit(DAY_MS)}`;
-  const rows = await db
-    .selectFrom(moments.as('c'))
-    .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy(day)
-    .execute();
-  return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
 }
 
 /**

@@ -7,9 +7,14 @@ import { REPORT_MAX_DAYS, REPORT_PERCENTILES, type TDurationFigures, type TRepor
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { dayStartMs, daysBetween, nextDay, offsetSegments } from './report-clock.js';
+import { businessHoursInFigures } from '../business-hours/waiting-time.js';
+import { listEntries } from '../business-hours/business-hours.repository.js';
+import { openDurationPercentiles } from './open-durations.repository.js';
+import { openTimeGroups } from './open-time-table.js';
 import { reportOptions } from './report-options.repository.js';
 import { reportTimeZone } from './report-time-zone.js';
-import { countsByLocalDay, createdByLocalDayAndHour, csatTotals, durationPercentiles, resolvedCount, weekdayOf, type ReportClock, type ReportScope } from './reports.repository.js';
+import { reportSide } from './report-sides.repository.js';
+import { csatTotals, weekdayOf, type ReportClock, type ReportScope } from './reports.repository.js';
 
 const PERCENTS = [REPORT_PERCENTILES.median * 100, REPORT_PERCENTILES.p90 * 100] as const;
 const DAY_MS = 86_400_000;
@@ -28,7 +33,7 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
   if (!isDay(from) || !isDay(to) || to < from) throw new AppError('ERR_REPORT_RANGE');
   const days = daysBetween(from, to);
   if (days.length > REPORT_MAX_DAYS) throw new AppError('ERR_REPORT_RANGE');
-  const timeZone = await reportTimeZone(ctx);
+  const [timeZone, hoursOn] = await Promise.all([reportTimeZone(ctx), businessHoursInFigures(ctx.db)]);
   const fromMs = dayStartMs(timeZone, from);
   const beforeMs = dayStartMs(timeZone, nextDay(to));
   const clock: ReportClock = offsetSegments(timeZone, fromMs, beforeMs);
@@ -38,14 +43,27 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     before: new Date(beforeMs).toISOString(),
     filters: { queueId: query.queueId, userId: query.userId, whatsappId: query.whatsappId, labelId: query.labelId },
   };
-  const [created, resolved, firstResponse, resolution, resolvedByDay, csat] = await Promise.all([
-    createdByLocalDayAndHour(ctx.db, scope, clock),
-    resolvedCount(ctx.db, scope),
-    durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.firstResponseAt', rangeColumn: 'tickets.createdAt', percents: PERCENTS }),
-    durationPercentiles(ctx.db, scope, { start: 'tickets.createdAt', end: 'tickets.closedAt', rangeColumn: 'tickets.closedAt', percents: PERCENTS }),
-    countsByLocalDay(ctx.db, scope, clock, 'tickets.closedAt'),
+  // With `businessHoursInFigures` on, durations count only the opening hours of the ticket's queue
+  // (open-durations.repository.ts); else each side ranks its own durations in the same statement.
+  const groups = hoursOn ? openTimeGroups(await listEntries(ctx.db)) : null;
+  const businessHoursOnly = groups !== null && groups.hours.length > 0;
+  const firstResponseSpan = { start: 'tickets.createdAt', end: 'tickets.firstResponseAt', percents: PERCENTS } as const;
+  const resolutionSpan = { start: 'tickets.createdAt', end: 'tickets.closedAt', percents: PERCENTS } as const;
+  const inHours = (span: typeof firstResponseSpan | typeof resolutionSpan, rangeColumn: 'tickets.createdAt' | 'tickets.closedAt') =>
+    groups && businessHoursOnly ? openDurationPercentiles(ctx.db, scope, groups, { ...span, rangeColumn }) : Promise.resolve(null);
+  const [createdSide, closedSide, firstResponseInHours, resolutionInHours, csat] = await Promise.all([
+    reportSide(ctx.db, scope, clock, { rangeColumn: 'tickets.createdAt', byHour: true, durations: businessHoursOnly ? null : firstResponseSpan }),
+    reportSide(ctx.db, scope, clock, { rangeColumn: 'tickets.closedAt', byHour: false, durations: businessHoursOnly ? null : resolutionSpan }),
+    inHours(firstResponseSpan, 'tickets.createdAt'),
+    inHours(resolutionSpan, 'tickets.closedAt'),
     csatTotals(ctx.db, scope),
   ]);
+  const created = createdSide.cells;
+  const resolvedByDay = new Map(closedSide.cells.map((cell) => [cell.day, cell.count]));
+  const resolved = closedSide.cells.reduce((sum, cell) => sum + cell.count, 0);
+  const none = { count: 0, values: [null, null] };
+  const firstResponse = firstResponseInHours ?? createdSide.durations ?? none;
+  const resolution = resolutionInHours ?? closedSide.durations ?? none;
   const openedByDay = new Map<number, number>();
   const busiest = new Map<string, { weekday: number; hour: number; count: number }>();
   for (const cell of created) {
@@ -61,7 +79,7 @@ export async function report(ctx: AppContext, query: TReportQuery): Promise<TRep
     from,
     to,
     timeZone,
-    businessHoursOnly: false,
+    businessHoursOnly,
     opened: created.reduce((sum, cell) => sum + cell.count, 0),
     resolved,
     firstResponse: figures(firstResponse),
