@@ -59,7 +59,7 @@ describe('error codes', () => {
 });
 
 describe('settings and limits', () => {
-  it("lists exactly the spec's setting keys, and the ones SMTP, the chatbot's debounce, Vonage's calls and webhooks and the call notice add", () => {
+  it("lists exactly the spec's setting keys, and the ones SMTP, the chatbot's debounce, Vonage's calls and webhooks, the call notice and business hours add", () => {
     expect([...SETTING_KEYS].sort()).toEqual(
       [
         'userCreation',
@@ -94,6 +94,9 @@ describe('settings and limits', () => {
         'vonageFrom',
         // Added: the text a caller gets when the call setting rejects their call.
         'callMessage',
+        // Added: business hours (waiting times counted within opening hours; 'closed now' in the queue menu).
+        'businessHoursInFigures',
+        'businessHoursInMenu',
       ].sort(),
     );
     for (const key of SETTING_KEYS) {
