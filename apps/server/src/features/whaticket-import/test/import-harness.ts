@@ -89,7 +89,10 @@ export async function digest(t: TestApp): Promise<Record<string, unknown>> {
     users: await q(sql`select email, name, profile, "whatsappId" is not null as "hasConnection" from users order by email`),
     userQueues: await q(sql`select u.email, q.name from "userQueues" uq join users u on u.id = uq."userId" join queues q on q.id = uq."queueId" order by u.email, q.name`),
     queues: await q(sql`select name, color, "greetingMessage" from queues order by name`),
-    whatsapps: await q(sql`select name, status, "isDefault", "greetingMessage", "farewellMessage" from whatsapps order by name`),
+    // The status is left out: it is the live session's (a restart opens each connection again, and
+    // one may be between OPENING and DISCONNECTED when the digest is read); the imported status is
+    // checked on its own after the import.
+    whatsapps: await q(sql`select name, "isDefault", "greetingMessage", "farewellMessage" from whatsapps order by name`),
     contacts: await q(sql`select number, name, email, "isGroup", "profilePicUrl" from contacts order by number, name`),
     extraInfo: await q(sql`select c.number, e.name, e.value from "contactExtraInfo" e join contacts c on c.id = e."contactId" order by c.number, e.name, e.value`),
     tickets: await q(
