@@ -183,7 +183,7 @@ describe('an endpoint', () => {
     for (const d of all) expect(arrived.has(d.id), `${d.event} ${d.id}`).toBe(true);
     expect(receiver.received.every((r) => r.validSignature && r.id === r.deliveryHeader && r.event === r.eventHeader)).toBe(true);
     const events = new Set(receiver.delivered().filter((r) => ticketIdOf(r) === ticket.id || (r.data as { number?: string }).number === from).map((r) => r.event));
-    expect([...events].sort()).toEqual(['contact.created', 'contact.updated', 'message.created', 'ticket.closed', 'ticket.created', 'ticket.updated']);
+    expect([...events].sort()).toEqual(['contact.created', 'contact.updated', 'message.ack', 'message.created', 'ticket.closed', 'ticket.created', 'ticket.updated']);
     const outgoing = receiver.delivered().find((r) => r.event === 'message.created' && (r.data as { body: string }).body === 'Olá, posso ajudar?');
     expect(outgoing?.data).toMatchObject({ fromMe: true, ticketId: ticket.id });
     await expectOrderPerTicket(t, hook.id, receiver.received);
