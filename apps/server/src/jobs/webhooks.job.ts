@@ -7,7 +7,6 @@
  * WEBHOOK_RETENTION_DAYS.
  */
 import type { AppContext } from '../core/context.js';
-import { nowIso } from '../core/time.js';
 import { claimDue, releaseAllClaims, sweepDeliveries } from '../features/webhooks/deliveries.repository.js';
 import { recordWebhookEvents } from '../features/webhooks/webhook-events.js';
 import { sendClaimed } from '../features/webhooks/webhook-sender.js';

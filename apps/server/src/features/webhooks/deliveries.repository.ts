@@ -34,10 +34,11 @@ export async function claimDue(
       .where('d.status', '=', 'pending')
       .where('d.nextAttemptAt', '<=', now)
       .where((eb) => eb.or([eb('d.claimedUntil', 'is', null), eb('d.claimedUntil', '<', now)]))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhookDeliveries as o')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('webhookDeliveries as o')
               .select(sql.lit(1).as('one'))
               .whereRef('o.webhookId', '=', 'd.webhookId')
               .whereRef('o.orderKey', '=', 'd.orderKey')

@@ -66,7 +66,11 @@ describe('webhook deliveries across a kill -9', () => {
         if (ping?.status === 201) acknowledged.push(ping.body.id);
       }
     })();
-    await waitFor(async () => receiver.received.length, (n) => n >= 20, 30_000);
+    await waitFor(
+      async () => receiver.received.length,
+      (n) => n >= 20,
+      30_000,
+    );
     stop = true;
     await kill(server);
     await traffic;
@@ -76,7 +80,16 @@ describe('webhook deliveries across a kill -9', () => {
     server = await startServer(env, cleanups);
     const handle = openDatabase({ databaseUrl: pgDb?.url, dataDir });
     cleanups.push(() => handle.close());
-    const pending = async () => Number((await handle.db.selectFrom('webhookDeliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+    const pending = async () =>
+      Number(
+        (
+          await handle.db
+            .selectFrom('webhookDeliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'pending')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     await waitFor(pending, (n) => n === 0, 60_000);
     expect(await pending()).toBe(0);
 
