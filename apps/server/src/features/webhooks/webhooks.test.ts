@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TWebhook, TWebhookDelivery, TWebhookDeliveryDetail, TWebhookDeliveryList, TWebhookWithSecret } from '@zapdesk/shared/webhooks';
 import { WEBHOOK_EVENTS } from '@zapdesk/shared/webhooks';
-import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
+import { ADMIN, createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 import { startReceiver, type Received, type Receiver } from '../../test/webhook-receiver.js';
 
 let t: TestApp;
@@ -186,8 +186,12 @@ describe('an endpoint', () => {
 
     // The receiver goes away; an agent takes the ticket, labels it, answers and closes it; the receiver comes back.
     await receiver.stop();
-    const taken = await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open', userId: t.admin.id } });
+    const { user: admin } = await t.login(ADMIN.email, ADMIN.password);
+    const taken = await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open', userId: admin.id } });
     expect(taken.statusCode, taken.body).toBe(200);
+    const label = await t.request({ method: 'POST', url: '/api/labels', token: t.adminToken, payload: { name: 'VIP', color: '#E53935' } });
+    const labelled = await t.request({ method: 'POST', url: `/api/tickets/${ticket.id}/labels`, token: t.adminToken, payload: { labelId: label.json<{ id: number }>().id } });
+    expect(labelled.statusCode, labelled.body).toBe(200);
     const reply = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload: { body: 'Olá, posso ajudar?' } });
     expect(reply.statusCode, reply.body).toBe(201);
     const renamed = await t.request({ method: 'PUT', url: `/api/contacts/${ticket.contactId}`, token: t.adminToken, payload: { name: 'Cliente Renomeado', number: from, email: '' } });
@@ -217,6 +221,13 @@ describe('an endpoint', () => {
         .map((r) => r.event),
     );
     expect([...events].sort()).toEqual(['contact.created', 'contact.updated', 'message.ack', 'message.created', 'ticket.closed', 'ticket.created', 'ticket.updated']);
+    const updates = receiver
+      .delivered()
+      .filter((r) => r.event === 'ticket.updated' && ticketIdOf(r) === ticket.id)
+      .map((r) => r.data as TTicket);
+    expect(updates.some((u) => u.userId === admin.id && u.status === 'open')).toBe(true);
+    expect(updates.some((u) => u.labels.some((l) => l.name === 'VIP'))).toBe(true);
+    expect(receiver.delivered().filter((r) => r.event === 'ticket.closed' && ticketIdOf(r) === ticket.id)).toHaveLength(1);
     const outgoing = receiver.delivered().find((r) => r.event === 'message.created' && (r.data as { body: string }).body === 'Olá, posso ajudar?');
     expect(outgoing?.data).toMatchObject({ fromMe: true, ticketId: ticket.id });
     await expectOrderPerTicket(t, hook.id, receiver.received);
@@ -248,6 +259,29 @@ describe('an endpoint', () => {
     );
     const after = (await t.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}`, token: t.adminToken })).json<TWebhookDelivery>();
     expect(after).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('gives a message with a file an absolute media address the receiver can fetch for 48 hours', async () => {
+    const from = `551196${String(process.pid % 1000).padStart(3, '0')}${String((number += 1)).padStart(4, '0')}`;
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const sent = await t.request({
+      method: 'POST',
+      url: `/api/simulator/${phone}/inbound`,
+      token: t.adminToken,
+      payload: { from, name: 'Foto', body: '', media: { base64: png, mimetype: 'image/png', filename: 'foto.png' } },
+    });
+    expect(sent.statusCode).toBe(200);
+    const arrived = await waitFor(
+      async () => receiver.delivered().find((r) => r.event === 'message.created' && (r.data as { mediaUrl?: string | null }).mediaUrl),
+      (found) => found !== undefined,
+    );
+    const mediaUrl = new URL((arrived?.data as { mediaUrl: string }).mediaUrl);
+    expect(mediaUrl.origin).toBe('https://zapdesk.example');
+    const expires = Number(mediaUrl.searchParams.get('expires'));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(47 * 60 * 60 * 1000);
+    // The same address, asked of the server without signing in, gives the file.
+    const file = await t.request({ method: 'GET', url: `${mediaUrl.pathname}${mediaUrl.search}` });
+    expect(file.statusCode).toBe(200);
   });
 
   it('keeps notes private: a note is never sent', async () => {
