@@ -233,6 +233,8 @@ describe('an endpoint', () => {
       async () => receiver.delivered().filter((r) => r.id === delivery.id),
       (list) => list.length === 1,
     );
+    const read = async () => (await t.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}`, token: t.adminToken })).json<TWebhookDelivery>();
+    await waitFor(read, (d) => d.status === 'delivered');
     const before = receiver.delivered().filter((r) => r.id === delivery.id).length;
     const resent = await t.request({ method: 'POST', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}/resend`, token: t.adminToken });
     expect(resent.statusCode).toBe(200);
@@ -241,7 +243,8 @@ describe('an endpoint', () => {
       async () => receiver.delivered().filter((r) => r.id === delivery.id).length,
       (n) => n === before + 1,
     );
-    const after = (await t.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}`, token: t.adminToken })).json<TWebhookDelivery>();
+    // The outcome is written once the receiver's answer is in.
+    const after = await waitFor(read, (d) => d.attempts === 2);
     expect(after).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 
@@ -266,6 +269,28 @@ describe('an endpoint', () => {
     // The same address, asked of the server without signing in, gives the file.
     const file = await t.request({ method: 'GET', url: `${mediaUrl.pathname}${mediaUrl.search}` });
     expect(file.statusCode).toBe(200);
+  });
+
+  it('tells when a bulk send finished, once', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/campaigns',
+      token: t.adminToken,
+      payload: { kind: 'text', whatsappId: phone, minDelay: 0, maxDelay: 0, message: 'Promoção', numbers: '5511987650001' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<{ campaign: { id: number } }>().campaign.id;
+    const finished = await waitFor(
+      async () => receiver.delivered().filter((r) => r.event === 'campaign.finished' && (r.data as { id: number }).id === id),
+      (list) => list.length > 0,
+    );
+    expect(finished[0]?.data).toMatchObject({ id, status: 'completed' });
+    // The campaign's later changes (its message's acks) tell nothing more.
+    await waitFor(
+      () => deliveries(t, hook.id, '&status=pending'),
+      (list) => list.length === 0,
+    );
+    expect(receiver.delivered().filter((r) => r.event === 'campaign.finished' && (r.data as { id: number }).id === id)).toHaveLength(1);
   });
 
   it('keeps notes private: a note is never sent', async () => {
