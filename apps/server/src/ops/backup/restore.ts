@@ -22,10 +22,6 @@ export async function runRestore(config: Config, archive: string, options: { for
   const file = path.resolve(archive);
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new OpsError(`${file} is not a file.`);
   const kind = config.databaseUrl ? 'postgres' : 'sqlite';
-  if (config.databaseUrl) {
-    await requireTool('pg_restore');
-    if (options.force) await requireTool('pg_dump');
-  }
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const staging = fs.mkdtempSync(path.join(config.dataDir, '.restore-'));
   try {
@@ -34,6 +30,10 @@ export async function runRestore(config: Config, archive: string, options: { for
     checkCompatible(manifest, kind);
     await verifyMembers(staging, manifest);
     if (kind === 'sqlite') checkCompatible(manifest, kind, sqliteMigrations(path.join(staging, SQLITE_MEMBER)));
+    if (config.databaseUrl) {
+      await requireTool('pg_restore');
+      if (options.force) await requireTool('pg_dump');
+    }
     const pid = runningPid(config.dataDir);
     if (pid !== undefined) {
       throw new OpsError(
