@@ -11,9 +11,9 @@ export const BACKUP_CLI = path.join(ROOT, 'apps/server/src/ops/backup/cli.ts');
 /** A product's place: its DATA_DIR, a MEDIA_DIR outside it, and its PostgreSQL database on TEST_DB=postgres. */
 export type Place = { dataDir: string; mediaDir: string; databaseUrl: string | undefined; env: Record<string, string> };
 
-export async function newPlace(cleanups: (() => Promise<void>)[], label: string): Promise<Place> {
+export async function newPlace(cleanups: (() => Promise<void>)[], label: string, options: { sqlite?: boolean } = {}): Promise<Place> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `zapdesk-${label}-`));
-  const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
+  const pgDb = process.env.TEST_DB === 'postgres' && !options.sqlite ? await createPostgresDatabase() : undefined;
   const place = { dataDir: path.join(root, 'data'), mediaDir: path.join(root, 'media-volume', 'media'), databaseUrl: pgDb?.url };
   cleanups.push(async () => {
     await pgDb?.drop();
@@ -61,7 +61,4 @@ export function snapshotTree(dir: string): Map<string, string> {
 }
 
 /** A 2×2 PNG. */
-export const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==',
-  'base64',
-);
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==', 'base64');

@@ -35,7 +35,11 @@ async function signIn(server: Server): Promise<{ token: string; refreshCookie: s
   const res = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   expect(res.status).toBe(200);
   const { token } = (await res.json()) as { token: string };
-  const refreshCookie = res.headers.getSetCookie().find((c) => c.startsWith('jrt='))?.split(';')[0] ?? '';
+  const refreshCookie =
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('jrt='))
+      ?.split(';')[0] ?? '';
   expect(refreshCookie).not.toBe('');
   return { token, refreshCookie };
 }
@@ -77,7 +81,7 @@ describe.skipIf(!toolsPresent)(`backup and restore (${onPostgres ? 'PostgreSQL' 
     const send = (id: string, from: string, extra: Record<string, unknown> = {}) =>
       call(server, 'POST', `/api/simulator/${connectionId}/inbound`, { token, body: { id, from, body: `text of ${id}`, ...extra } });
     expect((await send('PHOTO', '5511900000001', { media: { base64: PNG.toString('base64'), mimetype: 'image/png', filename: 'photo.png' } })).status).toBe(200);
-    const before = Array.from({ length: 40 }, (_, i) => `BEFORE-${i}`);
+    const before = Array.from({ length: 20 }, (_, i) => `BEFORE-${i}`);
     for (const id of before) expect((await send(id, `551190000000${before.indexOf(id) % 5}`)).status).toBe(200);
 
     // Messages keep arriving (4 at a time) while the backup runs.

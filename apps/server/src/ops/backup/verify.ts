@@ -18,7 +18,9 @@ export function readManifest(dir: string): Manifest {
 export function checkCompatible(manifest: Manifest, kind: DbKind, migrations: string[] = [manifest.schemaVersion]): void {
   if (manifest.database !== kind) {
     const configured = kind === 'postgres' ? 'PostgreSQL (DATABASE_URL is set)' : 'SQLite (DATABASE_URL is not set)';
-    throw new OpsError(`The archive holds a ${manifest.database === 'postgres' ? 'PostgreSQL' : 'SQLite'} database, and this product is configured for ${configured}: restore it with the same kind of database.`);
+    throw new OpsError(
+      `The archive holds a ${manifest.database === 'postgres' ? 'PostgreSQL' : 'SQLite'} database, and this product is configured for ${configured}: restore it with the same kind of database.`,
+    );
   }
   const known = new Set(Object.keys(migrationsFor(kind)));
   const unknown = migrations.filter((name) => !known.has(name));
