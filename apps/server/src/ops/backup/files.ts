@@ -38,13 +38,14 @@ export function replacePath(src: string, target: string, stamp: string): string 
 /**
  * A snapshot of the media folder in `dest`: hard links (instant, and a file the server writes
  * later is not in it), copies where the folders are on different file systems. Names starting
- * with '.' (the uploads in progress, MEDIA_DIR/.uploads) are left out.
+ * with '.' (the uploads in progress, MEDIA_DIR/.uploads) and ending in '.tmp' (files being
+ * written) are left out.
  */
 export function snapshotFolder(src: string, dest: string): void {
   fs.mkdirSync(dest, { recursive: true, mode: 0o700 });
   if (!fs.existsSync(src)) return;
   for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('.') || entry.name.endsWith('.tmp')) continue;
     const from = path.join(src, entry.name);
     const to = path.join(dest, entry.name);
     if (entry.isDirectory()) snapshotFolder(from, to);
