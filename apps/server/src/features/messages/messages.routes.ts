@@ -104,12 +104,16 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     reply: FastifyReply,
   ) => {
     const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
-    return reply
-      .header('cache-control', 'private, max-age=3600')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
-      .type(type)
-      .send(fs.createReadStream(file));
+    return (
+      reply
+        .header('cache-control', 'private, max-age=3600')
+        // For a caching proxy in front (deploy/nginx): the signed address may be kept until it expires; nginx reads this and drops it.
+        .header('x-accel-expires', `@${req.query.expires}`)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
+        .type(type)
+        .send(fs.createReadStream(file))
+    );
   };
   app.get('/media/:id', media, sendMedia);
   // whaticket's chat fetches a picture through its API client, whose base URL (`<origin>/api`) is
