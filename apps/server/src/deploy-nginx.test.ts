@@ -23,7 +23,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('three nodes behind real ngin
   let cluster: ClusterNodes | undefined;
   let proxy: RunningNginx | undefined;
   let dir: string | undefined;
-  let ca = Buffer.alloc(0);
+  let ca: Buffer = Buffer.alloc(0);
   let base = '';
   let httpPort = 0;
   const sockets: Socket[] = [];
@@ -119,7 +119,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('three nodes behind real ngin
   it('carries a live event over a WebSocket through nginx, caused by a request that nginx sent to another node', async (context) => {
     if (!proxy) return context.skip();
     const token = node(0).adminToken;
-    const socket = connectSocket(base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true, ca });
+    const socket = connectSocket(base, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true, ca: ca.toString() });
     sockets.push(socket);
     const heard: { event: string; payload: unknown }[] = [];
     socket.onAny((event: string, payload: unknown) => heard.push({ event, payload }));
