@@ -12,6 +12,7 @@ import https from 'node:https';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TMessage } from '@zapdesk/shared/messaging';
+import { MEDIA_URL_TTL_SECONDS, signedMediaUrl } from './features/messages/media-store.js';
 import { startClusterNodes, type ClusterNodes } from './test/cluster-nodes.js';
 import type { TestApp } from './test/harness.js';
 import { freePort, nginxDir, nginxTools, renderConfig, selfSignedCertificate, startNginx, type RunningNginx } from './test/nginx.js';
@@ -178,6 +179,26 @@ describe.runIf(process.env.TEST_DB === 'postgres')('three nodes behind real ngin
       expect(refused.status).toBe(403);
       expect(refused.headers['x-cache-status']).toBe('MISS');
     }
+
+    // Kept until the address expires, and not a second longer: an address signed to expire in
+    // two seconds is served from the cache until then, and refused by a node from then on.
+    const id = message?.id ?? 0;
+    const soon = signedMediaUrl(a.ctx, id, Date.now() - (MEDIA_URL_TTL_SECONDS - 2) * 1000);
+    const expires = Number(new URL(soon, base).searchParams.get('expires')) * 1000;
+    expect((await call('GET', soon)).headers['x-cache-status']).toBe('MISS');
+    const answers: { status: number; cache: string; at: number }[] = [];
+    await vi.waitFor(
+      async () => {
+        const at = Date.now();
+        const answer = await call('GET', soon);
+        answers.push({ status: answer.status, cache: String(answer.headers['x-cache-status']), at });
+        expect(answer.status).toBe(403);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    // Every answer before the refusal came from the cache, and no request sent after the expiry got the file.
+    expect(answers.slice(0, -1).every((answer) => answer.status === 200 && answer.cache === 'HIT')).toBe(true);
+    expect(answers.filter((answer) => answer.status === 200 && answer.at > expires)).toEqual([]);
   });
 
   it('redirects plain HTTP to HTTPS and hides /metrics', async (context) => {

@@ -107,8 +107,9 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     return (
       reply
         .header('cache-control', 'private, max-age=3600')
-        // For a caching proxy in front (deploy/nginx): the signed address may be kept until it expires; nginx reads this and drops it.
-        .header('x-accel-expires', `@${req.query.expires}`)
+        // For a caching proxy in front (deploy/nginx): the signed address may be kept until it expires (nginx keeps
+        // an entry through the whole second named: the second before); nginx reads this header and drops it.
+        .header('x-accel-expires', `@${req.query.expires - 1}`)
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
         .type(type)
