@@ -104,17 +104,16 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     reply: FastifyReply,
   ) => {
     const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
-    return (
-      reply
-        .header('cache-control', 'private, max-age=3600')
-        // For a caching proxy in front (deploy/nginx): the signed address may be kept until it expires (nginx keeps
-        // an entry through the whole second named: the second before); nginx reads this header and drops it.
-        .header('x-accel-expires', `@${req.query.expires - 1}`)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
-        .type(type)
-        .send(fs.createReadStream(file))
-    );
+    // For a caching proxy in front (deploy/nginx): the signed address's answer may be kept until the address
+    // expires; nginx keeps an entry through the whole second named (hence the second before), and drops the header.
+    const proxyCacheUntil = `@${req.query.expires - 1}`;
+    return reply
+      .header('cache-control', 'private, max-age=3600')
+      .header('x-accel-expires', proxyCacheUntil)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
+      .type(type)
+      .send(fs.createReadStream(file));
   };
   app.get('/media/:id', media, sendMedia);
   // whaticket's chat fetches a picture through its API client, whose base URL (`<origin>/api`) is
