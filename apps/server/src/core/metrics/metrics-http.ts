@@ -48,14 +48,8 @@ export function instrumentRequests(app: FastifyInstance, metrics: Metrics): void
 export function metricsRoute(app: FastifyInstance, metrics: Metrics, config: MetricsConfig): void {
   app.get(
     '/metrics',
-    {
-      schema: {
-        tags: ['metrics'],
-        summary: 'Prometheus metrics of this node (text format)',
-        description: 'Served on this port only when METRICS_TOKEN is set, to `Authorization: Bearer <METRICS_TOKEN>`; otherwise 404. See docs/metrics.md.',
-        security: [],
-      },
-    },
+    // Not part of the API's document (which lists /api only): docs/metrics.md describes it.
+    { schema: { hide: true } },
     async (request, reply) => {
       const { token } = config;
       if (token === undefined) {
