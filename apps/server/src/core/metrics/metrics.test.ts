@@ -115,6 +115,22 @@ describe('GET /metrics', () => {
     expect(sumOf(await scrape(), 'zapdesk_read_memo_total')).toBeGreaterThan(sumOf(before, 'zapdesk_read_memo_total'));
   });
 
+  it('counts campaign sends by outcome', async () => {
+    const connection = await connectedSimulator();
+    const before = await scrape();
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/campaigns',
+      token: t.adminToken,
+      // The country code 999 has no account on the simulated network: that send fails for good.
+      payload: { kind: 'text', whatsappId: connection.id, numbers: '5511955550001\n5511955550002\n+999 1234-5678', message: 'Oi', minDelay: 0, maxDelay: 0 },
+    });
+    expect(created.statusCode).toBe(201);
+    const moved = (s: Scrape, outcome: string) => sumOf(s, 'zapdesk_campaign_sends_total', { outcome }) - sumOf(before, 'zapdesk_campaign_sends_total', { outcome });
+    const after = await waitFor(scrape, (s) => moved(s, 'sent') + moved(s, 'failed') >= 3);
+    expect({ sent: moved(after, 'sent'), failed: moved(after, 'failed') }).toEqual({ sent: 2, failed: 1 });
+  });
+
   it("shows the outbound queue's depth and the age of its oldest send", async () => {
     const connection = await t.insertWhatsapp();
     const hourAgo = new Date(Date.now() - 3600_000).toISOString();
