@@ -86,6 +86,7 @@ await servers.off.close();
 await servers.on.close();
 
 const lines = [`${REQUESTS} sequential requests per round, ${ROUNDS} rounds, median µs per request (Node ${process.version}, ${os.cpus().length} CPUs)`];
-for (const [route, r] of Object.entries(results)) lines.push(`${route}: off ${r.off.toFixed(1)} µs, on ${r.on.toFixed(1)} µs, difference ${(r.on - r.off).toFixed(1)} µs (${(((r.on - r.off) / r.off) * 100).toFixed(1)} %)`);
+for (const [route, r] of Object.entries(results))
+  lines.push(`${route}: off ${r.off.toFixed(1)} µs, on ${r.on.toFixed(1)} µs, difference ${(r.on - r.off).toFixed(1)} µs (${(((r.on - r.off) / r.off) * 100).toFixed(1)} %)`);
 lines.push(`a scrape of /metrics: ${scrapeMs.toFixed(2)} ms, ${scrapeBytes} bytes`);
 process.stdout.write(`${lines.join('\n')}\n`);

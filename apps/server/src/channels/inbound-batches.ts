@@ -28,15 +28,7 @@ export class InboundBatches {
   /** Resolves once the message is written (with the batch it joined), rejects when that write failed. */
   receive(whatsappId: number, message: InboundMessage): Promise<void> {
     const ended = this.observe?.();
-    return new Promise<void>((resolve, reject) => {
-      const stored = () => {
-        ended?.('stored');
-        resolve();
-      };
-      const failed = (error: unknown) => {
-        ended?.('failed');
-        reject(error);
-      };
+    const written = new Promise<void>((stored, failed) => {
       const pending: Pending = { message, stored, failed };
       const waiting = this.#inbound.get(whatsappId);
       if (waiting) {
@@ -50,6 +42,13 @@ export class InboundBatches {
       // Messages delivered in the same turn of the event loop join the first batch.
       setImmediate(() => void this.#drain(whatsappId, queue).finally(drained));
     });
+    if (ended) {
+      written.then(
+        () => ended('stored'),
+        () => ended('failed'),
+      );
+    }
+    return written;
   }
 
   /** Runs `work` once the inbound messages received so far are written. */
