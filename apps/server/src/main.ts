@@ -12,12 +12,15 @@ async function main(): Promise<void> {
     : built.admin.fromEnvironment
       ? `Log in as ${built.admin.email} with the password given in ADMIN_PASSWORD`
       : `Log in as ${built.admin.email} (or any user) with the password you set`;
+  // For the person starting the server, on stderr: stdout holds nothing but the log's JSON lines,
+  // and a generated password shown here never becomes a log line.
   const lines = ['', `  ZapDesk is running at ${url}`, `  ${login}`, `  Database: ${built.ctx.dbKind}${built.ctx.dbKind === 'sqlite' ? ` (${config.dataDir})` : ''}   API docs: ${url}/api/docs`, ''];
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stderr.write(lines.join('\n') + '\n');
 
   const shutdown = async (signal: string) => {
-    built.app.log.info(`${signal} received, shutting down`);
+    built.ctx.log.info({ signal }, 'shutting down');
     await built.close();
+    built.ctx.log.info('stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -9,10 +9,13 @@ import type { Secrets } from './secrets.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
+import type { Logger } from './logger.js';
 
 /** What every feature receives: configuration, the database and the event bus. */
 export type AppContext = {
   config: Config;
+  /** The server's logger (core/logger.ts): a line carries the request, job round or remote call under way. */
+  log: Logger;
   db: Db;
   dbKind: DbKind;
   events: DomainEventBus;

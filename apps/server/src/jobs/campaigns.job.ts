@@ -245,7 +245,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     }),
   ];
 
-  const polling = pollLoop(startDue, CAMPAIGN_POLL_MS, onError);
+  const polling = pollLoop(startDue, CAMPAIGN_POLL_MS, onError, 'campaigns');
 
   return async () => {
     stopped = true;

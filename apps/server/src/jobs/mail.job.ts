@@ -5,6 +5,7 @@
  * its error to admins, who can send it again.
  */
 import type { AppContext } from '../core/context.js';
+import { inJobRound } from '../core/log-context.js';
 import { nowIso } from '../core/time.js';
 import { deliver, readEmailSettings, smtpErrorText } from '../features/email/email.service.js';
 import * as repo from '../features/email/email.repository.js';
@@ -58,6 +59,9 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
           const failed = attempts >= MAX_ATTEMPTS || isPermanent(error);
           const next = failed ? null : new Date(Date.now() + retryDelayMs(ctx.config.mailRetrySeconds, attempts)).toISOString();
           await repo.updateEmail(ctx.db, id, { status: failed ? 'failed' : 'queued', attempts, lastError: smtpErrorText(error), nextAttemptAt: next }, { from: ['sending'], now });
+          // Given up: an admin sees it and may send it again. A try that waits for the next is handled.
+          if (failed) ctx.log.error({ emailId: id, attempts, error: smtpErrorText(error) }, 'mail failed for good');
+          else ctx.log.warn({ emailId: id, attempts, nextAttemptAt: next, error: smtpErrorText(error) }, 'mail not sent, tried again later');
         }
       }
     }
@@ -70,8 +74,7 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
       again = true;
       return;
     }
-    running = sendDue()
-      .catch(onError)
+    running = inJobRound('mail', () => sendDue().catch(onError))
       .finally(() => {
         running = undefined;
         if (again) {

@@ -28,6 +28,7 @@ export async function startOutboundDispatcher(ctx: AppContext, sessions: Session
     },
     OUTBOUND_POLL_MS,
     onError,
+    'outbound',
   );
   return async () => {
     stopped = true;
