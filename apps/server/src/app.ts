@@ -134,7 +134,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     log,
     db: handle.db,
     dbKind: handle.kind,
-    events: new DomainEventBus(),
+    events: new DomainEventBus(log),
     secrets,
     identity: createIdentity(handle.db),
     audit: createAuditLog(handle.db),

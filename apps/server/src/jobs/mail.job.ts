@@ -53,6 +53,7 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
           await deliver(ctx, settings, mail);
           const now = nowIso();
           await repo.updateEmail(ctx.db, id, { status: 'sent', sentAt: now, lastError: null, attempts: mail.attempts + 1, nextAttemptAt: null }, { from: ['sending'], now });
+          ctx.log.debug({ emailId: id, attempts: mail.attempts + 1 }, 'mail sent');
         } catch (error) {
           const attempts = mail.attempts + 1;
           const now = nowIso();
