@@ -21,6 +21,7 @@ import { openDatabase } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
 import { installAuditHook } from './core/http/audit-hook.js';
+import { AppError } from './core/errors.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './core/http/error-handler.js';
 import { installCors } from './core/http/cors.js';
 import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
@@ -170,9 +171,11 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     helmetHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   };
 
+  // Fastify's own logger type (the routes' types are written against it).
+  const fastifyLog: FastifyBaseLogger = log;
   const app = Fastify({
     // Secrets never reach the log, whatever the level (see log-redaction.ts); X-Request-Id, see request-id.ts.
-    loggerInstance: log as FastifyBaseLogger,
+    loggerInstance: fastifyLog,
     ...requestIdOptions,
     // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -254,7 +257,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.ready();
   const io = attachRealtime(ctx, app.server, redis);
-  events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
+  // A refusal the channel explained (AppError: not connected, the other node gone) is handled; anything else needs a look.
+  events.subscribe('channel.error', ({ whatsappId, error }) => log[error instanceof AppError ? 'warn' : 'error']({ err: error, whatsappId }, 'channel event failed'));
   // A single node starts its sessions before the jobs, which settle what a stop left half-done
   // with them; a cluster node starts the jobs first, which settle it as each session is taken over.
   if (!sessions.clustered) await sessions.restoreAll();

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './core/config.js';
+import { createLogger } from './core/logger.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A JSON line for the log (secrets blanked as everywhere), and the text for the person starting it.
+  createLogger('fatal').fatal({ err: error }, 'failed to start');
   process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -198,7 +198,11 @@ describe('the log at trace level, over a whole flow', () => {
     }
     // The lines trace and debug add are there: this is the log at its fullest.
     expect(lines.some((line) => line.level === 10 && line.msg === 'domain event')).toBe(true);
-    for (const msg of ['connection status', 'message sent', 'inbound messages stored', 'mail sent']) expect(lines.some((line) => line.msg === msg), msg).toBe(true);
+    for (const msg of ['connection status', 'message sent', 'inbound messages stored', 'mail sent'])
+      expect(
+        lines.some((line) => line.msg === msg),
+        msg,
+      ).toBe(true);
 
     // The human banner is on stderr, not among the JSON lines (ADMIN_PASSWORD given: no password shown there either).
     expect(server.stdout()).not.toContain('ZapDesk is running at');

@@ -75,14 +75,13 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
       again = true;
       return;
     }
-    running = inJobRound('mail', () => sendDue().catch(onError))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
+    running = inJobRound('mail', () => sendDue().catch(onError)).finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        kick();
+      }
+    });
   };
 
   // A mail queued on any node: the node that sends mails looks at once.
