@@ -433,6 +433,8 @@ export class SessionManager {
     const now = nowIso();
     const current = await this.store.saveState(whatsappId, { ...state, retries }, now);
     if (!current) return;
+    // A connection's lifecycle (connected, disconnected…) at info; each new QR code only at debug, never its content.
+    this.ctx.log[current.status === 'qrcode' ? 'debug' : 'info']({ whatsappId, status: current.status, retries: current.retries }, 'connection status');
     this.ctx.events.publish('whatsapp.session', { id: whatsappId, status: current.status, qrcode: current.qrcode, retries: current.retries, updatedAt: current.updatedAt });
   }
 }

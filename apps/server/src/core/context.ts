@@ -10,10 +10,13 @@ import type { AuditLog } from './audit/audit-log.js';
 import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
 import type { Metrics } from './metrics/metrics.js';
+import type { Logger } from './logger.js';
 
 /** What every feature receives: configuration, the database and the event bus. */
 export type AppContext = {
   config: Config;
+  /** The server's logger (core/logger.ts): a line carries the request, job round or remote call under way. */
+  log: Logger;
   db: Db;
   dbKind: DbKind;
   events: DomainEventBus;

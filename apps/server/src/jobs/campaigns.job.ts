@@ -247,7 +247,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     }),
   ];
 
-  const polling = pollLoop(startDue, CAMPAIGN_POLL_MS, onError, ctx.metrics.loop('campaigns'));
+  const polling = pollLoop(startDue, CAMPAIGN_POLL_MS, onError, 'campaigns', ctx.metrics.loop('campaigns'));
 
   return async () => {
     stopped = true;

@@ -29,6 +29,7 @@ export async function startOutboundDispatcher(ctx: AppContext, sessions: Session
     },
     OUTBOUND_POLL_MS,
     onError,
+    'outbound',
     ctx.metrics.loop('outbound'),
   );
   return async () => {
