@@ -93,7 +93,8 @@ export function DeliveryDrawer({ webhookId, deliveryId, onClose }: Props) {
 
 function Facts({ delivery }: { delivery: TWebhookDeliveryDetail }) {
   const { t } = useTranslation();
-  const error = delivery.error ? failureText({ responseStatus: null, error: delivery.error }) : '';
+  // Without an HTTP answer, the answer line already says why; a redirect's reason is worth a line of its own.
+  const error = delivery.error && delivery.responseStatus !== null && !/^HTTP \d+$/.test(delivery.error) ? failureText(delivery) : '';
   const facts: [string, ReactNode][] = [
     [t('webhooks.list.answer'), answerText(delivery)],
     ...(error ? [[t('webhooks.detail.error'), error] as [string, ReactNode]] : []),

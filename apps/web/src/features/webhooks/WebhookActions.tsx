@@ -32,7 +32,7 @@ export function WebhookActions({ webhookId, testing, onTest, onEdit, onNewSecret
   const items: { key: string; label: string; icon: ReactNode; onClick: () => void; danger?: boolean; disabled?: boolean }[] = [
     { key: 'test', label: t('webhooks.sendTest'), icon: testIcon, onClick: onTest, disabled: testing },
     { key: 'edit', label: t('common.edit'), icon: <EditOutlined fontSize="small" />, onClick: onEdit },
-    { key: 'secret', label: t('webhooks.newSecret'), icon: <KeyOutlined fontSize="small" />, onClick: onNewSecret },
+    { key: 'renew', label: t('webhooks.newSecret'), icon: <KeyOutlined fontSize="small" />, onClick: onNewSecret },
     { key: 'delete', label: t('common.delete'), icon: <DeleteOutline fontSize="small" />, onClick: onDelete, danger: true },
   ];
   const deliveries = (

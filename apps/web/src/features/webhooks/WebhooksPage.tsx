@@ -28,11 +28,12 @@ import { ConfirmationDialog } from '../../core/ui/ConfirmationDialog';
 import { PageLayout, ScrollPaper } from '../../core/ui/PageLayout';
 import { TableRowsSkeleton } from '../../core/ui/TableStates';
 import { toastError } from '../../core/ui/toastError';
+import { followDelivery } from './followDelivery';
 import { SecretDialog } from './SecretDialog';
 import { SignatureHelp } from './SignatureHelp';
 import { WebhookActions } from './WebhookActions';
 import { WebhookDialog } from './WebhookDialog';
-import { deleteWebhook, pingWebhook, removeWebhookFromCache, renewWebhookSecret, saveDeliveryInCache, saveWebhookInCache, updateWebhook, useWebhooks } from './webhooks.api';
+import { deleteWebhook, pingWebhook, removeWebhookFromCache, renewWebhookSecret, saveWebhookInCache, updateWebhook, useWebhooks } from './webhooks.api';
 import { eventName, outcomeToast, sortedEvents } from './webhookText';
 
 const COLUMNS = 4;
@@ -60,9 +61,8 @@ export default function WebhooksPage() {
   const sendTest = async (webhook: TWebhook) => {
     setTesting(webhook.id);
     try {
-      const delivery = await pingWebhook(webhook.id);
-      saveDeliveryInCache(queryClient, delivery);
-      const outcome = outcomeToast(delivery, { delivered: 'webhooks.testDelivered', failed: 'webhooks.testNotDelivered', stored: 'webhooks.testStored' });
+      const followed = await followDelivery(queryClient, await pingWebhook(webhook.id));
+      const outcome = outcomeToast(followed, { delivered: 'webhooks.testDelivered', failed: 'webhooks.testNotDelivered', stored: 'webhooks.testStored' });
       toast[outcome.kind](outcome.text);
     } catch (error) {
       toastError(error);

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import type { TWebhookDelivery } from '@zapdesk/shared/webhooks';
 import { toastError } from '../../core/ui/toastError';
-import { resendDelivery, saveDeliveryInCache } from './webhooks.api';
+import { followDelivery } from './followDelivery';
+import { resendDelivery } from './webhooks.api';
 import { outcomeToast } from './webhookText';
 
 export function useResend(webhookId: number) {
@@ -13,9 +14,8 @@ export function useResend(webhookId: number) {
   const resend = async (delivery: Pick<TWebhookDelivery, 'id'>) => {
     setResending(delivery.id);
     try {
-      const answer = await resendDelivery(webhookId, delivery.id);
-      saveDeliveryInCache(queryClient, answer);
-      const outcome = outcomeToast(answer, { delivered: 'webhooks.list.resendDelivered', failed: 'webhooks.list.resendNotDelivered', stored: 'webhooks.list.resendStored' });
+      const followed = await followDelivery(queryClient, await resendDelivery(webhookId, delivery.id));
+      const outcome = outcomeToast(followed, { delivered: 'webhooks.list.resendDelivered', failed: 'webhooks.list.resendNotDelivered', stored: 'webhooks.list.resendStored' });
       toast[outcome.kind](outcome.text);
     } catch (error) {
       toastError(error);

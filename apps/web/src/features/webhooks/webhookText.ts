@@ -30,18 +30,23 @@ export function sortedEvents(events: readonly WebhookEvent[]): WebhookEvent[] {
   return WEBHOOK_EVENTS.filter((event) => events.includes(event));
 }
 
-/**
- * Why the last attempt did not get through, in the reader's language: the server words its
- * errors for logs (timeout, connection refused, address not allowed); the common ones are
- * translated here, anything else shows as the server wrote it.
- */
+/** The server's words for an attempt that got no answer (webhook-post.ts), in the reader's language. */
+const ERRORS: [RegExp, 'timeout' | 'refused' | 'reset' | 'notFound' | 'forbidden' | 'invalid' | 'redirect'][] = [
+  [/^timeout$/i, 'timeout'],
+  [/^connection refused$/i, 'refused'],
+  [/^connection reset$/i, 'reset'],
+  [/^host not found$/i, 'notFound'],
+  [/^address not allowed$/i, 'forbidden'],
+  [/^invalid address$/i, 'invalid'],
+  [/^redirect not followed$/i, 'redirect'],
+];
+
+/** Why the last attempt did not get through: a non-2xx answer, or the reason there was none. */
 export function failureText(delivery: Pick<TWebhookDelivery, 'responseStatus' | 'error'>): string {
-  if (delivery.responseStatus !== null && (delivery.responseStatus < 200 || delivery.responseStatus >= 300)) return i18n.t('webhooks.errors.status', { status: delivery.responseStatus });
   const error = delivery.error ?? '';
-  if (/time(d)?\s?out|aborted/i.test(error)) return i18n.t('webhooks.errors.timeout');
-  if (/refused|ECONNREFUSED|ECONNRESET|socket hang up/i.test(error)) return i18n.t('webhooks.errors.refused');
-  if (/ENOTFOUND|EAI_AGAIN|not found/i.test(error)) return i18n.t('webhooks.errors.notFound');
-  if (/not allowed|forbidden|private|ERR_WEBHOOK_URL_FORBIDDEN/i.test(error)) return i18n.t('webhooks.errors.forbidden');
+  const known = ERRORS.find(([pattern]) => pattern.test(error.trim()));
+  if (known) return i18n.t(`webhooks.errors.${known[1]}`);
+  if (delivery.responseStatus !== null && (delivery.responseStatus < 200 || delivery.responseStatus >= 300)) return i18n.t('webhooks.errors.status', { status: delivery.responseStatus });
   return error ? i18n.t('webhooks.errors.unknown') : '';
 }
 
@@ -69,7 +74,7 @@ export function dateTimeText(iso: string | null): string {
 
 /** The toast after an action sent one delivery at once (a test, a resend), from the server's answer. */
 export function outcomeToast(
-  delivery: TWebhookDelivery,
+  { delivery, settled }: { delivery: TWebhookDelivery; settled: boolean },
   keys: {
     delivered: 'webhooks.testDelivered' | 'webhooks.list.resendDelivered';
     failed: 'webhooks.testNotDelivered' | 'webhooks.list.resendNotDelivered';
@@ -78,6 +83,6 @@ export function outcomeToast(
 ) {
   if (delivery.status === 'delivered') return { kind: 'success' as const, text: i18n.t(keys.delivered, { status: delivery.responseStatus ?? 200 }) };
   const reason = failureText(delivery);
-  if (delivery.attempts === 0 || reason === '') return { kind: 'info' as const, text: i18n.t(keys.stored) };
+  if (!settled || reason === '') return { kind: 'info' as const, text: i18n.t(keys.stored) };
   return { kind: 'warning' as const, text: i18n.t(keys.failed, { reason }) };
 }
