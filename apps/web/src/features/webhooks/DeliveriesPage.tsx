@@ -79,6 +79,7 @@ export default function DeliveriesPage() {
               onChange={(event) => setStatus(WEBHOOK_DELIVERY_STATUSES.find((s) => s === event.target.value) ?? '')}
               sx={{ minWidth: 180 }}
               data-testid="deliveries-filter"
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
             >
               <MenuItem value="">{t('webhooks.list.all')}</MenuItem>
               {WEBHOOK_DELIVERY_STATUSES.map((s) => (

@@ -39,7 +39,7 @@ export function DeliveryDrawer({ webhookId, deliveryId, onClose }: Props) {
   const { resend, resending } = useResend(webhookId);
   const delivery = detail.data;
   return (
-    <Drawer anchor="right" open={deliveryId !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 560 } } } }}>
+    <Drawer anchor="right" open={deliveryId !== null} onClose={onClose} sx={{ zIndex: (theme) => theme.zIndex.modal }} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 560 } } } }}>
       <Box data-testid="delivery-drawer" sx={{ display: 'flex', flexDirection: 'column', minHeight: 0, height: '100%' }}>
         <Stack direction="row" alignItems="center" gap={1} sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
           <Typography variant="h6" component="h2" sx={{ flex: 1 }}>

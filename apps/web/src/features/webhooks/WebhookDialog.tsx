@@ -88,7 +88,7 @@ export function WebhookDialog({ webhook, onClose, onCreated }: Props) {
   });
 
   return (
-    <Dialog open onClose={isSubmitting ? undefined : onClose} maxWidth="sm" fullWidth data-testid="webhook-dialog">
+    <Dialog open onClose={isSubmitting ? undefined : onClose} maxWidth="md" fullWidth data-testid="webhook-dialog">
       <DialogTitle>{webhook ? t('webhooks.form.editTitle') : t('webhooks.form.addTitle')}</DialogTitle>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         <DialogContent dividers>
@@ -158,21 +158,21 @@ function EventPicker({ value, onChange, error }: PickerProps) {
         label={t('webhooks.form.all')}
       />
       <Divider sx={{ my: 0.5 }} />
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2, rowGap: 1 }}>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(3, 1fr)' }, columnGap: 2, rowGap: 1 }}>
         {EVENT_GROUPS.map((group) => (
           <Box key={group.key} data-testid="webhook-event-group">
-            <Typography variant="overline" color="text.secondary" component="div" sx={{ lineHeight: 2 }}>
+            <Typography variant="overline" color="text.secondary" component="div" sx={{ lineHeight: 1.8 }}>
               {t(`webhooks.groups.${group.key}`)}
             </Typography>
             {group.events.map((event) => (
               <FormControlLabel
                 key={event}
-                sx={{ alignItems: 'flex-start', display: 'flex', mr: 0, mb: 0.5 }}
-                control={<Checkbox size="small" checked={value.includes(event)} onChange={(e) => set(event, e.target.checked)} sx={{ pt: 0.25 }} data-testid={`webhook-event-${event}`} />}
+                sx={{ alignItems: 'flex-start', display: 'flex', mr: 0, mb: 0.75 }}
+                control={<Checkbox size="small" checked={value.includes(event)} onChange={(e) => set(event, e.target.checked)} sx={{ py: 0.25 }} data-testid={`webhook-event-${event}`} />}
                 label={
-                  <Box>
+                  <Box sx={{ pt: 0.25 }}>
                     <Typography variant="body2">{eventName(event)}</Typography>
-                    <Typography variant="caption" color="text.secondary">
+                    <Typography variant="caption" color="text.secondary" component="div" sx={{ lineHeight: 1.35 }}>
                       {eventHelp(event)}
                     </Typography>
                   </Box>

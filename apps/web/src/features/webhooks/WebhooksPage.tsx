@@ -115,8 +115,15 @@ export default function WebhooksPage() {
             <TableBody>
               {rows.map((webhook) => (
                 <TableRow key={webhook.id} hover data-testid="webhook-row" data-webhook-id={webhook.id}>
-                  <TableCell sx={{ minWidth: 0, maxWidth: { xs: 170, sm: 'none' } }}>
-                    <Link component={RouterLink} to={`/webhooks/${webhook.id}`} underline="hover" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', fontSize: 14 }} data-testid="webhook-url-link">
+                  <TableCell sx={{ minWidth: 0, maxWidth: { xs: 210, sm: 'none' }, pr: { xs: 0.5, sm: 2 } }}>
+                    <Link
+                      component={RouterLink}
+                      to={`/webhooks/${webhook.id}`}
+                      underline="hover"
+                      color={webhook.enabled ? 'primary' : 'text.secondary'}
+                      sx={{ fontFamily: 'monospace', wordBreak: 'break-all', fontSize: 14 }}
+                      data-testid="webhook-url-link"
+                    >
                       {webhook.url}
                     </Link>
                     <Stack direction="row" flexWrap="wrap" gap={0.5} sx={{ mt: 0.75 }} data-testid="webhook-events-chips">
@@ -127,13 +134,13 @@ export default function WebhooksPage() {
                       )}
                     </Stack>
                     <Box sx={{ display: { xs: 'block', sm: 'none' }, mt: 0.75 }}>
-                      <Counts webhook={webhook} />
+                      <Counts webhook={webhook} testId="webhook-counts-phone" />
                     </Box>
                     <Typography variant="caption" color="text.secondary" display="block" sx={{ mt: 0.5 }}>
                       {t('webhooks.secretEnding', { hint: webhook.secretHint })}
                     </Typography>
                   </TableCell>
-                  <TableCell>
+                  <TableCell sx={{ px: { xs: 0, sm: 2 } }}>
                     <Switch
                       checked={webhook.enabled}
                       onChange={(event) => void toggle(webhook, event.target.checked)}
@@ -144,7 +151,7 @@ export default function WebhooksPage() {
                   <TableCell sx={HIDE_ON_PHONE}>
                     <Counts webhook={webhook} />
                   </TableCell>
-                  <TableCell align="right">
+                  <TableCell align="right" sx={{ pl: { xs: 0, sm: 2 } }}>
                     <WebhookActions
                       webhookId={webhook.id}
                       testing={testing === webhook.id}
@@ -194,17 +201,17 @@ export default function WebhooksPage() {
 }
 
 /** What is waiting (pending) and what was given up (failed), or that nothing is waiting. */
-function Counts({ webhook }: { webhook: TWebhook }) {
+function Counts({ webhook, testId = 'webhook-counts' }: { webhook: TWebhook; testId?: string }) {
   const { t } = useTranslation();
   if (webhook.pendingCount === 0 && webhook.failedCount === 0) {
     return (
-      <Typography variant="body2" color="text.secondary" data-testid="webhook-counts">
+      <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }} data-testid={testId}>
         {t('webhooks.allDelivered')}
       </Typography>
     );
   }
   return (
-    <Stack direction="row" gap={0.5} flexWrap="wrap" data-testid="webhook-counts">
+    <Stack direction="row" gap={0.5} flexWrap="wrap" data-testid={testId}>
       {webhook.pendingCount > 0 ? <Chip size="small" color="warning" variant="outlined" label={t('webhooks.pending', { count: webhook.pendingCount })} data-testid="webhook-pending" /> : null}
       {webhook.failedCount > 0 ? <Chip size="small" color="error" variant="outlined" label={t('webhooks.failed', { count: webhook.failedCount })} data-testid="webhook-failed" /> : null}
     </Stack>
