@@ -41,6 +41,7 @@ import { relayClusterEvents } from './core/cluster/event-relay.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
 import { startMailSender } from './jobs/mail.job.js';
 import { startChatbotWorker } from './jobs/chatbot.job.js';
+import { startWebhookSender } from './jobs/webhooks.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { createIdentity } from './features/auth/identity.js';
@@ -249,6 +250,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
   // A single node starts its sessions before the jobs, which settle what a stop left half-done
   // with them; a cluster node starts the jobs first, which settle it as each session is taken over.
+  // Before the sessions start: their status changes are webhook events too.
+  const stopWebhooks = await startWebhookSender(ctx, (error) => app.log.error({ err: error }, 'webhook sender failed'));
   if (!sessions.clustered) await sessions.restoreAll();
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
   const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
@@ -278,6 +281,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       await stopMail();
       await stopChatbot();
       await stopAssignment();
+      await stopWebhooks();
       await sessions.closeAll();
       await io.close();
       await app.close();
