@@ -198,6 +198,14 @@ describe('webhooks', () => {
     await phonePage.goto('/webhooks');
     await phonePage.getByTestId('webhook-row').waitFor();
     await shoot(phonePage, 'webhooks-08-list-390');
+    await phonePage.getByTestId('webhook-more').click();
+    await phonePage.getByRole('menuitem', { name: 'Gerar novo segredo' }).waitFor();
+    await shoot(phonePage, 'webhooks-12-actions-390');
+    await phonePage.getByRole('menuitem', { name: 'Editar' }).click();
+    await phonePage.getByTestId('webhook-dialog').getByText('Editar webhook').waitFor();
+    await shoot(phonePage, 'webhooks-13-edit-390');
+    await phonePage.getByTestId('webhook-cancel').click();
+    await phonePage.getByTestId('webhook-dialog').waitFor({ state: 'detached' });
     await phonePage.getByTestId('webhook-deliveries').click();
     await row(phonePage, 'contact.created').waitFor();
     await shoot(phonePage, 'webhooks-09-deliveries-390');

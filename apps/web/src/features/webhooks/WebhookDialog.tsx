@@ -17,6 +17,8 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, type FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -68,6 +70,8 @@ export function WebhookDialog({ webhook, onClose, onCreated }: Props) {
     defaultValues: { url: webhook?.url ?? '', events: webhook?.events ?? [...WEBHOOK_EVENTS], secret: '', enabled: webhook?.enabled ?? true },
   });
   const { errors, isSubmitting } = form.formState;
+  // On a phone the dialog takes the screen: the events list is long.
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
 
   const onSubmit = form.handleSubmit(async ({ url, events, secret, enabled }) => {
     try {
@@ -88,7 +92,7 @@ export function WebhookDialog({ webhook, onClose, onCreated }: Props) {
   });
 
   return (
-    <Dialog open onClose={isSubmitting ? undefined : onClose} maxWidth="md" fullWidth data-testid="webhook-dialog">
+    <Dialog open onClose={isSubmitting ? undefined : onClose} maxWidth="md" fullWidth fullScreen={phone} data-testid="webhook-dialog">
       <DialogTitle>{webhook ? t('webhooks.form.editTitle') : t('webhooks.form.addTitle')}</DialogTitle>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         <DialogContent dividers>
