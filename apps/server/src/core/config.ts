@@ -114,7 +114,12 @@ const ZEnvSchema = z.object({
   /** Outgoing webhooks: loopback and private receivers allowed (tests, LAN); the first retry wait; the retry window (tests shorten it). */
   ALLOW_PRIVATE_WEBHOOK_URLS: ZBool.default(false),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(50).max(3_600_000).default(10_000),
-  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().min(1000).max(7 * 24 * 3_600_000).default(WEBHOOK_RETRY_WINDOW_MS),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 24 * 3_600_000)
+    .default(WEBHOOK_RETRY_WINDOW_MS),
   /** ffmpeg, for the voice notes browsers without Ogg (Safari before 18.4) play as AAC; looked up on PATH by default. */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   UPLOAD_MAX_FILE_MB: z.coerce.number().int().min(1).max(2048).default(20),

@@ -7,8 +7,7 @@
  * WEBHOOK_RETENTION_DAYS.
  */
 import type { AppContext } from '../core/context.js';
-import { nowIso } from '../core/time.js';
-import { claimDue, sweepDeliveries } from '../features/webhooks/deliveries.repository.js';
+import { claimDue, releaseAllClaims, sweepDeliveries } from '../features/webhooks/deliveries.repository.js';
 import { recordWebhookEvents } from '../features/webhooks/webhook-events.js';
 import { sendClaimed } from '../features/webhooks/webhook-sender.js';
 import { endpointsByIds, sweepStates } from '../features/webhooks/webhooks.repository.js';
@@ -23,6 +22,10 @@ export const WEBHOOK_RETENTION_DAYS = 30;
 const SWEEP_MS = 60 * 60_000;
 
 export async function startWebhookSender(ctx: AppContext, onError: (error: unknown) => void): Promise<() => Promise<void>> {
+  // A single node is the only sender: what it had under way when it stopped (kill -9) is due again
+  // at once, sent a second time (at least once). In the cluster mode a dead node's claims are
+  // taken again when their lease runs out.
+  if (!ctx.config.redisUrl) await releaseAllClaims(ctx.db);
   const stopRecording = recordWebhookEvents(ctx, onError);
   let stopped = false;
   let running: Promise<void> | undefined;

@@ -18,6 +18,8 @@ export type Receiver = {
   delivered: () => Received[];
   /** The status to answer from now on. */
   answer: (status: number) => void;
+  /** How long to wait before answering (deliveries stay under way meanwhile). */
+  delay: (ms: number) => void;
   /** Keys for the signature check, per endpoint secret (any one may match). */
   secrets: Set<string>;
   stop: () => Promise<void>;
@@ -35,6 +37,7 @@ function verify(secrets: Set<string>, timestamp: string, body: string, given: st
 
 export async function startReceiver(port = 0): Promise<Receiver> {
   let status = 200;
+  let delayMs = 0;
   const received: Received[] = [];
   const secrets = new Set<string>();
   const sockets = new Set<Socket>();
@@ -66,7 +69,11 @@ export async function startReceiver(port = 0): Promise<Receiver> {
           validSignature: verify(secrets, timestamp, body, String(req.headers['x-zapdesk-signature'] ?? '')),
           answered,
         });
-        res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'not now');
+        const reply = () => {
+          if (!res.destroyed) res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'not now');
+        };
+        if (delayMs > 0) setTimeout(reply, delayMs);
+        else reply();
       });
     });
     server.on('connection', (socket) => {
@@ -92,6 +99,9 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     delivered: () => received.filter((r) => r.answered >= 200 && r.answered < 300),
     answer: (next) => {
       status = next;
+    },
+    delay: (ms) => {
+      delayMs = ms;
     },
     secrets,
     stop: async () => {

@@ -34,10 +34,11 @@ export async function claimDue(
       .where('d.status', '=', 'pending')
       .where('d.nextAttemptAt', '<=', now)
       .where((eb) => eb.or([eb('d.claimedUntil', 'is', null), eb('d.claimedUntil', '<', now)]))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhookDeliveries as o')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('webhookDeliveries as o')
               .select(sql.lit(1).as('one'))
               .whereRef('o.webhookId', '=', 'd.webhookId')
               .whereRef('o.orderKey', '=', 'd.orderKey')
@@ -78,10 +79,9 @@ export async function finishAttempt(db: Db, id: string, nodeId: string, result: 
   return Number(updated.numUpdatedRows) > 0;
 }
 
-/** This node's claims go back (a stop that could not wait for an attempt): due at once. */
-export async function releaseClaims(db: Db, nodeId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable('webhookDeliveries').set({ claimedBy: null, claimedUntil: null }).where('id', 'in', ids).where('claimedBy', '=', nodeId).where('status', '=', 'pending').execute();
+/** Every claim goes back: a single node at start (the node that held them is gone: it was this one). */
+export async function releaseAllClaims(db: Db): Promise<void> {
+  await db.updateTable('webhookDeliveries').set({ claimedBy: null, claimedUntil: null }).where('status', '=', 'pending').where('claimedBy', 'is not', null).execute();
 }
 
 export async function listDeliveries(db: Db, webhookId: number, status: DeliveryRow['status'] | undefined, page: number, perPage: number): Promise<DeliveryRow[]> {

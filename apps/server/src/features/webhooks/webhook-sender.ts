@@ -46,6 +46,14 @@ export async function sendClaimed(ctx: AppContext, delivery: deliveries.ClaimedD
   });
   // A claim lost meanwhile (this node was too slow, another took the row): that node writes the outcome.
   if (!written) return undefined;
-  reportWebhookAttempt({ webhookId: delivery.webhookId, deliveryId: delivery.id, event: delivery.event, outcome, responseStatus: result.responseStatus, error: result.error, durationMs: result.durationMs });
+  reportWebhookAttempt({
+    webhookId: delivery.webhookId,
+    deliveryId: delivery.id,
+    event: delivery.event,
+    outcome,
+    responseStatus: result.responseStatus,
+    error: result.error,
+    durationMs: result.durationMs,
+  });
   return outcome;
 }

@@ -66,7 +66,11 @@ export async function endpointsByIds(db: Db, ids: number[]): Promise<EndpointRow
 export async function swapState(db: Db, key: string, value: string, now: string): Promise<{ existed: boolean; changed: boolean; previous: string | undefined }> {
   const current = await db.selectFrom('webhookStates').select('value').where('key', '=', key).executeTakeFirst();
   if (!current) {
-    const inserted = await db.insertInto('webhookStates').values({ key, value, updatedAt: now }).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst();
+    const inserted = await db
+      .insertInto('webhookStates')
+      .values({ key, value, updatedAt: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
     return { existed: Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0, changed: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0, previous: undefined };
   }
   if (current.value === value) {

@@ -99,10 +99,8 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     (req) => service.listDeliveries(ctx, req.params.id, req.query),
   );
 
-  app.get(
-    '/webhooks/:id/deliveries/:deliveryId',
-    { schema: { tags, params: ZWebhookDeliveryParamsSchema, response: { 200: ZWebhookDeliveryDetailSchema } }, onRequest },
-    (req) => service.deliveryDetail(ctx, req.params.id, req.params.deliveryId),
+  app.get('/webhooks/:id/deliveries/:deliveryId', { schema: { tags, params: ZWebhookDeliveryParamsSchema, response: { 200: ZWebhookDeliveryDetailSchema } }, onRequest }, (req) =>
+    service.deliveryDetail(ctx, req.params.id, req.params.deliveryId),
   );
 
   app.post(

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TWebhook, TWebhookDelivery, TWebhookDeliveryDetail, TWebhookDeliveryList, TWebhookWithSecret } from '@zapdesk/shared/webhooks';
 import { WEBHOOK_EVENTS } from '@zapdesk/shared/webhooks';
-import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
+import { ADMIN, createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 import { startReceiver, type Received, type Receiver } from '../../test/webhook-receiver.js';
 
 let t: TestApp;
@@ -41,7 +41,8 @@ async function inbound(from: string, body: string): Promise<void> {
 
 async function ticketOf(from: string): Promise<TTicket> {
   return waitFor(
-    async () => (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${from}`, token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets.find((x) => x.contact.number === from),
+    async () =>
+      (await t.request({ method: 'GET', url: `/api/tickets?showAll=true&searchParam=${from}`, token: t.adminToken })).json<{ tickets: TTicket[] }>().tickets.find((x) => x.contact.number === from),
     (found) => found !== undefined,
   ) as Promise<TTicket>;
 }
@@ -63,14 +64,18 @@ function firstArrivals(list: Received[]): Received[] {
 /** Per ticket, the deliveries arrived in the order they were stored (the list is newest first). */
 async function expectOrderPerTicket(app: TestApp, webhookId: number, arrivals: Received[]): Promise<void> {
   const stored = (await deliveries(app, webhookId)).reverse();
-  const details = await Promise.all(stored.map(async (d) => (await app.request({ method: 'GET', url: `/api/webhooks/${webhookId}/deliveries/${d.id}`, token: app.adminToken })).json<TWebhookDeliveryDetail>()));
+  const details = await Promise.all(
+    stored.map(async (d) => (await app.request({ method: 'GET', url: `/api/webhooks/${webhookId}/deliveries/${d.id}`, token: app.adminToken })).json<TWebhookDeliveryDetail>()),
+  );
   const byTicket = new Map<number, string[]>();
   for (const d of details) {
     const ticketId = ticketIdOf({ event: d.event, data: (JSON.parse(d.body) as { data: unknown }).data });
     if (ticketId !== undefined) byTicket.set(ticketId, [...(byTicket.get(ticketId) ?? []), d.id]);
   }
   for (const [ticketId, ids] of byTicket) {
-    const arrived = firstArrivals(arrivals).filter((r) => ticketIdOf(r) === ticketId && ids.includes(r.id)).map((r) => r.id);
+    const arrived = firstArrivals(arrivals)
+      .filter((r) => ticketIdOf(r) === ticketId && ids.includes(r.id))
+      .map((r) => r.id);
     expect(arrived, `ticket ${ticketId}`).toEqual(ids.slice(0, arrived.length));
   }
 }
@@ -106,7 +111,12 @@ describe('an endpoint', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json<{ error: string }>().error).toBe('ERR_WEBHOOK_URL_INVALID');
     }
-    for (const payload of [{ url: receiver.url, events: [] }, { url: receiver.url, events: ['ticket.exploded'] }, { url: receiver.url, events: ['ticket.created'], secret: 'short' }, { events: ['ticket.created'] }]) {
+    for (const payload of [
+      { url: receiver.url, events: [] },
+      { url: receiver.url, events: ['ticket.exploded'] },
+      { url: receiver.url, events: ['ticket.created'], secret: 'short' },
+      { events: ['ticket.created'] },
+    ]) {
       const res = await t.request({ method: 'POST', url: '/api/webhooks', token: t.adminToken, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json<{ error: string }>().error).toBe('ERR_VALIDATION');
@@ -116,7 +126,12 @@ describe('an endpoint', () => {
     expect(metadata.json<{ error: string }>().error).toBe('ERR_WEBHOOK_URL_FORBIDDEN');
 
     const other = await register(t, 'https://receiver.invalid/a', ['contact.created']);
-    const given = await t.request({ method: 'POST', url: '/api/webhooks', token: t.adminToken, payload: { url: 'https://receiver.invalid/b', events: ['contact.created'], secret: 'a-secret-the-integration-has' } });
+    const given = await t.request({
+      method: 'POST',
+      url: '/api/webhooks',
+      token: t.adminToken,
+      payload: { url: 'https://receiver.invalid/b', events: ['contact.created'], secret: 'a-secret-the-integration-has' },
+    });
     expect(given.json<TWebhookWithSecret>().secret).toBe('a-secret-the-integration-has');
     const changed = await t.request({ method: 'PUT', url: `/api/webhooks/${other.id}`, token: t.adminToken, payload: { enabled: false, events: ['contact.updated', 'contact.created'] } });
     expect(changed.json<TWebhook>()).toMatchObject({ enabled: false, events: ['contact.created', 'contact.updated'] });
@@ -145,7 +160,10 @@ describe('an endpoint', () => {
     receiver.answer(500);
     const from = `551198${String(process.pid % 1000).padStart(3, '0')}${String((number += 1)).padStart(4, '0')}`;
     await inbound(from, 'primeira');
-    await waitFor(async () => receiver.received.filter((r) => r.answered === 500).length, (n) => n >= 3);
+    await waitFor(
+      async () => receiver.received.filter((r) => r.answered === 500).length,
+      (n) => n >= 3,
+    );
     await inbound(from, 'segunda');
     await inbound(from, 'terceira');
     const ticket = await ticketOf(from);
@@ -155,7 +173,10 @@ describe('an endpoint', () => {
     );
     expect(pending.length).toBeGreaterThanOrEqual(5);
     receiver.answer(200);
-    await waitFor(() => deliveries(t, hook.id, '&status=pending'), (list) => list.length === 0);
+    await waitFor(
+      () => deliveries(t, hook.id, '&status=pending'),
+      (list) => list.length === 0,
+    );
     const texts = firstArrivals(receiver.delivered())
       .filter((r) => r.event === 'message.created' && ticketIdOf(r) === ticket.id)
       .map((r) => (r.data as { body: string }).body);
@@ -165,25 +186,48 @@ describe('an endpoint', () => {
 
     // The receiver goes away; an agent takes the ticket, labels it, answers and closes it; the receiver comes back.
     await receiver.stop();
-    const taken = await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open', userId: t.admin.id } });
+    const { user: admin } = await t.login(ADMIN.email, ADMIN.password);
+    const taken = await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'open', userId: admin.id } });
     expect(taken.statusCode, taken.body).toBe(200);
+    const label = await t.request({ method: 'POST', url: '/api/labels', token: t.adminToken, payload: { name: 'VIP', color: '#E53935' } });
+    const labelled = await t.request({ method: 'POST', url: `/api/tickets/${ticket.id}/labels`, token: t.adminToken, payload: { labelId: label.json<{ id: number }>().id } });
+    expect(labelled.statusCode, labelled.body).toBe(200);
     const reply = await t.request({ method: 'POST', url: `/api/messages/${ticket.id}`, token: t.adminToken, payload: { body: 'Olá, posso ajudar?' } });
     expect(reply.statusCode, reply.body).toBe(201);
     const renamed = await t.request({ method: 'PUT', url: `/api/contacts/${ticket.contactId}`, token: t.adminToken, payload: { name: 'Cliente Renomeado', number: from, email: '' } });
     expect(renamed.statusCode, renamed.body).toBe(200);
-    await waitFor(() => deliveries(t, hook.id, '&status=pending'), (list) => list.some((d) => d.error === 'connection refused'));
+    await waitFor(
+      () => deliveries(t, hook.id, '&status=pending'),
+      (list) => list.some((d) => d.error === 'connection refused'),
+    );
     const closed = await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { status: 'closed' } });
     expect(closed.statusCode, closed.body).toBe(200);
     await receiver.start();
-    await waitFor(() => deliveries(t, hook.id, '&status=pending'), (list) => list.length === 0, 30_000);
+    await waitFor(
+      () => deliveries(t, hook.id, '&status=pending'),
+      (list) => list.length === 0,
+      30_000,
+    );
 
     const all = await deliveries(t, hook.id);
     expect(all.every((d) => d.status === 'delivered')).toBe(true);
     const arrived = new Set(receiver.delivered().map((r) => r.id));
     for (const d of all) expect(arrived.has(d.id), `${d.event} ${d.id}`).toBe(true);
     expect(receiver.received.every((r) => r.validSignature && r.id === r.deliveryHeader && r.event === r.eventHeader)).toBe(true);
-    const events = new Set(receiver.delivered().filter((r) => ticketIdOf(r) === ticket.id || (r.data as { number?: string }).number === from).map((r) => r.event));
-    expect([...events].sort()).toEqual(['contact.created', 'contact.updated', 'message.created', 'ticket.closed', 'ticket.created', 'ticket.updated']);
+    const events = new Set(
+      receiver
+        .delivered()
+        .filter((r) => ticketIdOf(r) === ticket.id || (r.data as { number?: string }).number === from)
+        .map((r) => r.event),
+    );
+    expect([...events].sort()).toEqual(['contact.created', 'contact.updated', 'message.ack', 'message.created', 'ticket.closed', 'ticket.created', 'ticket.updated']);
+    const updates = receiver
+      .delivered()
+      .filter((r) => r.event === 'ticket.updated' && ticketIdOf(r) === ticket.id)
+      .map((r) => r.data as TTicket);
+    expect(updates.some((u) => u.userId === admin.id && u.status === 'open')).toBe(true);
+    expect(updates.some((u) => u.labels.some((l) => l.name === 'VIP'))).toBe(true);
+    expect(receiver.delivered().filter((r) => r.event === 'ticket.closed' && ticketIdOf(r) === ticket.id)).toHaveLength(1);
     const outgoing = receiver.delivered().find((r) => r.event === 'message.created' && (r.data as { body: string }).body === 'Olá, posso ajudar?');
     expect(outgoing?.data).toMatchObject({ fromMe: true, ticketId: ticket.id });
     await expectOrderPerTicket(t, hook.id, receiver.received);
@@ -201,14 +245,43 @@ describe('an endpoint', () => {
     expect(ping.statusCode).toBe(201);
     const delivery = ping.json<TWebhookDelivery>();
     expect(delivery).toMatchObject({ event: 'ping', status: 'pending', webhookId: hook.id });
-    await waitFor(async () => receiver.delivered().filter((r) => r.id === delivery.id), (list) => list.length === 1);
+    await waitFor(
+      async () => receiver.delivered().filter((r) => r.id === delivery.id),
+      (list) => list.length === 1,
+    );
     const before = receiver.delivered().filter((r) => r.id === delivery.id).length;
     const resent = await t.request({ method: 'POST', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}/resend`, token: t.adminToken });
     expect(resent.statusCode).toBe(200);
     expect(resent.json<TWebhookDelivery>()).toMatchObject({ id: delivery.id, status: 'pending' });
-    await waitFor(async () => receiver.delivered().filter((r) => r.id === delivery.id).length, (n) => n === before + 1);
+    await waitFor(
+      async () => receiver.delivered().filter((r) => r.id === delivery.id).length,
+      (n) => n === before + 1,
+    );
     const after = (await t.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}`, token: t.adminToken })).json<TWebhookDelivery>();
     expect(after).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('gives a message with a file an absolute media address the receiver can fetch for 48 hours', async () => {
+    const from = `551196${String(process.pid % 1000).padStart(3, '0')}${String((number += 1)).padStart(4, '0')}`;
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const sent = await t.request({
+      method: 'POST',
+      url: `/api/simulator/${phone}/inbound`,
+      token: t.adminToken,
+      payload: { from, name: 'Foto', body: '', media: { base64: png, mimetype: 'image/png', filename: 'foto.png' } },
+    });
+    expect(sent.statusCode).toBe(200);
+    const arrived = await waitFor(
+      async () => receiver.delivered().find((r) => r.event === 'message.created' && (r.data as { mediaUrl?: string | null }).mediaUrl),
+      (found) => found !== undefined,
+    );
+    const mediaUrl = new URL((arrived?.data as { mediaUrl: string }).mediaUrl);
+    expect(mediaUrl.origin).toBe('https://zapdesk.example');
+    const expires = Number(mediaUrl.searchParams.get('expires'));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(47 * 60 * 60 * 1000);
+    // The same address, asked of the server without signing in, gives the file.
+    const file = await t.request({ method: 'GET', url: `${mediaUrl.pathname}${mediaUrl.search}` });
+    expect(file.statusCode).toBe(200);
   });
 
   it('keeps notes private: a note is never sent', async () => {
