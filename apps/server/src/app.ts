@@ -52,6 +52,8 @@ import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 import { endMentionsOnResolve } from './features/notes/notes.service.js';
 import { startAutoAssignment } from './features/assignment/assignment.job.js';
 import { apiRoutes } from './routes.js';
+import { createAppMetrics } from './core/metrics/app-metrics.js';
+import { instrumentRequests, metricsRoute, metricsServed, startMetricsListener } from './core/metrics/metrics-http.js';
 
 export const VERSION = '0.1.0';
 
@@ -112,7 +114,8 @@ function requestLogging(enabled: boolean): LogController {
   return new LogController({ disableRequestLogging: !enabled });
 }
 
-export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServer; sessions: SessionManager; admin: AdminLogin; close: () => Promise<void> };
+/** `metricsUrl`: the address of the METRICS_HOST:METRICS_PORT listener, when there is one. */
+export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServer; sessions: SessionManager; admin: AdminLogin; metricsUrl: string | undefined; close: () => Promise<void> };
 
 export async function buildApp(config: Config, options: { driverFactory?: DriverFactory } = {}): Promise<BuiltApp> {
   const secrets = loadSecrets(config);
@@ -124,6 +127,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   const leases = new Leases(handle.db, { nodeId: config.nodeId, ttlMs: config.sessionLeaseSeconds * 1000, clustered: redis !== undefined });
   const rpc = redis ? new NodeRpc(redis.pub, redis.rpc, redis.prefix, config.nodeId) : undefined;
   await rpc?.start();
+  const metrics = createAppMetrics(config, handle, redis !== undefined);
   const ctx: AppContext = {
     leases,
     config,
@@ -136,6 +140,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     presence: new Presence(),
     failures: redis ? redisFailureStore(redis.limits, redis.prefix) : memoryFailureStore(),
     counters: redis ? redisRateCounter(redis.limits, redis.prefix) : memoryRateCounter(),
+    metrics,
     tokens: new TokenService({
       accessSecret: secrets.jwtSecret,
       refreshSecret: secrets.jwtRefreshSecret,
@@ -181,6 +186,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   // Before the routes: each route that declares `config.audit` is recorded by this one hook.
   installAuditHook(app, () => ctx.audit);
   app.addHook('onRequest', securityHeaders);
+  if (metricsServed(config.metrics)) instrumentRequests(app, metrics);
   // FRONTEND_URL's origin (a whaticket frontend served elsewhere) may call with credentials; no other.
   installCors(app, config.frontendOrigin);
 
@@ -219,6 +225,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     version: VERSION,
   }));
 
+  metricsRoute(app, metrics, config.metrics);
   await app.register(apiRoutes(config, ctx, sessions), { prefix: '/api' });
 
   const webIndex = path.join(config.webDist, 'index.html');
@@ -264,6 +271,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   if (sessions.clustered) await sessions.restoreAll();
   events.subscribe('chatbot.error', ({ ticketId, error }) => app.log.warn({ ticketId, error }, 'chatbot error'));
   endMentionsOnResolve(ctx, (error) => app.log.error({ err: error }, 'ending mentions failed'));
+  const metricsListener = config.metrics.listen ? await startMetricsListener(metrics, config.metrics.listen) : undefined;
 
   return {
     app,
@@ -271,7 +279,9 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     io,
     admin,
     sessions,
+    metricsUrl: metricsListener?.url,
     close: async () => {
+      await metricsListener?.close();
       typebotFrame.stop();
       stopDemo();
       stopAutoClose();

@@ -1,15 +1,23 @@
 /**
+ * Told when a round starts; the function it returns is called when that round ends (the
+ * metrics' job lags and round durations, see core/metrics/metrics.ts).
+ */
+export type RoundObserver = () => () => void;
+
+/**
  * A job's polling: `work` runs now, then again `everyMs` after each round ends, never two rounds
  * at once. stop() cancels the next round and waits for the one under way.
  */
-export function pollLoop(work: () => Promise<void>, everyMs: number, onError: (error: unknown) => void): { stop: () => Promise<void> } {
+export function pollLoop(work: () => Promise<void>, everyMs: number, onError: (error: unknown) => void, observe?: RoundObserver): { stop: () => Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
   const tick = () => {
+    const ended = observe?.();
     round = work()
       .catch(onError)
       .finally(() => {
+        ended?.();
         if (stopped) return;
         timer = setTimeout(tick, everyMs);
         timer.unref();

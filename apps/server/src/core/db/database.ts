@@ -8,20 +8,27 @@ import type { Database } from './schema.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
-export type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
+/** `pool`: PostgreSQL's connections at this moment (SQLite has one connection and no pool). */
+export type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void>; pool?: () => { total: number; idle: number; waiting: number } };
 
 // Read bigint counts as numbers and timestamptz as ISO strings, the same shapes SQLite gives.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (v) => new Date(v).toISOString());
 
+/** The SQLite database's file in DATA_DIR. */
+export function sqliteFileOf(dataDir: string): string {
+  return path.join(dataDir, 'zapdesk.sqlite');
+}
+
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): DbHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const stats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, kind: 'postgres', close: () => db.destroy(), pool: stats };
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(options.dataDir, 'zapdesk.sqlite');
+  const file = sqliteFileOf(options.dataDir);
   // Owner-only: SQLite gives its -wal and -shm files the database file's mode.
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   for (const existing of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(existing)) fs.chmodSync(existing, 0o600);

@@ -102,11 +102,14 @@ export async function findDelivery(db: Db, webhookId: number, id: string): Promi
   return rest;
 }
 
-/** Back to pending, due now, with a fresh retry window; the attempts go on counting. */
+/**
+ * Back to pending, due now, with a fresh retry window; the attempts go on counting. A claim is
+ * dropped: an attempt under way then writes no outcome over the resend, and the row goes again.
+ */
 export async function resendDelivery(db: Db, webhookId: number, id: string, now: string, retryUntil: string): Promise<boolean> {
   const updated = await db
     .updateTable('webhookDeliveries')
-    .set({ status: 'pending', nextAttemptAt: now, retryUntil, deliveredAt: null })
+    .set({ status: 'pending', nextAttemptAt: now, retryUntil, deliveredAt: null, claimedBy: null, claimedUntil: null })
     .where('webhookId', '=', webhookId)
     .where('id', '=', id)
     .executeTakeFirst();

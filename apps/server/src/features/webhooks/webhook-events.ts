@@ -83,7 +83,8 @@ export function recordWebhookEvents(ctx: AppContext, onError: (error: unknown) =
         const out: Outgoing[] = [];
         if (listening.has('message.ack')) {
           const swapped = await swap(`ack:${message.id}`, String(message.ack));
-          if (!created && swapped.changed) out.push({ event: 'message.ack', data: messageData(ctx, message), orderKey });
+          // Told for messages whose creation was seen (not a history import's old messages, nor an edit or reaction).
+          if (!created && swapped.existed && swapped.changed) out.push({ event: 'message.ack', data: messageData(ctx, message), orderKey });
         }
         if (created) out.unshift({ event: 'message.created', data: messageData(ctx, message), orderKey });
         return out;

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import type { TWebhook, TWebhookDelivery, TWebhookDeliveryDetail, TWebhookDeliveryList, TWebhookWithSecret } from '@zapdesk/shared/webhooks';
+import type { TWebhook, TWebhookDelivery, TWebhookDeliveryDetail, TWebhookWithSecret } from '@zapdesk/shared/webhooks';
 import { WEBHOOK_EVENTS } from '@zapdesk/shared/webhooks';
 import { ADMIN, createTestApp, waitFor, type TestApp } from '../../test/harness.js';
+import { deliveries, register } from '../../test/webhook-kit.js';
 import { startReceiver, type Received, type Receiver } from '../../test/webhook-receiver.js';
 
 let t: TestApp;
@@ -15,23 +16,6 @@ let receiver: Receiver;
 let phone: number;
 let hook: TWebhookWithSecret;
 let number = 0;
-
-async function deliveries(app: TestApp, webhookId: number, query = ''): Promise<TWebhookDelivery[]> {
-  const out: TWebhookDelivery[] = [];
-  for (let page = 1; ; page += 1) {
-    const res = await app.request({ method: 'GET', url: `/api/webhooks/${webhookId}/deliveries?pageNumber=${page}${query}`, token: app.adminToken });
-    expect(res.statusCode).toBe(200);
-    const list = res.json<TWebhookDeliveryList>();
-    out.push(...list.deliveries);
-    if (!list.hasMore) return out;
-  }
-}
-
-async function register(app: TestApp, url: string, events: readonly string[] = WEBHOOK_EVENTS): Promise<TWebhookWithSecret> {
-  const res = await app.request({ method: 'POST', url: '/api/webhooks', token: app.adminToken, payload: { url, events } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<TWebhookWithSecret>();
-}
 
 /** A customer writes from `from` (a new ticket the first time). */
 async function inbound(from: string, body: string): Promise<void> {
@@ -249,6 +233,8 @@ describe('an endpoint', () => {
       async () => receiver.delivered().filter((r) => r.id === delivery.id),
       (list) => list.length === 1,
     );
+    const read = async () => (await t.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}`, token: t.adminToken })).json<TWebhookDelivery>();
+    await waitFor(read, (d) => d.status === 'delivered');
     const before = receiver.delivered().filter((r) => r.id === delivery.id).length;
     const resent = await t.request({ method: 'POST', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}/resend`, token: t.adminToken });
     expect(resent.statusCode).toBe(200);
@@ -257,7 +243,8 @@ describe('an endpoint', () => {
       async () => receiver.delivered().filter((r) => r.id === delivery.id).length,
       (n) => n === before + 1,
     );
-    const after = (await t.request({ method: 'GET', url: `/api/webhooks/${hook.id}/deliveries/${delivery.id}`, token: t.adminToken })).json<TWebhookDelivery>();
+    // The outcome is written once the receiver's answer is in.
+    const after = await waitFor(read, (d) => d.attempts === 2);
     expect(after).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 
@@ -284,6 +271,28 @@ describe('an endpoint', () => {
     expect(file.statusCode).toBe(200);
   });
 
+  it('tells when a bulk send finished, once', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/campaigns',
+      token: t.adminToken,
+      payload: { kind: 'text', whatsappId: phone, minDelay: 0, maxDelay: 0, message: 'Promoção', numbers: '5511987650001' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<{ campaign: { id: number } }>().campaign.id;
+    const finished = await waitFor(
+      async () => receiver.delivered().filter((r) => r.event === 'campaign.finished' && (r.data as { id: number }).id === id),
+      (list) => list.length > 0,
+    );
+    expect(finished[0]?.data).toMatchObject({ id, status: 'completed' });
+    // The campaign's later changes (its message's acks) tell nothing more.
+    await waitFor(
+      () => deliveries(t, hook.id, '&status=pending'),
+      (list) => list.length === 0,
+    );
+    expect(receiver.delivered().filter((r) => r.event === 'campaign.finished' && (r.data as { id: number }).id === id)).toHaveLength(1);
+  });
+
   it('keeps notes private: a note is never sent', async () => {
     const from = `551197${String(process.pid % 1000).padStart(3, '0')}${String((number += 1)).padStart(4, '0')}`;
     await inbound(from, 'oi');
@@ -295,69 +304,5 @@ describe('an endpoint', () => {
     await inbound(from, 'depois da nota');
     await waitFor(async () => receiver.delivered().some((r) => (r.data as { body?: string } | undefined)?.body === 'depois da nota'), Boolean);
     expect(receiver.received.some((r) => r.body.includes('nota interna secreta'))).toBe(false);
-  });
-});
-
-describe('the SSRF guard', () => {
-  let strict: TestApp;
-  let closing: Receiver;
-  beforeAll(async () => {
-    closing = await startReceiver();
-    strict = await createTestApp({ WEBHOOK_RETRY_BASE_MS: '200' });
-  });
-  afterAll(async () => {
-    await strict?.close();
-    await closing?.stop();
-  });
-
-  it('refuses a private address written in the URL, and an attempt to a name that resolves to one fails as not allowed', async () => {
-    for (const url of [closing.url, 'http://10.0.0.8/hook', 'http://[::1]:8080/hook', 'http://[::ffff:127.0.0.1]/hook']) {
-      const res = await strict.request({ method: 'POST', url: '/api/webhooks', token: strict.adminToken, payload: { url, events: ['ticket.created'] } });
-      expect(res.statusCode, url).toBe(400);
-      expect(res.json<{ error: string }>().error).toBe('ERR_WEBHOOK_URL_FORBIDDEN');
-    }
-    const named = await register(strict, `http://localhost:${closing.port}/hook`);
-    const ping = (await strict.request({ method: 'POST', url: `/api/webhooks/${named.id}/ping`, token: strict.adminToken })).json<TWebhookDelivery>();
-    const tried = await waitFor(
-      async () => (await strict.request({ method: 'GET', url: `/api/webhooks/${named.id}/deliveries/${ping.id}`, token: strict.adminToken })).json<TWebhookDelivery>(),
-      (d) => d.attempts >= 1,
-    );
-    expect(tried).toMatchObject({ status: 'pending', error: 'address not allowed', responseStatus: null });
-    expect(closing.received).toHaveLength(0);
-  });
-});
-
-describe('the retry window', () => {
-  let short: TestApp;
-  let failing: Receiver;
-  beforeAll(async () => {
-    failing = await startReceiver();
-    short = await createTestApp({ ALLOW_PRIVATE_WEBHOOK_URLS: 'on', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_WINDOW_MS: '1500' });
-  });
-  afterAll(async () => {
-    await short?.close();
-    await failing?.stop();
-  });
-
-  it("gives up after the window ('failed'), and a resend starts a fresh window and delivers under the same id", async () => {
-    failing.answer(503);
-    const endpoint = await register(short, failing.url);
-    failing.secrets.add(endpoint.secret);
-    const ping = (await short.request({ method: 'POST', url: `/api/webhooks/${endpoint.id}/ping`, token: short.adminToken })).json<TWebhookDelivery>();
-    const read = async () => (await short.request({ method: 'GET', url: `/api/webhooks/${endpoint.id}/deliveries/${ping.id}`, token: short.adminToken })).json<TWebhookDelivery>();
-    const failed = await waitFor(read, (d) => d.status === 'failed');
-    expect(failed).toMatchObject({ responseStatus: 503, error: 'HTTP 503', nextAttemptAt: null });
-    expect(failed.attempts).toBeGreaterThanOrEqual(2);
-    const listed = (await short.request({ method: 'GET', url: '/api/webhooks', token: short.adminToken })).json<TWebhook[]>();
-    expect(listed.find((w) => w.id === endpoint.id)).toMatchObject({ failedCount: 1, pendingCount: 0 });
-    expect((await deliveries(short, endpoint.id, '&status=failed')).map((d) => d.id)).toEqual([ping.id]);
-
-    failing.answer(200);
-    const resent = await short.request({ method: 'POST', url: `/api/webhooks/${endpoint.id}/deliveries/${ping.id}/resend`, token: short.adminToken });
-    expect(resent.json<TWebhookDelivery>()).toMatchObject({ status: 'pending', id: ping.id });
-    const delivered = await waitFor(read, (d) => d.status === 'delivered');
-    expect(delivered.attempts).toBe(failed.attempts + 1);
-    expect(failing.delivered().map((r) => r.id)).toEqual([ping.id]);
-    expect(failing.received.every((r) => r.validSignature && r.event === 'ping')).toBe(true);
   });
 });
