@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, signIn, type Api } from './simulator';
@@ -140,6 +141,7 @@ describe('webhooks', () => {
     expect(JSON.parse(ping?.body ?? '{}')).toMatchObject({ id: ping?.delivery, event: 'ping' });
     await webhookRow.getByTestId('webhook-counts').getByText('Nada aguardando').waitFor();
     await shoot(page, 'webhooks-04-list-1440');
+    await expect(seriousViolations(page)).resolves.toEqual([]);
 
     // Its deliveries: the test, Entregue, HTTP 200.
     await webhookRow.getByTestId('webhook-deliveries').click();
@@ -181,6 +183,7 @@ describe('webhooks', () => {
     expect(delivered.length).toBeGreaterThanOrEqual(1);
     expect(delivered.every((request) => request.verified && request.delivery === failed[0]?.delivery)).toBe(true);
     await shoot(page, 'webhooks-07-resent-1440');
+    await expect(seriousViolations(page)).resolves.toEqual([]);
     expect(await page.locator('main').textContent()).not.toMatch(ENGLISH);
 
     // The filter: nothing is left pending.
