@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../../core/context.js';
 import { nowIso } from '../../core/time.js';
-import { reportWebhookAttempt, type WebhookAttemptOutcome } from './attempt-outcomes.js';
+import type { WebhookOutcome } from '../../core/metrics/metrics.js';
 import * as deliveries from './deliveries.repository.js';
 import type { EndpointRow } from './webhooks.repository.js';
 import { postWebhook } from './webhook-post.js';
@@ -18,7 +18,7 @@ export function retryWaitMs(baseMs: number, attempts: number): number {
   return Math.min(MAX_RETRY_WAIT_MS, baseMs * 2 ** Math.min(30, Math.max(0, attempts - 1)));
 }
 
-export async function sendClaimed(ctx: AppContext, delivery: deliveries.ClaimedDelivery, endpoint: EndpointRow): Promise<WebhookAttemptOutcome | undefined> {
+export async function sendClaimed(ctx: AppContext, delivery: deliveries.ClaimedDelivery, endpoint: EndpointRow): Promise<WebhookOutcome | undefined> {
   const result = await postWebhook({
     url: endpoint.url,
     secret: openSecret(ctx, endpoint.secret),
@@ -31,7 +31,7 @@ export async function sendClaimed(ctx: AppContext, delivery: deliveries.ClaimedD
   const nowMs = Date.now();
   const now = nowIso();
   const retryUntilMs = Date.parse(delivery.retryUntil);
-  const outcome: WebhookAttemptOutcome = result.ok ? 'delivered' : nowMs >= retryUntilMs ? 'failed' : 'retry';
+  const outcome: WebhookOutcome = result.ok ? 'delivered' : nowMs >= retryUntilMs ? 'failed' : 'retry';
   const next = outcome === 'retry' ? new Date(Math.min(nowMs + retryWaitMs(ctx.config.webhooks.retryBaseMs, attempts), retryUntilMs)).toISOString() : null;
   const written = await deliveries.finishAttempt(ctx.db, delivery.id, ctx.config.nodeId, {
     status: outcome === 'delivered' ? 'delivered' : outcome === 'failed' ? 'failed' : 'pending',
@@ -46,14 +46,6 @@ export async function sendClaimed(ctx: AppContext, delivery: deliveries.ClaimedD
   });
   // A claim lost meanwhile (this node was too slow, another took the row): that node writes the outcome.
   if (!written) return undefined;
-  reportWebhookAttempt({
-    webhookId: delivery.webhookId,
-    deliveryId: delivery.id,
-    event: delivery.event,
-    outcome,
-    responseStatus: result.responseStatus,
-    error: result.error,
-    durationMs: result.durationMs,
-  });
+  ctx.metrics.webhookDelivery(outcome, result.durationMs / 1000);
   return outcome;
 }

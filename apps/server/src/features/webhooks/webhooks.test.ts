@@ -224,7 +224,9 @@ describe('an endpoint', () => {
     expect(detail.durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('pings on demand, and resends a delivery under the same id', async () => {
+  it('pings on demand, and resends a delivery under the same id; each attempt is counted in the metrics', async () => {
+    const delivered = async () => (await t.ctx.metrics.webhookDeliveries.get()).values.find((v) => v.labels.outcome === 'delivered')?.value ?? 0;
+    const deliveredBefore = await delivered();
     const ping = await t.request({ method: 'POST', url: `/api/webhooks/${hook.id}/ping`, token: t.adminToken });
     expect(ping.statusCode).toBe(201);
     const delivery = ping.json<TWebhookDelivery>();
@@ -246,6 +248,9 @@ describe('an endpoint', () => {
     // The outcome is written once the receiver's answer is in.
     const after = await waitFor(read, (d) => d.attempts === 2);
     expect(after).toMatchObject({ status: 'delivered', attempts: 2 });
+    // The ping and its resend, at least (other events of this file may be delivered meanwhile).
+    expect(await delivered()).toBeGreaterThanOrEqual(deliveredBefore + 2);
+    expect((await t.ctx.metrics.webhookDuration.get()).values.some((v) => v.metricName?.endsWith('_count') && v.labels.outcome === 'delivered' && v.value >= 2)).toBe(true);
   });
 
   it('gives a message with a file an absolute media address the receiver can fetch for 48 hours', async () => {
