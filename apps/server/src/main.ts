@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './core/config.js';
+import { installShutdown } from './core/shutdown.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,13 +16,11 @@ async function main(): Promise<void> {
   const lines = ['', `  ZapDesk is running at ${url}`, `  ${login}`, `  Database: ${built.ctx.dbKind}${built.ctx.dbKind === 'sqlite' ? ` (${config.dataDir})` : ''}   API docs: ${url}/api/docs`, ''];
   process.stdout.write(lines.join('\n') + '\n');
 
-  const shutdown = async (signal: string) => {
-    built.app.log.info(`${signal} received, shutting down`);
-    await built.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  installShutdown(built, {
+    timeoutMs: config.shutdownTimeoutSeconds * 1000,
+    delayMs: config.shutdownDelaySeconds * 1000,
+    log: { info: (message) => built.app.log.info(message), error: (message) => built.app.log.error(message) },
+  });
 }
 
 main().catch((error: unknown) => {
