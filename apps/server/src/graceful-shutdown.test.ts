@@ -163,7 +163,11 @@ describe('SIGTERM', () => {
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
     upload.go();
-    await waitFor(async () => server.output(), (out) => out.includes('SIGTERM received, shutting down'), 5_000);
+    await waitFor(
+      async () => server.output(),
+      (out) => out.includes('SIGTERM received, shutting down'),
+      5_000,
+    );
     const probes = pollReadiness(server);
 
     // The upload, written for about 3 s after the signal, is answered.
@@ -222,7 +226,11 @@ describe('SIGTERM', () => {
     signalledAt = Date.now();
     server.child.kill('SIGTERM');
     upload.go();
-    await waitFor(async () => server.output(), (out) => out.includes('SIGTERM received, shutting down'), 10_000);
+    await waitFor(
+      async () => server.output(),
+      (out) => out.includes('SIGTERM received, shutting down'),
+      10_000,
+    );
     server.child.kill('SIGINT');
     expect(await exitCode(server)).toBe(1);
     expect(Date.now() - signalledAt).toBeLessThan(5_000);

@@ -14,7 +14,7 @@ import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import { openDatabase } from '../core/db/database.js';
 import { createPostgresDatabase } from '../test/harness.js';
 import { redisForClusterTests, TEST_REDIS_URL } from '../test/redis.js';
-import { call, startServer, waitFor, type Server } from '../test/server-process.js';
+import { call, startServer, waitFor } from '../test/server-process.js';
 
 const onPostgres = process.env.TEST_DB === 'postgres';
 const ADMIN = { email: 'handover@test.local', password: 'handover-pass' };

@@ -85,7 +85,10 @@ describe('readiness', () => {
 
   it('says pending while the database lacks a migration this version knows', async () => {
     const t = await app();
-    await t.ctx.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', '040_report_filter_indexes' as never).execute();
+    await t.ctx.db
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', '040_report_filter_indexes' as never)
+      .execute();
     // A node starting on this database (the one already running has seen every migration applied and keeps that).
     const fresh = new Readiness({ handle: { db: t.ctx.db, kind: t.ctx.dbKind, close: async () => undefined } });
     expect(await fresh.check()).toEqual({ status: 'unavailable', checks: { database: 'ok', migrations: 'pending', shutdown: 'ok' } });
