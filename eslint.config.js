@@ -17,6 +17,8 @@ const layers = [
     extra: [{ regex: '^(\\.\\./|\\.\\./\\.\\./)(?!core/|channels/|\\.)[^/]+/[^/]+/', message: "A feature does not import another feature's internals (its sub-folders)." }],
   },
   { files: [`${SERVER}/{realtime,jobs,demo}/**/*.ts`], forbidden: above('realtime, jobs and demo', ['app', 'main']) },
+  // Operations tools (backup, restore) run beside the server, not in it: core only.
+  { files: [`${SERVER}/ops/**/*.ts`], forbidden: above('ops', ['features', 'channels', 'realtime', 'jobs', 'demo', 'app', 'main']) },
 ];
 
 export default tseslint.config(

@@ -1,9 +1,12 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './core/config.js';
+import { markRunning } from './core/run-lock.js';
 import { installShutdown } from './core/shutdown.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // While it runs, `npm run restore` refuses this DATA_DIR.
+  markRunning(config.dataDir);
   const built = await buildApp(config);
   const address = await built.app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl ?? `http://localhost:${new URL(address).port}`;

@@ -27,6 +27,9 @@ export const AUDIT_ACTIONS = [
   'queues.create',
   'queues.update',
   'queues.delete',
+  'labels.create',
+  'labels.update',
+  'labels.delete',
   'whatsapps.create',
   'whatsapps.update',
   'whatsapps.delete',
@@ -73,6 +76,7 @@ export const AUDIT_ACTION_GROUPS = [
   'apiTokens',
   'apiToken',
   'queues',
+  'labels',
   'whatsapps',
   'settings',
   'contacts',
@@ -101,7 +105,7 @@ export const AUDIT_ACTOR_KINDS = ['user', 'apiToken', 'anonymous'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 /** What an action was done to. */
-export const AUDIT_TARGET_TYPES = ['user', 'role', 'apiToken', 'queue', 'whatsapp', 'setting', 'contact', 'ticket', 'campaign', 'group', 'email', 'auditLog'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'role', 'apiToken', 'queue', 'label', 'whatsapp', 'setting', 'contact', 'ticket', 'campaign', 'group', 'email', 'auditLog'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How long rows are kept unless AUDIT_RETENTION_DAYS says otherwise. */

@@ -54,7 +54,10 @@ export type TWebhookWithSecret = z.infer<typeof ZWebhookWithSecretSchema>;
 
 export const ZWebhookInputSchema = z.object({
   url: z.string('INVALID').trim().min(1, 'REQUIRED').max(WEBHOOK_URL_MAX, 'TOO_LONG'),
-  events: z.array(z.enum(WEBHOOK_EVENTS, 'INVALID'), 'INVALID').min(1, 'REQUIRED').max(WEBHOOK_EVENTS.length * 2, 'TOO_LONG'),
+  events: z
+    .array(z.enum(WEBHOOK_EVENTS, 'INVALID'), 'INVALID')
+    .min(1, 'REQUIRED')
+    .max(WEBHOOK_EVENTS.length * 2, 'TOO_LONG'),
   enabled: z.boolean('INVALID').optional(),
   /** Given by the admin (an integration that already has one), or generated when absent. */
   secret: z.string('INVALID').trim().min(WEBHOOK_SECRET_MIN, 'TOO_SHORT').max(WEBHOOK_SECRET_MAX, 'TOO_LONG').optional(),
@@ -104,4 +107,3 @@ export type TWebhookDeliveryList = z.infer<typeof ZWebhookDeliveryListSchema>;
 const ZRouteId = z.coerce.number('INVALID').int('INVALID').positive('INVALID').max(MAX_ID, 'INVALID');
 export const ZWebhookParamsSchema = z.object({ id: ZRouteId });
 export const ZWebhookDeliveryParamsSchema = z.object({ id: ZRouteId, deliveryId: z.string('INVALID').uuid('INVALID') });
-

@@ -23,29 +23,7 @@ export type SimulatorOptions = {
   state?: string | PhoneLog;
 };
 
-/**
- * Numbers starting with 000, or with the country code 999 (assigned to no country, so it can be
- * typed as +999…), have no account on the simulated network.
- */
-export function simulatedNumberExists(number: string): boolean {
-  return /^\d{8,15}$/.test(number) && !number.startsWith('000') && !number.startsWith('999');
-}
-
-/** Numbers starting with 001, or with the country code 997 (assigned to none), have an account but refuse being added to groups. */
-export function simulatedNumberRefusesGroups(number: string): boolean {
-  return number.startsWith('001') || number.startsWith('997');
-}
-
-/** The simulated phone's own number: 55119 followed by the connection id on eight digits. */
-export function simulatorOwnNumber(whatsappId: number): string {
-  return `55119${String(whatsappId).padStart(8, '0')}`;
-}
-
-/** A group id as WhatsApp makes them: 18 digits starting 120363. */
-function newGroupId(): string {
-  const digits = [...randomBytes(12)].map((b) => String(b % 10)).join('');
-  return `120363${digits}`;
-}
+import { simulatedNumberExists, SimulatorGroups, simulatorOwnNumber, type AddedGroup } from './simulator-groups.js';
 
 export class SimulatorDriver implements ChannelDriver {
   readonly #events = new ChannelEmitter();
@@ -55,10 +33,12 @@ export class SimulatorDriver implements ChannelDriver {
   #qrTimer: NodeJS.Timeout | undefined;
   readonly #ackTimers = new Set<NodeJS.Timeout>();
   readonly #phone: SimulatorPhone;
+  readonly #groups: SimulatorGroups;
 
   constructor(options: SimulatorOptions) {
     this.#options = options;
     this.#phone = new SimulatorPhone(options.state);
+    this.#groups = new SimulatorGroups(this.#phone, simulatorOwnNumber(options.whatsappId));
   }
 
   /** Ids of the messages the phone marked read, in order. */
@@ -114,27 +94,9 @@ export class SimulatorDriver implements ChannelDriver {
    */
   async deliver(message: InboundMessage): Promise<void> {
     this.#requireConnected();
-    this.#joinOnMessage(message);
+    this.#groups.joinOnMessage(message);
     this.#phone.remember(message);
     await this.#events.emitAndWait('message', message);
-  }
-
-  /** A message from a group the phone did not know yet: it is a member (not admin), and so is the sender. */
-  #joinOnMessage(message: InboundMessage): void {
-    if (message.chat.kind !== 'group') return;
-    const known = this.#phone.group(message.chat.groupId);
-    const sender = message.sender?.number;
-    if (known && (!sender || known.participants.some((p) => p.number === sender))) return;
-    const group: SimGroup = known ?? {
-      id: message.chat.groupId,
-      subject: message.group?.subject ?? '',
-      description: '',
-      announce: false,
-      restrict: false,
-      participants: [{ number: this.ownNumber, admin: false }],
-    };
-    if (sender && !group.participants.some((p) => p.number === sender)) group.participants.push({ number: sender, admin: false });
-    this.#phone.saveGroup(group);
   }
 
   get ownNumber(): string {
@@ -147,27 +109,8 @@ export class SimulatorDriver implements ChannelDriver {
   }
 
   /** A group the phone belongs to (created by someone else): members, admins, settings. */
-  addGroup(input: {
-    id?: string | undefined;
-    subject: string;
-    description?: string | undefined;
-    announce?: boolean | undefined;
-    restrict?: boolean | undefined;
-    phoneIsAdmin: boolean;
-    participants: { number: string; admin: boolean }[];
-  }): SimGroup {
-    const id = input.id ?? newGroupId();
-    const others = input.participants.filter((p) => p.number !== this.ownNumber);
-    const group: SimGroup = {
-      id,
-      subject: input.subject,
-      description: input.description ?? '',
-      announce: input.announce ?? false,
-      restrict: input.restrict ?? false,
-      participants: [{ number: this.ownNumber, admin: input.phoneIsAdmin }, ...others],
-    };
-    this.#phone.saveGroup(group);
-    return group;
+  addGroup(input: AddedGroup): SimGroup {
+    return this.#groups.add(input);
   }
 
   /** The author of a message changes its text on the phone. */
@@ -258,8 +201,7 @@ export class SimulatorDriver implements ChannelDriver {
     this.#requireConnected();
     if (to.kind === 'person' && !simulatedNumberExists(to.number)) throw new AppError('ERR_WAPP_INVALID_CONTACT');
     if (to.kind === 'group') {
-      const group = this.#memberOf(to.groupId);
-      if (group.announce && !this.#isAdmin(group)) throw new AppError('ERR_GROUP_NOT_ADMIN');
+      this.#groups.checkMaySend(to.groupId);
     }
     const providerId = options.providerId;
     // The same id again (a send repeated after a crash) is the message the phone already has.
@@ -348,73 +290,29 @@ export class SimulatorDriver implements ChannelDriver {
   seedHistory(messages: InboundMessage[]): void {
     this.#requireConnected();
     for (const message of messages) {
-      this.#joinOnMessage(message);
+      this.#groups.joinOnMessage(message);
       this.#phone.remember(message);
     }
   }
 
   async listGroups(): Promise<GroupInfo[]> {
     this.#requireConnected();
-    return this.#phone
-      .groups()
-      .filter((g) => g.participants.some((p) => p.number === this.ownNumber))
-      .map((g) => this.#info(g));
+    return this.#groups.list();
   }
 
   async groupInfo(groupId: string): Promise<GroupInfo> {
     this.#requireConnected();
-    return this.#info(this.#memberOf(groupId));
+    return this.#groups.info(groupId);
   }
 
   async createGroup(subject: string, numbers: string[]): Promise<GroupCreated> {
     this.#requireConnected();
-    const failed: GroupCreated['failed'] = [];
-    const members: SimGroup['participants'] = [];
-    for (const number of new Set(numbers)) {
-      if (number === this.ownNumber) continue;
-      if (!simulatedNumberExists(number)) failed.push({ number, error: 'ERR_WAPP_INVALID_CONTACT' });
-      else if (simulatedNumberRefusesGroups(number)) failed.push({ number, error: 'ERR_GROUP_ADD_REFUSED' });
-      else members.push({ number, admin: false });
-    }
-    const group: SimGroup = { id: newGroupId(), subject, description: '', announce: false, restrict: false, participants: [{ number: this.ownNumber, admin: true }, ...members] };
-    this.#phone.saveGroup(group);
-    return { group: this.#info(group), failed };
+    return this.#groups.create(subject, numbers);
   }
 
   async updateGroup(groupId: string, change: GroupChange): Promise<void> {
     this.#requireConnected();
-    const group = this.#memberOf(groupId);
-    const admin = this.#isAdmin(group);
-    if ('announce' in change) {
-      if (!admin) throw new AppError('ERR_GROUP_NOT_ADMIN');
-      group.announce = change.announce;
-    } else {
-      if (group.restrict && !admin) throw new AppError('ERR_GROUP_NOT_ADMIN');
-      if ('subject' in change) group.subject = change.subject;
-      else group.description = change.description;
-    }
-    this.#phone.saveGroup(group);
-  }
-
-  #memberOf(groupId: string): SimGroup {
-    const group = this.#phone.group(groupId);
-    if (!group?.participants.some((p) => p.number === this.ownNumber)) throw new AppError('ERR_GROUP_NOT_FOUND');
-    return group;
-  }
-
-  #isAdmin(group: SimGroup): boolean {
-    return group.participants.some((p) => p.number === this.ownNumber && p.admin);
-  }
-
-  #info(group: SimGroup): GroupInfo {
-    return {
-      groupId: group.id,
-      subject: group.subject,
-      description: group.description,
-      announce: group.announce,
-      restrict: group.restrict,
-      participants: group.participants.map((p) => ({ number: p.number, admin: p.admin, me: p.number === this.ownNumber })),
-    };
+    this.#groups.update(groupId, change);
   }
 
   #requireConnected(): void {

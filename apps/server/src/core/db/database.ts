@@ -14,6 +14,11 @@ export type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (v) => new Date(v).toISOString());
 
+/** The SQLite database's file in DATA_DIR. */
+export function sqliteFileOf(dataDir: string): string {
+  return path.join(dataDir, 'zapdesk.sqlite');
+}
+
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): DbHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -26,7 +31,7 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(options.dataDir, 'zapdesk.sqlite');
+  const file = sqliteFileOf(options.dataDir);
   // Owner-only: SQLite gives its -wal and -shm files the database file's mode.
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   for (const existing of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(existing)) fs.chmodSync(existing, 0o600);

@@ -95,6 +95,27 @@ describe('the labels an admin defines', () => {
     expect((await t.request({ method: 'GET', url: '/api/labels' })).statusCode).toBe(401);
     expect((await t.request({ method: 'GET', url: '/api/labels', token })).statusCode).toBe(200);
   });
+
+  it('records who created, changed and deleted a label in the audit log, and the refused attempt', async () => {
+    const label = await createLabel('Auditada');
+    await t.request({ method: 'PUT', url: `/api/labels/${label.id}`, token: t.adminToken, payload: { name: 'Auditada 2', color: '#000000' } });
+    const { token } = await t.createUser();
+    await t.request({ method: 'DELETE', url: `/api/labels/${label.id}`, token });
+    await t.request({ method: 'DELETE', url: `/api/labels/${label.id}`, token: t.adminToken });
+    const rows = await t.ctx.db
+      .selectFrom('auditEvents')
+      .select(['action', 'outcome', 'targetType', 'targetName'])
+      .where('targetType', '=', 'label')
+      .where('targetId', '=', String(label.id))
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { action: 'labels.create', outcome: 'ok', targetType: 'label', targetName: 'Auditada' },
+      { action: 'labels.update', outcome: 'ok', targetType: 'label', targetName: 'Auditada 2' },
+      { action: 'labels.delete', outcome: 'denied', targetType: 'label', targetName: null },
+      { action: 'labels.delete', outcome: 'ok', targetType: 'label', targetName: null },
+    ]);
+  });
 });
 
 describe('labels on tickets', () => {
