@@ -8,7 +8,8 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { ErrorBody } from '@zapdesk/shared/errors';
@@ -20,6 +21,7 @@ import { openDatabase } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import { DomainEventBus } from './core/events.js';
 import { installAuditHook } from './core/http/audit-hook.js';
+import { AppError } from './core/errors.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './core/http/error-handler.js';
 import { installCors } from './core/http/cors.js';
 import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
@@ -34,7 +36,8 @@ import { createInboundHandler } from './features/messages/inbound.service.js';
 import { scheduleAutoClose } from './jobs/auto-close.job.js';
 import { startOutboundDispatcher } from './jobs/outbound.job.js';
 import { startCampaignSender } from './jobs/campaigns.job.js';
-import { LOG_REDACT_CENSOR, LOG_REDACT_PATHS, requestSerializer } from './core/http/log-redaction.js';
+import { createLogger } from './core/logger.js';
+import { installRequestId, requestIdOptions } from './core/http/request-id.js';
 import { connectRedis } from './core/redis.js';
 import { Leases } from './core/cluster/leases.js';
 import { NodeRpc } from './core/cluster/node-rpc.js';
@@ -52,6 +55,8 @@ import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
 import { endMentionsOnResolve } from './features/notes/notes.service.js';
 import { startAutoAssignment } from './features/assignment/assignment.job.js';
 import { apiRoutes } from './routes.js';
+import { createAppMetrics } from './core/metrics/app-metrics.js';
+import { instrumentRequests, metricsRoute, metricsServed, startMetricsListener } from './core/metrics/metrics-http.js';
 
 export const VERSION = '0.1.0';
 
@@ -112,31 +117,46 @@ function requestLogging(enabled: boolean): LogController {
   return new LogController({ disableRequestLogging: !enabled });
 }
 
-/** `readiness.drain()` turns /api/health/ready to 503 at once; `close()` does it too, then stops everything (docs/operations.md). */
-export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServer; sessions: SessionManager; admin: AdminLogin; readiness: Readiness; close: () => Promise<void> };
+/** `metricsUrl`: the address of the METRICS_HOST:METRICS_PORT listener, when there is one. `readiness.drain()` turns /api/health/ready to 503 at once; `close()` does it too, then stops everything (docs/operations.md). */
+export type BuiltApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  io: RealtimeServer;
+  sessions: SessionManager;
+  admin: AdminLogin;
+  metricsUrl: string | undefined;
+  readiness: Readiness;
+  close: () => Promise<void>;
+};
 
-export async function buildApp(config: Config, options: { driverFactory?: DriverFactory } = {}): Promise<BuiltApp> {
+export async function buildApp(config: Config, options: { driverFactory?: DriverFactory; logDestination?: DestinationStream } = {}): Promise<BuiltApp> {
+  // One JSON line per event, with secrets blanked (core/logger.ts); tests may read the lines.
+  const log = createLogger(config.logLevel, options.logDestination);
   const secrets = loadSecrets(config);
   // The cluster mode: Redis first, so a node that cannot reach it does not start half-way.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix) : undefined;
   const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(handle);
+  const applied = await migrateToLatest(handle);
+  if (applied.length) log.info({ migrations: applied }, 'migrations applied');
   // Which node runs each session and singleton job: every one here on a single node.
   const leases = new Leases(handle.db, { nodeId: config.nodeId, ttlMs: config.sessionLeaseSeconds * 1000, clustered: redis !== undefined });
-  const rpc = redis ? new NodeRpc(redis.pub, redis.rpc, redis.prefix, config.nodeId) : undefined;
+  const rpc = redis ? new NodeRpc(redis.pub, redis.rpc, redis.prefix, config.nodeId, log) : undefined;
   await rpc?.start();
+  const metrics = createAppMetrics(config, handle, redis !== undefined);
   const ctx: AppContext = {
     leases,
     config,
+    log,
     db: handle.db,
     dbKind: handle.kind,
-    events: new DomainEventBus(),
+    events: new DomainEventBus(log),
     secrets,
     identity: createIdentity(handle.db),
     audit: createAuditLog(handle.db),
     presence: new Presence(),
     failures: redis ? redisFailureStore(redis.limits, redis.prefix) : memoryFailureStore(),
     counters: redis ? redisRateCounter(redis.limits, redis.prefix) : memoryRateCounter(),
+    metrics,
     tokens: new TokenService({
       accessSecret: secrets.jwtSecret,
       refreshSecret: secrets.jwtRefreshSecret,
@@ -144,7 +164,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       refreshTtl: config.refreshTokenTtl,
     }),
   };
-  if (redis) await relayClusterEvents(ctx.events, redis.pub, redis.rpc, redis.prefix, config.nodeId);
+  if (redis) await relayClusterEvents(ctx.events, redis.pub, redis.rpc, redis.prefix, config.nodeId, log);
   await seedSettings(ctx);
   const { events } = ctx;
   const sessions = new SessionManager(ctx, createConnectionStore(ctx.db), options.driverFactory, rpc);
@@ -166,9 +186,12 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     helmetHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   };
 
+  // Fastify's own logger type (the routes' types are written against it).
+  const fastifyLog: FastifyBaseLogger = log;
   const app = Fastify({
-    // Secrets never reach the log, whatever the level (see log-redaction.ts).
-    logger: { level: config.logLevel, serializers: { req: requestSerializer }, redact: { paths: LOG_REDACT_PATHS, censor: LOG_REDACT_CENSOR } },
+    // Secrets never reach the log, whatever the level (see log-redaction.ts); X-Request-Id, see request-id.ts.
+    loggerInstance: fastifyLog,
+    ...requestIdOptions,
     // A hop count trusts that many proxies in front, the nearest first (proxy-addr's rule).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logController: requestLogging(config.logLevel === 'debug' || config.logLevel === 'trace'),
@@ -178,10 +201,12 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installRequestId(app);
   installErrorHandling(app);
   // Before the routes: each route that declares `config.audit` is recorded by this one hook.
   installAuditHook(app, () => ctx.audit);
   app.addHook('onRequest', securityHeaders);
+  if (metricsServed(config.metrics)) instrumentRequests(app, metrics);
   // FRONTEND_URL's origin (a whaticket frontend served elsewhere) may call with credentials; no other.
   installCors(app, config.frontendOrigin);
 
@@ -229,6 +254,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   await readiness.check();
   healthRoutes(app, readiness);
 
+  metricsRoute(app, metrics, config.metrics);
   await app.register(apiRoutes(config, ctx, sessions), { prefix: '/api' });
 
   const webIndex = path.join(config.webDist, 'index.html');
@@ -257,7 +283,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   await app.ready();
   const io = attachRealtime(ctx, app.server, redis);
-  events.subscribe('channel.error', ({ whatsappId, error }) => app.log.error({ err: error, whatsappId }, 'channel event failed'));
+  // A refusal the channel explained (AppError: not connected, the other node gone) is handled; anything else needs a look.
+  events.subscribe('channel.error', ({ whatsappId, error }) => log[error instanceof AppError ? 'warn' : 'error']({ err: error, whatsappId }, 'channel event failed'));
   // A single node starts its sessions before the jobs, which settle what a stop left half-done
   // with them; a cluster node starts the jobs first, which settle it as each session is taken over.
   if (!sessions.clustered) await sessions.restoreAll();
@@ -272,6 +299,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   if (sessions.clustered) await sessions.restoreAll();
   events.subscribe('chatbot.error', ({ ticketId, error }) => app.log.warn({ ticketId, error }, 'chatbot error'));
   endMentionsOnResolve(ctx, (error) => app.log.error({ err: error }, 'ending mentions failed'));
+  const metricsListener = config.metrics.listen ? await startMetricsListener(metrics, config.metrics.listen) : undefined;
 
   return {
     app,
@@ -279,10 +307,12 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     io,
     admin,
     sessions,
+    metricsUrl: metricsListener?.url,
     readiness,
     close: async () => {
       // A balancer asking /api/health/ready sends no more.
       readiness.drain();
+      await metricsListener?.close();
       typebotFrame.stop();
       stopDemo();
       stopAutoClose();

@@ -5,7 +5,6 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
 import { startServer, type RunningServer } from './server';

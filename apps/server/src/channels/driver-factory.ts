@@ -21,7 +21,7 @@ export const defaultDriverFactory: DriverFactory = ({ ctx, whatsappId, channel, 
   }
   if (channel === 'instagram') return new InstagramDriver({ whatsappId, auth, ctx });
   if (channel === 'whatsapp') {
-    return new WhatsappDriver({ whatsappId, auth, logger: createBaileysLogger(ctx.config.logLevel, { whatsappId }) });
+    return new WhatsappDriver({ whatsappId, auth, logger: createBaileysLogger(ctx.log, ctx.config.logLevel, { whatsappId }) });
   }
   throw new AppError('ERR_WAPP_NOT_INITIALIZED', { message: `The ${channel} channel is not available on this server.` });
 };

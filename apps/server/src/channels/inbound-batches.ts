@@ -11,6 +11,8 @@ export const INBOUND_BATCH_MAX = 200;
 
 /** An inbound message and who waits for it to be stored. */
 type Pending = { message: InboundMessage; stored: () => void; failed: (error: unknown) => void };
+/** Told when a message is received; the function it returns hears how its write ended (the metrics). */
+export type InboundObserver = () => (outcome: 'stored' | 'failed') => void;
 
 export class InboundBatches {
   /** Inbound messages of each connection waiting for the batch being written to finish. */
@@ -20,11 +22,13 @@ export class InboundBatches {
     /** Writes one batch; undefined while nobody handles inbound messages (they are dropped as stored). */
     private readonly write: (whatsappId: number, batch: InboundMessage[]) => Promise<void> | undefined,
     private readonly onError: (whatsappId: number, error: unknown) => void,
+    private readonly observe?: InboundObserver,
   ) {}
 
   /** Resolves once the message is written (with the batch it joined), rejects when that write failed. */
   receive(whatsappId: number, message: InboundMessage): Promise<void> {
-    return new Promise<void>((stored, failed) => {
+    const ended = this.observe?.();
+    const written = new Promise<void>((stored, failed) => {
       const pending: Pending = { message, stored, failed };
       const waiting = this.#inbound.get(whatsappId);
       if (waiting) {
@@ -38,6 +42,13 @@ export class InboundBatches {
       // Messages delivered in the same turn of the event loop join the first batch.
       setImmediate(() => void this.#drain(whatsappId, queue).finally(drained));
     });
+    if (ended) {
+      written.then(
+        () => ended('stored'),
+        () => ended('failed'),
+      );
+    }
+    return written;
   }
 
   /** Runs `work` once the inbound messages received so far are written. */

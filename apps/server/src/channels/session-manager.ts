@@ -2,7 +2,7 @@
  * Owns the live channel sessions of this node: starts a driver per connection, restores them
  * at start, writes their status to the database and hands inbound events to the pipeline.
  */
-import type { ConnectionStatus } from '@zapdesk/shared/domain';
+import { CONNECTION_STATUSES, type ConnectionStatus } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
 import type { Leases } from '../core/cluster/leases.js';
 import type { NodeRpc } from '../core/cluster/node-rpc.js';
@@ -42,6 +42,8 @@ export class SessionManager {
   readonly #sending = new Map<number, Promise<unknown>>();
   /** Connections whose previous session ended without a clean stop: read again once connected. */
   readonly #catchUp = new Set<number>();
+  /** The last status each session of this node emitted (the metrics' sessions by status). */
+  readonly #statuses = new Map<number, ConnectionStatus>();
   #handler: InboundHandler | undefined;
   readonly leases: Leases;
   readonly #rpc: NodeRpc | undefined;
@@ -61,7 +63,9 @@ export class SessionManager {
     this.#batches = new InboundBatches(
       (whatsappId, batch) => this.#handler?.messages(whatsappId, batch),
       (whatsappId, error) => this.ctx.events.publish('channel.error', { whatsappId, error }),
+      () => ctx.metrics.inboundStarted(),
     );
+    ctx.metrics.watchSessions(() => this.#countByStatus());
     this.#rpc?.handle('session.start', (args) => this.start(idOf(args)));
     this.#rpc?.handle('session.logout', (args) => this.logout(idOf(args)));
     this.#rpc?.handle('session.info', async (args) => {
@@ -283,6 +287,7 @@ export class SessionManager {
   }
 
   #enqueue(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): void {
+    this.#statuses.set(whatsappId, state.status);
     const previous = this.#writes.get(whatsappId) ?? Promise.resolve();
     const next = previous.then(() => this.#saveState(whatsappId, state)).catch((error: unknown) => this.ctx.events.publish('channel.error', { whatsappId, error }));
     this.#writes.set(whatsappId, next);
@@ -413,11 +418,23 @@ export class SessionManager {
     return next;
   }
 
+  /** This node's sessions by their last status (a session that said nothing yet is OPENING). */
+  #countByStatus(): Record<string, number> {
+    const counts: Record<string, number> = Object.fromEntries(CONNECTION_STATUSES.map((status) => [status, 0]));
+    for (const id of this.#sessions.keys()) {
+      const status = this.#statuses.get(id) ?? 'OPENING';
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+    return counts;
+  }
+
   async #saveState(whatsappId: number, state: { status: ConnectionStatus; qrcode?: string }): Promise<void> {
     const retries = this.#retries.get(whatsappId) ?? 0;
     const now = nowIso();
     const current = await this.store.saveState(whatsappId, { ...state, retries }, now);
     if (!current) return;
+    // A connection's lifecycle (connected, disconnected…) at info; each new QR code only at debug, never its content.
+    this.ctx.log[current.status === 'qrcode' ? 'debug' : 'info']({ whatsappId, status: current.status, retries: current.retries }, 'connection status');
     this.ctx.events.publish('whatsapp.session', { id: whatsappId, status: current.status, qrcode: current.qrcode, retries: current.retries, updatedAt: current.updatedAt });
   }
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AUDIT_DEFAULT_RETENTION_DAYS } from '@zapdesk/shared/audit';
 import { defaultCountryCodeFor } from '@zapdesk/shared/phone-numbers';
 import { isValidTimeZone } from '@zapdesk/shared/business-hours';
+import { parseMetricsConfig, type MetricsConfig } from './metrics/metrics-config.js';
 
 const ZBool = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
 
@@ -216,6 +217,8 @@ export type Config = {
   simulator: boolean;
   demo: boolean;
   demoIntervalSeconds: number;
+  /** Who may read /metrics: METRICS_TOKEN, METRICS_HOST and METRICS_PORT (see core/metrics/metrics-config.ts). */
+  metrics: MetricsConfig;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -235,9 +238,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   let trustProxy: TrustProxy;
   let frontendOrigin: string | undefined;
+  let metrics: MetricsConfig;
   try {
     trustProxy = parseTrustProxy(e.TRUST_PROXY);
     frontendOrigin = parseFrontendOrigin(e.FRONTEND_URL);
+    metrics = parseMetricsConfig(env);
   } catch (error) {
     throw new Error(`Invalid environment:\n  ${(error as Error).message}`);
   }
@@ -287,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulator: e.SIMULATOR || e.DEMO,
     demo: e.DEMO,
     demoIntervalSeconds: e.DEMO_INTERVAL_SECONDS,
+    metrics,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../../web/dist', import.meta.url).pathname),
   };
 }

@@ -9,10 +9,14 @@ import type { Secrets } from './secrets.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { Identity } from './auth/identity.js';
 import type { TokenService } from './auth/tokens.js';
+import type { Metrics } from './metrics/metrics.js';
+import type { Logger } from './logger.js';
 
 /** What every feature receives: configuration, the database and the event bus. */
 export type AppContext = {
   config: Config;
+  /** The server's logger (core/logger.ts): a line carries the request, job round or remote call under way. */
+  log: Logger;
   db: Db;
   dbKind: DbKind;
   events: DomainEventBus;
@@ -30,4 +34,6 @@ export type AppContext = {
   failures: FailureStore;
   /** Counts per key and window (upload budgets): in Redis in the cluster mode, so every node counts the same. */
   counters: RateCounter;
+  /** This app's Prometheus metrics (one registry per app; see core/metrics/metrics.ts). */
+  metrics: Metrics;
 };

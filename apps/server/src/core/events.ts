@@ -8,6 +8,7 @@ import type { ConnectionStatus } from '@zapdesk/shared/domain';
 import type { TLabel } from '@zapdesk/shared/labels';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { TMention } from '@zapdesk/shared/notes';
+import type { Logger } from './logger.js';
 import type { TContact, TQueue, TQuickAnswer, TSetting, TUser, TWhatsapp } from '@zapdesk/shared/schemas';
 
 export type DomainEvents = {
@@ -63,7 +64,11 @@ export class DomainEventBus {
   readonly #cluster = new EventEmitter();
   #relay: ((name: ClusterEventName, payload: unknown) => void) | undefined;
 
+  /** `log`: each event's name at trace (never its payload, which may hold a message or a setting's value). */
+  constructor(private readonly log?: Logger) {}
+
   publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
+    this.log?.trace({ event: name }, 'domain event');
     this.#emitter.emit(name, payload);
     if (isClusterEvent(name)) {
       this.#cluster.emit(name, payload);

@@ -5,6 +5,7 @@
  */
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { AppContext } from '../core/context.js';
+import { jobRound } from '../core/log-context.js';
 import { nowIso } from '../core/time.js';
 import { closeNoticePlan, queueCloseNotices } from '../features/email/email.service.js';
 import { closeTicketsIdleSince, findTicketsByIds } from '../features/tickets/tickets.repository.js';
@@ -28,7 +29,7 @@ export async function closeIdleTickets(ctx: AppContext, now = new Date()): Promi
 }
 
 export function scheduleAutoClose(ctx: AppContext, onError: (error: unknown) => void): () => void {
-  const run = () => void closeIdleTickets(ctx).catch(onError);
+  const run = () => void jobRound('auto-close', () => closeIdleTickets(ctx).catch(onError));
   run();
   const timer = setInterval(run, AUTO_CLOSE_INTERVAL_MS);
   timer.unref();

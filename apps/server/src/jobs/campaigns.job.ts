@@ -133,6 +133,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
       if (whatsappId === null || !driver) {
         const outcome = await sendPhoneRecipient(ctx, campaign, next);
         if (outcome === undefined) continue; // a pause or cancel came first: nothing was sent
+        ctx.metrics.campaignSends.inc({ outcome: outcome.status === 'sent' || outcome.status === 'failed' ? outcome.status : 'deferred' });
         if (outcome.status === 'paused') {
           await pauseCampaign(campaign.id, outcome.error);
           continue;
@@ -140,6 +141,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
       } else {
         const outcome = await sessions.exclusive(whatsappId, () => sendToRecipient(ctx, driver, campaign, next, connection?.name ?? ''));
         if (outcome === undefined) continue; // a pause or cancel came first: nothing was sent
+        ctx.metrics.campaignSends.inc({ outcome: outcome.status === 'sent' ? 'sent' : outcome.passing ? 'deferred' : 'failed' });
         if (outcome.status === 'notSent' && outcome.passing) {
           await pauseConnection(whatsappId);
           return;
@@ -245,7 +247,7 @@ export async function startCampaignSender(ctx: AppContext, sessions: SessionMana
     }),
   ];
 
-  const polling = pollLoop(startDue, CAMPAIGN_POLL_MS, onError);
+  const polling = pollLoop(startDue, CAMPAIGN_POLL_MS, onError, 'campaigns', ctx.metrics.loop('campaigns'));
 
   return async () => {
     stopped = true;

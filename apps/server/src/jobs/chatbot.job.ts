@@ -57,7 +57,7 @@ export async function startChatbotWorker(ctx: AppContext, sessions: SessionManag
     }
   };
 
-  const polling = pollLoop(tick, CHATBOT_POLL_MS, onError);
+  const polling = pollLoop(tick, CHATBOT_POLL_MS, onError, 'chatbot', ctx.metrics.loop('chatbot'));
 
   return async () => {
     stopped = true;

@@ -5,6 +5,7 @@
  * its error to admins, who can send it again.
  */
 import type { AppContext } from '../core/context.js';
+import { inJobRound } from '../core/log-context.js';
 import { nowIso } from '../core/time.js';
 import { deliver, readEmailSettings, smtpErrorText } from '../features/email/email.service.js';
 import * as repo from '../features/email/email.repository.js';
@@ -52,12 +53,16 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
           await deliver(ctx, settings, mail);
           const now = nowIso();
           await repo.updateEmail(ctx.db, id, { status: 'sent', sentAt: now, lastError: null, attempts: mail.attempts + 1, nextAttemptAt: null }, { from: ['sending'], now });
+          ctx.log.debug({ emailId: id, attempts: mail.attempts + 1 }, 'mail sent');
         } catch (error) {
           const attempts = mail.attempts + 1;
           const now = nowIso();
           const failed = attempts >= MAX_ATTEMPTS || isPermanent(error);
           const next = failed ? null : new Date(Date.now() + retryDelayMs(ctx.config.mailRetrySeconds, attempts)).toISOString();
           await repo.updateEmail(ctx.db, id, { status: failed ? 'failed' : 'queued', attempts, lastError: smtpErrorText(error), nextAttemptAt: next }, { from: ['sending'], now });
+          // Given up: an admin sees it and may send it again. A try that waits for the next is handled.
+          if (failed) ctx.log.error({ emailId: id, attempts, error: smtpErrorText(error) }, 'mail failed for good');
+          else ctx.log.warn({ emailId: id, attempts, nextAttemptAt: next, error: smtpErrorText(error) }, 'mail not sent, tried again later');
         }
       }
     }
@@ -70,15 +75,13 @@ export async function startMailSender(ctx: AppContext, onError: (error: unknown)
       again = true;
       return;
     }
-    running = sendDue()
-      .catch(onError)
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
+    running = inJobRound('mail', () => sendDue().catch(onError)).finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        kick();
+      }
+    });
   };
 
   // A mail queued on any node: the node that sends mails looks at once.

@@ -5,7 +5,7 @@
 import type { SessionManager } from '../channels/session-manager.js';
 import type { AppContext } from '../core/context.js';
 import { pollLoop } from '../core/poll-loop.js';
-import { requeueInterrupted } from '../features/messages/outbox.repository.js';
+import { queueStats, requeueInterrupted } from '../features/messages/outbox.repository.js';
 import { sendDueJobs, serveDeliveries } from '../features/messages/outbound.service.js';
 import { nowIso } from '../core/time.js';
 
@@ -20,6 +20,7 @@ export async function startOutboundDispatcher(ctx: AppContext, sessions: Session
   if (sessions.clustered) sessions.onTakeover(async (whatsappId) => void (await requeueInterrupted(ctx.db, nowIso(), whatsappId)));
   else await requeueInterrupted(ctx.db, nowIso());
   serveDeliveries(ctx, sessions);
+  ctx.metrics.watchOutbound(() => queueStats(ctx.db));
   let stopped = false;
   const polling = pollLoop(
     async () => {
@@ -28,6 +29,8 @@ export async function startOutboundDispatcher(ctx: AppContext, sessions: Session
     },
     OUTBOUND_POLL_MS,
     onError,
+    'outbound',
+    ctx.metrics.loop('outbound'),
   );
   return async () => {
     stopped = true;

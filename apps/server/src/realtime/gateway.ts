@@ -37,6 +37,9 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
 
   serveConnections(ctx, main, 'auth');
   serveConnections(ctx, whaticket, 'query');
+  // The metrics: sockets signed in, and those open on this node now.
+  for (const nsp of namespaces) nsp.on('connection', () => ctx.metrics.socketConnectionsOpened.inc({ namespace: nsp.name }));
+  ctx.metrics.watchSockets(() => Object.fromEntries(namespaces.map((nsp) => [nsp.name, nsp.sockets.size])));
   broadcastEvents(ctx, [
     { nsp: main, form: 'zapdesk' },
     { nsp: whaticket, form: 'whaticket' },

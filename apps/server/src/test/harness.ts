@@ -2,6 +2,7 @@
  * Test harness: a real app on a fresh database (a temp SQLite file, or a new PostgreSQL
  * database when TEST_DB=postgres), driven through HTTP with `app.inject()`.
  */
+import type { DestinationStream } from 'pino';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -79,7 +80,7 @@ function unique(): string {
 }
 
 /** driverFactory: the channels' drivers (e.g. whaticket's connections, channel 'whatsapp', on the simulator). */
-export async function createTestApp(env: Record<string, string> = {}, options: { driverFactory?: DriverFactory } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { driverFactory?: DriverFactory; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
   const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
@@ -92,7 +93,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  return openTestApp(config, dataDir, pgDb, options.driverFactory);
+  return openTestApp(config, dataDir, pgDb, options.driverFactory, options.logDestination);
 }
 
 async function openTestApp(
@@ -100,8 +101,9 @@ async function openTestApp(
   dataDir: string,
   pgDb: { url: string; drop: () => Promise<void> } | undefined,
   driverFactory: DriverFactory | undefined,
+  logDestination?: DestinationStream,
 ): Promise<TestApp> {
-  const built = await buildApp(config, driverFactory ? { driverFactory } : {});
+  const built = await buildApp(config, { ...(driverFactory ? { driverFactory } : {}), ...(logDestination ? { logDestination } : {}) });
   let url: string | undefined;
 
   const request: TestApp['request'] = ({ token, headers, ...rest }) => built.app.inject({ ...rest, headers: { ...(headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) } });

@@ -9,8 +9,8 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 
-/** `output()`: everything it wrote to stdout and stderr so far. */
-export type Server = { url: string; child: ChildProcess; exited: Promise<void>; output: () => string };
+/** `output()`: everything it wrote to stdout and stderr so far; `stdout()`: stdout alone (the log's JSON lines). */
+export type Server = { url: string; child: ChildProcess; exited: Promise<void>; output: () => string; stdout: () => string };
 
 /**
  * Starts the server with `env` (on top of PATH, PORT=0 and HOST=127.0.0.1) and resolves with
@@ -28,6 +28,8 @@ export async function startServer(env: Record<string, string>, cleanups: (() => 
     await exited;
   });
   let output = '';
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
@@ -42,7 +44,7 @@ export async function startServer(env: Record<string, string>, cleanups: (() => 
     child.stderr?.on('data', onData);
     void exited.then(() => reject(new Error(`server exited:\n${output}`)));
   });
-  return { url, child, exited, output: () => output };
+  return { url, child, exited, output: () => output, stdout: () => stdout };
 }
 
 /** kill -9: no shutdown of any kind. */

@@ -8,8 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { isErrorCode } from '@zapdesk/shared/errors';
 import { AppError } from '../errors.js';
+import { currentReqId, withReqId } from '../log-context.js';
+import type { Logger } from '../logger.js';
 
-type Request = { t: 'call'; id: string; from: string; method: string; args: unknown };
+/** `reqId`: the caller's request (or job round), under which the called node logs what it does. */
+type Request = { t: 'call'; id: string; from: string; method: string; args: unknown; reqId?: string | undefined };
 type Answer = { t: 'answer'; id: string; ok: true; value: unknown } | { t: 'answer'; id: string; ok: false; code: string; message: string };
 
 export type RpcHandler = (args: unknown) => Promise<unknown>;
@@ -68,6 +71,7 @@ export class NodeRpc {
     private readonly sub: Redis,
     private readonly prefix: string,
     readonly nodeId: string,
+    private readonly log?: Logger,
   ) {}
 
   #channel(node: string): string {
@@ -88,7 +92,7 @@ export class NodeRpc {
   /** Asks `node` to run `method`; its error comes back with the same code. */
   async call(node: string, method: string, args: unknown, timeoutMs = RPC_TIMEOUT_MS): Promise<unknown> {
     const id = randomUUID();
-    const request: Request = { t: 'call', id, from: this.nodeId, method, args: await toWire(args) };
+    const request: Request = { t: 'call', id, from: this.nodeId, method, args: await toWire(args), reqId: currentReqId() };
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
@@ -130,6 +134,7 @@ export class NodeRpc {
         .then((reply) => {
           for (let i = 0; i < nodes.length; i += 1) {
             if (Number(reply[i * 2 + 1]) > 0) continue;
+            this.log?.warn({ node: nodes[i] }, 'a node stopped listening; its calls are answered as failed');
             for (const [id, waiting] of this.#waiting) {
               if (waiting.node !== nodes[i]) continue;
               this.#waiting.delete(id);
@@ -159,15 +164,22 @@ export class NodeRpc {
       else waiting.reject(isErrorCode(message.code) ? new AppError(message.code, { message: message.message }) : new Error(message.message));
       return;
     }
-    let answer: Answer;
-    try {
-      const handler = this.#handlers.get(message.method);
-      if (!handler) throw new Error(`No handler for ${message.method} on this node.`);
-      answer = { t: 'answer', id: message.id, ok: true, value: await toWire(await handler(fromWire(message.args))) };
-    } catch (error) {
-      answer = { t: 'answer', id: message.id, ok: false, code: error instanceof AppError ? error.code : 'ERR_INTERNAL', message: error instanceof Error ? error.message : String(error) };
-    }
-    await this.pub.publish(this.#channel(message.from), JSON.stringify(answer));
+    const call = message;
+    await withReqId(wireReqId(call.reqId) ?? `rpc:${call.id}`, async () => {
+      let answer: Answer;
+      try {
+        const handler = this.#handlers.get(call.method);
+        if (!handler) throw new Error(`No handler for ${call.method} on this node.`);
+        this.log?.debug({ method: call.method, from: call.from }, 'call from another node');
+        answer = { t: 'answer', id: call.id, ok: true, value: await toWire(await handler(fromWire(call.args))) };
+      } catch (error) {
+        // A refusal (an AppError) is the caller's to report; anything else went wrong here.
+        if (error instanceof AppError) this.log?.debug({ method: call.method, from: call.from, code: error.code }, 'call from another node refused');
+        else this.log?.error({ err: error, method: call.method, from: call.from }, 'call from another node failed');
+        answer = { t: 'answer', id: call.id, ok: false, code: error instanceof AppError ? error.code : 'ERR_INTERNAL', message: error instanceof Error ? error.message : String(error) };
+      }
+      await this.pub.publish(this.#channel(call.from), JSON.stringify(answer));
+    });
   }
 
   close(): void {
@@ -178,4 +190,9 @@ export class NodeRpc {
     }
     this.#waiting.clear();
   }
+}
+
+/** An id that came over the wire: the shape of ours (a request id, `job:…`, `rpc:…`), else none. */
+export function wireReqId(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(value) ? value : undefined;
 }

@@ -8,7 +8,8 @@ import type { Database } from './schema.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
-export type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void> };
+/** `pool`: PostgreSQL's connections at this moment (SQLite has one connection and no pool). */
+export type DbHandle = { db: Db; kind: DbKind; close: () => Promise<void>; pool?: () => { total: number; idle: number; waiting: number } };
 
 // Read bigint counts as numbers and timestamptz as ISO strings, the same shapes SQLite gives.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -28,7 +29,8 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const stats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, kind: 'postgres', close: () => db.destroy(), pool: stats };
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const file = sqliteFileOf(options.dataDir);

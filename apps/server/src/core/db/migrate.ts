@@ -38,8 +38,9 @@ import { ticketReportTimesMigration } from './migrations/038_ticket_report_times
 import { reportFilterIndexesMigration } from './migrations/040_report_filter_indexes.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
-export async function migrateToLatest(handle: DbHandle): Promise<void> {
-  await migrate(handle, (migrator) => migrator.migrateToLatest());
+/** Applies what is pending; answers the names of the migrations it applied. */
+export async function migrateToLatest(handle: DbHandle): Promise<string[]> {
+  return migrate(handle, (migrator) => migrator.migrateToLatest());
 }
 
 /** Runs the migrations up to and including `name` only (tests of a migration on older data). */
@@ -90,7 +91,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
   };
 }
 
-async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
+async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   const migrations = migrationsFor(handle.kind);
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db: handle.db, provider });
@@ -99,6 +100,7 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** The names of the migrations this version knows that the database has not applied yet (read only). */

@@ -19,6 +19,12 @@ type Cache = { version: string; values: Map<string, unknown>; computing: Map<str
 const caches = new WeakMap<Db, Cache>();
 const versionReaders = new WeakMap<Db, VersionReader>();
 const syncVersions = new WeakMap<Db, () => string>();
+const observers = new WeakMap<Db, (hit: boolean) => void>();
+
+/** Told of each memoised read of `db`: answered from memory (a hit) or computed (a miss). The metrics count them. */
+export function observeMemoWith(db: Db, observe: (hit: boolean) => void): void {
+  observers.set(db, observe);
+}
 
 /**
  * An embedded database reads its version straight from its handle, without a round through the
@@ -100,10 +106,15 @@ export async function memoUntilWrite<T>(db: Db, key: string, compute: () => Prom
     cache = { version, values: new Map(), computing: new Map() };
     caches.set(db, cache);
   }
-  if (cache.values.has(key)) return cache.values.get(key) as T;
+  const observe = observers.get(db);
+  if (cache.values.has(key)) {
+    observe?.(true);
+    return cache.values.get(key) as T;
+  }
   // Callers asking the same at the same version share one computation (after a write, the
   // screens that ask for the same tab do not all count it again).
   const running = cache.computing.get(key);
+  observe?.(running !== undefined);
   if (running) return running as Promise<T>;
   const current = cache;
   const computing = compute().then(deepFreeze);

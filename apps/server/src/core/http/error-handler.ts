@@ -85,10 +85,18 @@ export function clientErrorHandler(headers: Record<string, string>) {
   };
 }
 
+/**
+ * Refusals an operator should see (warn): a provider's call with a wrong signature, a client
+ * held back for too many attempts. Every other refusal is the caller's business (debug).
+ */
+const WARN_REFUSALS: ReadonlySet<ErrorCode> = new Set(['ERR_WEBHOOK_SIGNATURE', 'ERR_TOO_MANY_REQUESTS']);
+
 /** Every failure leaves as `{ error: 'ERR_...', message }` (see errorBody); bad input is a 4xx, never a 500. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      if (WARN_REFUSALS.has(error.code)) request.log.warn({ code: error.code }, 'request refused');
+      else request.log.debug({ code: error.code }, 'request refused');
       const body: ErrorBody = {
         ...errorBody(error.code, error.message),
         ...(error.fields ? { fields: error.fields } : {}),

@@ -8,7 +8,19 @@
 import type { FastifyRequest } from 'fastify';
 
 /** Headers that carry a credential or a signature. */
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-hub-signature', 'x-hub-signature-256', 'x-signature', 'x-access-token', 'x-auth-token'];
+const SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-hub-signature',
+  'x-hub-signature-256',
+  'x-signature',
+  'x-access-token',
+  'x-auth-token',
+  'x-zapdesk-signature',
+];
 /** Fields of a body, an error or a debug object that hold a secret. */
 const SECRET_FIELDS = [
   'password',
@@ -26,7 +38,32 @@ const SECRET_FIELDS = [
   'secret',
   'emailPass',
   'vonageApiSecret',
+  'vonagePrivateKey',
+  'vonageSignatureSecret',
+  'privateKey',
+  'signatureSecret',
   'userApiToken',
+  'newPassword',
+  'pass',
+  'passwordHash',
+  'cookie',
+  'authorization',
+  // Two-factor sign-in: the pending secret, its otpauth:// link, the challenge between the steps, recovery codes.
+  'otpauthUrl',
+  'challenge',
+  'recoveryCode',
+  'recoveryCodes',
+  // A WhatsApp session's auth state (Baileys' keys), should a driver ever log it.
+  'creds',
+  'keys',
+  'noiseKey',
+  'pairingEphemeralKeyPair',
+  'signedIdentityKey',
+  'signedPreKey',
+  'advSecretKey',
+  'privKey',
+  'pairingCode',
+  'mediaKey',
 ];
 /** Where headers sit in what gets logged: a request or answer, a plugin's options, an HTTP client's error. */
 const HEADER_HOLDERS = [

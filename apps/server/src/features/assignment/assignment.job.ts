@@ -36,7 +36,7 @@ export function startAutoAssignment(ctx: AppContext, onError: (error: unknown) =
       .then((queueIds) => repo.enabledQueueIds(ctx.db, queueIds))
       .then(handOut, onError);
   });
-  const sweep = pollLoop(async () => handOut(await repo.queuesWithWaiting(ctx.db)), ASSIGNMENT_SWEEP_MS, onError);
+  const sweep = pollLoop(async () => handOut(await repo.queuesWithWaiting(ctx.db)), ASSIGNMENT_SWEEP_MS, onError, 'assignment', ctx.metrics.loop('assignment'));
   return async () => {
     unsubscribe();
     stopArrivals();

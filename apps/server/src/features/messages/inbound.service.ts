@@ -95,6 +95,7 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
         if (failure !== undefined) throw failure instanceof Error ? failure : new Error('an inbound message could not be written', { cause: failure });
         return;
       }
+      ctx.log.debug({ whatsappId, providerIds: prepared.map((p) => p.message.providerId) }, 'inbound messages stored');
       await publishOutbox(ctx, sessions, whatsappId, outbox, pictureCheckedAt);
     },
 

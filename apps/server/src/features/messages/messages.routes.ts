@@ -104,8 +104,12 @@ export const messagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions: 
     reply: FastifyReply,
   ) => {
     const { file, name, type, inline } = await service.mediaOfMessage(ctx, req.params.id, req.query);
+    // For a caching proxy in front (deploy/nginx): the signed address's answer may be kept until the address
+    // expires; nginx keeps an entry through the whole second named (hence the second before), and drops the header.
+    const proxyCacheUntil = `@${req.query.expires - 1}`;
     return reply
       .header('cache-control', 'private, max-age=3600')
+      .header('x-accel-expires', proxyCacheUntil)
       .header('x-content-type-options', 'nosniff')
       .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', name))
       .type(type)

@@ -231,6 +231,11 @@ function retryDelayMs(job: outbox.OutboxJob, code: ErrorCode): number {
 }
 
 async function record(ctx: AppContext, job: outbox.OutboxJob, outcome: SendOutcome, code?: ErrorCode): Promise<void> {
+  // Sent: detail. Queued again: handled. Failed for good: someone must look (the agent sees it too).
+  const facts = { outboxId: job.id, messageId: job.messageId, whatsappId: job.whatsappId, attempts: job.attempts };
+  if (outcome.status === 'sent') ctx.log.debug(facts, 'message sent');
+  else if (outcome.status === 'queued') ctx.log.warn({ ...facts, code }, 'message not sent, tried again later');
+  else ctx.log.error({ ...facts, code: outcome.error }, 'message failed for good');
   const now = nowIso();
   await ctx.db.transaction().execute(async (trx) => {
     if (outcome.status === 'sent') {

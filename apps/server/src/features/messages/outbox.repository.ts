@@ -125,3 +125,19 @@ export async function requeueFailed(db: Db, id: number, chat: ChatAddress, now: 
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * The queue as the metrics show it: how many sends wait (queued) or are under way (sending),
+ * and when the oldest waiting one was written. One statement over the status index.
+ */
+export async function queueStats(db: Db): Promise<{ queued: number; sending: number; oldestQueuedAt: string | null }> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('n'), eb.fn.min('createdAt').as('oldest')])
+    .where('status', 'in', ['queued', 'sending'])
+    .groupBy('status')
+    .execute();
+  const queued = rows.find((r) => r.status === 'queued');
+  const sending = rows.find((r) => r.status === 'sending');
+  return { queued: Number(queued?.n ?? 0), sending: Number(sending?.n ?? 0), oldestQueuedAt: queued?.oldest ?? null };
+}
