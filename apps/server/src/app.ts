@@ -45,6 +45,7 @@ import { relayClusterEvents } from './core/cluster/event-relay.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
 import { startMailSender } from './jobs/mail.job.js';
 import { startChatbotWorker } from './jobs/chatbot.job.js';
+import { startWebhookSender } from './jobs/webhooks.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { createIdentity } from './features/auth/identity.js';
@@ -287,6 +288,8 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   events.subscribe('channel.error', ({ whatsappId, error }) => log[error instanceof AppError ? 'warn' : 'error']({ err: error, whatsappId }, 'channel event failed'));
   // A single node starts its sessions before the jobs, which settle what a stop left half-done
   // with them; a cluster node starts the jobs first, which settle it as each session is taken over.
+  // Before the sessions start: their status changes are webhook events too.
+  const stopWebhooks = await startWebhookSender(ctx, (error) => app.log.error({ err: error }, 'webhook sender failed'));
   if (!sessions.clustered) await sessions.restoreAll();
   const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
   const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
@@ -321,7 +324,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       // balancer); no new connection is taken. Requests under way finish while the jobs end their
       // current step (a campaign send under way is sent and recorded; what is left stays queued).
       await io.close();
-      await Promise.all([app.close(), stopOutbound(), stopCampaigns(), stopMail(), stopChatbot(), stopAssignment()]);
+      await Promise.all([app.close(), stopOutbound(), stopCampaigns(), stopMail(), stopChatbot(), stopAssignment(), stopWebhooks()]);
       // Sessions stop without logging out; in the cluster mode their leases are given up for another node to take at once.
       await sessions.closeAll();
       rpc?.close();

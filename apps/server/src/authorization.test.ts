@@ -308,6 +308,17 @@ const table: Record<string, Row> = {
   'POST /api/api-tokens': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { name: `Token ${(n += 1)}`, permissions: ['groups'] } }) },
   'DELETE /api/api-tokens/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/api-tokens/${(await namedToken(['groups'])).apiToken.id}` }) },
 
+  // Outgoing webhooks: for admins.
+  'GET /api/webhooks': { anon: 401, user: 403, admin: ok },
+  'POST /api/webhooks': { anon: 401, user: 403, admin: 201, call: () => ({ payload: { url: 'https://receiver.invalid/hook', events: ['ticket.created'], enabled: false } }) },
+  'PUT /api/webhooks/{id}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/webhooks/${await webhookId()}`, payload: { enabled: false } }) },
+  'DELETE /api/webhooks/{id}': { anon: 401, user: 403, admin: 204, call: async () => ({ url: `/api/webhooks/${await webhookId()}` }) },
+  'POST /api/webhooks/{id}/secret': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/webhooks/${await webhookId()}/secret` }) },
+  'POST /api/webhooks/{id}/ping': { anon: 401, user: 403, admin: 201, call: async () => ({ url: `/api/webhooks/${await webhookId()}/ping` }) },
+  'GET /api/webhooks/{id}/deliveries': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `/api/webhooks/${await webhookId()}/deliveries` }) },
+  'GET /api/webhooks/{id}/deliveries/{deliveryId}': { anon: 401, user: 403, admin: ok, call: async () => ({ url: await webhookDelivery() }) },
+  'POST /api/webhooks/{id}/deliveries/{deliveryId}/resend': { anon: 401, user: 403, admin: ok, call: async () => ({ url: `${await webhookDelivery()}/resend` }) },
+
   'GET /api/dashboard': { anon: 401, user: ok, admin: ok },
   'GET /api/reports': { anon: 401, user: 403, admin: ok, perm: 'reports', call: () => ({ url: '/api/reports?from=2026-03-02&to=2026-03-08' }) },
   'GET /api/reports/options': { anon: 401, user: 403, admin: ok, perm: 'reports' },
@@ -660,6 +671,21 @@ async function namedToken(permissions: Permission[]): Promise<TApiTokenCreated> 
   const res = await t.request({ method: 'POST', url: '/api/api-tokens', token: t.adminToken, payload: { name: `Token ${(n += 1)}`, permissions } });
   expect(res.statusCode).toBe(201);
   return res.json<TApiTokenCreated>();
+}
+
+/** A webhook endpoint, disabled: the tickets the other rows open make no deliveries to its address (which never answers). */
+async function webhookId(): Promise<number> {
+  const res = await t.request({ method: 'POST', url: '/api/webhooks', token: t.adminToken, payload: { url: 'https://receiver.invalid/hook', events: ['ticket.created'], enabled: false } });
+  expect(res.statusCode).toBe(201);
+  return res.json<{ id: number }>().id;
+}
+
+/** The address of a stored delivery (a ping). */
+async function webhookDelivery(): Promise<string> {
+  const id = await webhookId();
+  const res = await t.request({ method: 'POST', url: `/api/webhooks/${id}/ping`, token: t.adminToken });
+  expect(res.statusCode).toBe(201);
+  return `/api/webhooks/${id}/deliveries/${res.json<{ id: string }>().id}`;
 }
 
 /** A ticket the caller sees: the plain user's works on `ticket` (admins see it too); a custom role's user accepts one of their own. */

@@ -35,6 +35,7 @@ import { businessHoursRoutes } from './features/business-hours/business-hours.ro
 import { notesRoutes } from './features/notes/notes.routes.js';
 import { assignmentRoutes } from './features/assignment/assignment.routes.js';
 import { reportsRoutes } from './features/reports/reports.routes.js';
+import { webhooksRoutes } from './features/webhooks/webhooks.routes.js';
 
 export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionManager): FastifyPluginAsync {
   return async (api) => {
@@ -59,6 +60,7 @@ export function apiRoutes(config: Config, ctx: AppContext, sessions: SessionMana
       businessHoursRoutes,
       notesRoutes,
       assignmentRoutes,
+      webhooksRoutes,
     ]) {
       await api.register(routes, { ctx });
     }

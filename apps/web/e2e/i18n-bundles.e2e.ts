@@ -138,7 +138,7 @@ const ENGLISH_WORDS = new Set(
 
 /** Loanwords Brazilians and Spanish speakers use as they are; never counted as English. */
 const FOREIGN_TERMS = new Set(
-  `whatsapp typebot instagram kanban dashboard bot bots chatbot sms csv qr ok e-mail email emails webhook token tokens
+  `whatsapp typebot instagram kanban dashboard bot bots chatbot sms csv qr ok e-mail email emails webhook webhooks token tokens
   tag tags chat chats status online offline link links backup login logout logo host smtp imap url api id pin
   twilio meta redis zapdesk ddd emoji emojis mp3 ogg mp4 pdf json http https tls ssl ip cpf cnpj nfc totp
   ticket tickets check-in download upload`

@@ -24,6 +24,12 @@ export const AUDIT_ACTIONS = [
   'apiTokens.create',
   'apiTokens.revoke',
   'apiToken.use',
+  'webhooks.create',
+  'webhooks.update',
+  'webhooks.delete',
+  'webhooks.secret_rotate',
+  'webhooks.ping',
+  'webhooks.resend',
   'queues.create',
   'queues.update',
   'queues.delete',
@@ -75,6 +81,7 @@ export const AUDIT_ACTION_GROUPS = [
   'roles',
   'apiTokens',
   'apiToken',
+  'webhooks',
   'queues',
   'labels',
   'whatsapps',
@@ -105,7 +112,7 @@ export const AUDIT_ACTOR_KINDS = ['user', 'apiToken', 'anonymous'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 /** What an action was done to. */
-export const AUDIT_TARGET_TYPES = ['user', 'role', 'apiToken', 'queue', 'label', 'whatsapp', 'setting', 'contact', 'ticket', 'campaign', 'group', 'email', 'auditLog'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'role', 'apiToken', 'webhook', 'queue', 'label', 'whatsapp', 'setting', 'contact', 'ticket', 'campaign', 'group', 'email', 'auditLog'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** How long rows are kept unless AUDIT_RETENTION_DAYS says otherwise. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AUDIT_DEFAULT_RETENTION_DAYS } from '@zapdesk/shared/audit';
 import { defaultCountryCodeFor } from '@zapdesk/shared/phone-numbers';
 import { isValidTimeZone } from '@zapdesk/shared/business-hours';
+import { WEBHOOK_RETRY_WINDOW_MS } from '@zapdesk/shared/webhooks';
 import { parseMetricsConfig, type MetricsConfig } from './metrics/metrics-config.js';
 
 const ZBool = z.enum(['on', 'off', 'true', 'false', '1', '0']).transform((v) => v === 'on' || v === 'true' || v === '1');
@@ -113,6 +114,15 @@ const ZEnvSchema = z.object({
   LOCAL_MEDIA_DIR: z.string().optional(),
   MEDIA_DIR: z.string().optional(),
   ALLOW_PRIVATE_MEDIA_URLS: ZBool.default(false),
+  /** Outgoing webhooks: loopback and private receivers allowed (tests, LAN); the first retry wait; the retry window (tests shorten it). */
+  ALLOW_PRIVATE_WEBHOOK_URLS: ZBool.default(false),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(50).max(3_600_000).default(10_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 24 * 3_600_000)
+    .default(WEBHOOK_RETRY_WINDOW_MS),
   /** ffmpeg, for the voice notes browsers without Ogg (Safari before 18.4) play as AAC; looked up on PATH by default. */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   UPLOAD_MAX_FILE_MB: z.coerce.number().int().min(1).max(2048).default(20),
@@ -184,6 +194,8 @@ export type Config = {
   ffmpegPath: string;
   /** Lets 'media by URL' reach loopback and private addresses (tests, intranets). */
   allowPrivateMediaUrls: boolean;
+  /** Outgoing webhooks (features/webhooks): private receivers allowed, the first retry wait, how long a delivery is tried. */
+  webhooks: { allowPrivate: boolean; retryBaseMs: number; retryWindowMs: number };
   /** Uploads: the largest file, the most bytes in one request, and the most bytes one user may upload in a minute. */
   uploadMaxFileBytes: number;
   uploadMaxRequestBytes: number;
@@ -273,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaDir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'media')),
     localMediaDir: path.resolve(e.LOCAL_MEDIA_DIR ?? path.join(e.DATA_DIR, 'local-media')),
     allowPrivateMediaUrls: e.ALLOW_PRIVATE_MEDIA_URLS,
+    webhooks: { allowPrivate: e.ALLOW_PRIVATE_WEBHOOK_URLS, retryBaseMs: e.WEBHOOK_RETRY_BASE_MS, retryWindowMs: e.WEBHOOK_RETRY_WINDOW_MS },
     ffmpegPath: e.FFMPEG_PATH,
     uploadMaxFileBytes: e.UPLOAD_MAX_FILE_MB * 1024 * 1024,
     uploadMaxRequestBytes: e.UPLOAD_MAX_REQUEST_MB * 1024 * 1024,

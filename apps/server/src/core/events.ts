@@ -41,6 +41,8 @@ export type DomainEvents = {
   'campaign.saved': { campaign: TCampaign };
   /** A mail was stored to be sent: the mail sender looks at once. */
   'email.queued': { count: number };
+  /** Webhook deliveries were stored (an event, a ping, a resend): this node's sender looks at once. */
+  'webhook.queued': { count: number };
   /** The chatbot failed on a ticket (Typebot down, a file it could not fetch): kept for admins. */
   'chatbot.error': { ticketId: number; error: string };
   /** A channel session failed to handle an event: logged, never thrown into the driver. */

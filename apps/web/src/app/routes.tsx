@@ -28,6 +28,7 @@ import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
+import WebhookOutlined from '@mui/icons-material/WebhookOutlined';
 import type { ComponentType } from 'react';
 import type { Permission } from '@zapdesk/shared/permissions';
 import type { Messages } from '../i18n/locales/en';
@@ -120,6 +121,14 @@ export const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     permission: 'settings',
     load: () => import('../features/settings/SettingsPage'),
   },
+  {
+    path: '/webhooks',
+    labelKey: 'webhooks',
+    menu: { section: 'admin', icon: WebhookOutlined },
+    adminOnly: true,
+    load: () => import('../features/webhooks/WebhooksPage'),
+  },
+  { path: '/webhooks/:webhookId', labelKey: 'webhooks', adminOnly: true, load: () => import('../features/webhooks/DeliveriesPage') },
   {
     path: '/audit',
     labelKey: 'audit',

@@ -10,6 +10,7 @@ import type { HoursTables } from './schema-hours.js';
 import type { LabelsTables } from './schema-labels.js';
 import type { NotesTables } from './schema-notes.js';
 import type { AssignTables } from './schema-assign.js';
+import type { WebhooksTables } from './schema-webhooks.js';
 
 type Bool = number;
 type Timestamp = string;
@@ -447,4 +448,5 @@ export type Database = {
   HoursTables &
   LabelsTables &
   NotesTables &
-  AssignTables;
+  AssignTables &
+  WebhooksTables;
