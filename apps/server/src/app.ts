@@ -29,6 +29,7 @@ import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
 import { memoryRateCounter, redisRateCounter } from './core/rate-counter.js';
 import { sweepStaleUploads } from './core/http/uploads.js';
+import { healthRoutes, Readiness } from './core/http/health.js';
 import { seedSettings } from './features/settings/settings.service.js';
 import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
 import { createInboundHandler } from './features/messages/inbound.service.js';
@@ -117,8 +118,17 @@ function requestLogging(enabled: boolean): LogController {
   return new LogController({ disableRequestLogging: !enabled });
 }
 
-/** `metricsUrl`: the address of the METRICS_HOST:METRICS_PORT listener, when there is one. */
-export type BuiltApp = { app: FastifyInstance; ctx: AppContext; io: RealtimeServer; sessions: SessionManager; admin: AdminLogin; metricsUrl: string | undefined; close: () => Promise<void> };
+/** `metricsUrl`: the address of the METRICS_HOST:METRICS_PORT listener, when there is one. `readiness.drain()` turns /api/health/ready to 503 at once; `close()` does it too, then stops everything (docs/operations.md). */
+export type BuiltApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  io: RealtimeServer;
+  sessions: SessionManager;
+  admin: AdminLogin;
+  metricsUrl: string | undefined;
+  readiness: Readiness;
+  close: () => Promise<void>;
+};
 
 export async function buildApp(config: Config, options: { driverFactory?: DriverFactory; logDestination?: DestinationStream } = {}): Promise<BuiltApp> {
   // One JSON line per event, with secrets blanked (core/logger.ts); tests may read the lines.
@@ -235,6 +245,15 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     database: ctx.dbKind,
     version: VERSION,
   }));
+  const readiness = new Readiness({
+    handle,
+    ...(redis ? { pingRedis: () => redis.limits.ping() } : {}),
+    onChange: (check, result, error) =>
+      result === 'ok' ? app.log.info({ check }, 'readiness check passes again') : app.log.warn({ check, result, reason: error instanceof Error ? error.message : undefined }, 'readiness check fails'),
+  });
+  // The first round at start: it sees the migrations just applied, and the answer keeps that.
+  await readiness.check();
+  healthRoutes(app, readiness);
 
   metricsRoute(app, metrics, config.metrics);
   await app.register(apiRoutes(config, ctx, sessions), { prefix: '/api' });
@@ -292,21 +311,22 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     admin,
     sessions,
     metricsUrl: metricsListener?.url,
+    readiness,
     close: async () => {
+      // A balancer asking /api/health/ready sends no more.
+      readiness.drain();
       await metricsListener?.close();
       typebotFrame.stop();
       stopDemo();
       stopAutoClose();
       stopAuditRetention();
-      await stopOutbound();
-      await stopCampaigns();
-      await stopMail();
-      await stopChatbot();
-      await stopAssignment();
-      await stopWebhooks();
-      await sessions.closeAll();
+      // Socket clients lose their transport and reconnect on their own (to another node behind a
+      // balancer); no new connection is taken. Requests under way finish while the jobs end their
+      // current step (a campaign send under way is sent and recorded; what is left stays queued).
       await io.close();
-      await app.close();
+      await Promise.all([app.close(), stopOutbound(), stopCampaigns(), stopMail(), stopChatbot(), stopAssignment(), stopWebhooks()]);
+      // Sessions stop without logging out; in the cluster mode their leases are given up for another node to take at once.
+      await sessions.closeAll();
       rpc?.close();
       await redis?.close();
       await handle.close();

@@ -136,6 +136,9 @@ const ok = 200;
 const alwaysOpen = { timezone: 'America/Sao_Paulo', week: Array.from({ length: 7 }, () => [{ from: '00:00', to: '24:00' }]), holidays: [], outOfHoursMessage: '' };
 const table: Record<string, Row> = {
   'GET /api/health': { anon: ok, user: ok, admin: ok },
+  // Liveness and readiness: for balancers and systemd, public.
+  'GET /api/health/live': { anon: ok, user: ok, admin: ok },
+  'GET /api/health/ready': { anon: ok, user: ok, admin: ok },
   'POST /api/auth/login': { anon: ok, user: ok, admin: ok, call: () => ({ payload: { email: plain.email, password: plain.password } }) },
   // Sign-up is off on a new install: nobody may register.
   'POST /api/auth/signup': { anon: 403, user: 403, admin: 403, call: () => ({ payload: { name: 'Someone', email: `someone${(n += 1)}@test.local`, password: 'secret-pass' } }) },

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './core/config.js';
 import { markRunning } from './core/run-lock.js';
+import { installShutdown } from './core/shutdown.js';
 import { createLogger } from './core/logger.js';
 
 async function main(): Promise<void> {
@@ -21,14 +22,11 @@ async function main(): Promise<void> {
   const lines = ['', `  ZapDesk is running at ${url}`, `  ${login}`, `  Database: ${built.ctx.dbKind}${built.ctx.dbKind === 'sqlite' ? ` (${config.dataDir})` : ''}   API docs: ${url}/api/docs`, ''];
   process.stderr.write(lines.join('\n') + '\n');
 
-  const shutdown = async (signal: string) => {
-    built.ctx.log.info({ signal }, 'shutting down');
-    await built.close();
-    built.ctx.log.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  installShutdown(built, {
+    timeoutMs: config.shutdownTimeoutSeconds * 1000,
+    delayMs: config.shutdownDelaySeconds * 1000,
+    log: { info: (message) => built.ctx.log.info(message), error: (message) => built.ctx.log.error(message) },
+  });
 }
 
 main().catch((error: unknown) => {

@@ -270,6 +270,19 @@ export const ZSettingParamsSchema = z.object({ key: z.string() });
 export const ZErrorSchema = z.object({ error: z.enum(ERROR_CODES), message: z.string(), fields: z.record(z.string(), z.string()).optional() });
 
 export const ZHealthSchema = z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']), version: z.string() });
+/** GET /api/health/live: the process answers (nothing else is looked at). */
+export const ZLivenessSchema = z.object({ status: z.literal('ok') });
+/** One readiness check: 'ok', or why not (no detail beyond this word reaches the answer). */
+export const ZReadinessCheckSchema = z.enum(['ok', 'failed', 'timeout', 'pending', 'draining']);
+/**
+ * GET /api/health/ready: 200 with status 'ok' when every check is 'ok', 503 with 'unavailable'
+ * otherwise. `redis` only in the cluster mode; `shutdown` is 'draining' once the node is stopping.
+ */
+export const ZReadinessSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.object({ database: ZReadinessCheckSchema, migrations: ZReadinessCheckSchema, redis: ZReadinessCheckSchema.optional(), shutdown: ZReadinessCheckSchema }),
+});
+export type TReadiness = z.infer<typeof ZReadinessSchema>;
 
 // ---------- connections ----------
 export const ZWhatsappSchema = z.object({

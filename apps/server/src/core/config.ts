@@ -97,6 +97,8 @@ const ZEnvSchema = z.object({
     .regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, ., _ and -')
     .optional(),
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(300).default(15),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(0),
   ADMIN_EMAIL: z.email().default('admin@admin.com'),
   ADMIN_PASSWORD: z.string().min(5).optional(),
   JWT_SECRET: z.string().min(32).optional(),
@@ -167,6 +169,10 @@ export type Config = {
   nodeId: string;
   /** In the cluster mode: how long a node's hold on a session lasts without a renewal. */
   sessionLeaseSeconds: number;
+  /** On SIGTERM/SIGINT: the most a clean stop may take before the process exits anyway (code 1). */
+  shutdownTimeoutSeconds: number;
+  /** On SIGTERM/SIGINT: how long readiness answers 503 before the node stops taking connections. */
+  shutdownDelaySeconds: number;
   adminEmail: string;
   adminPassword: string | undefined;
   /** Seals secret settings instead of the key generated into secrets.json. */
@@ -263,6 +269,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: e.REDIS_PREFIX,
     nodeId: e.NODE_ID ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     secretsKey: e.SECRETS_KEY || undefined,

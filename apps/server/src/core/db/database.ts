@@ -23,6 +23,11 @@ export function sqliteFileOf(dataDir: string): string {
 export function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): DbHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connection the server ended (a restart, a terminated backend) leaves the pool, and the
+    // next query opens another; the query under way, if any, fails. Unheard, the error event of
+    // the pool (an idle connection) or of the client (one checked out) would end the process.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const stats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     return { db, kind: 'postgres', close: () => db.destroy(), pool: stats };

@@ -104,3 +104,10 @@ async function migrate(handle: DbHandle, run: (migrator: Migrator) => Promise<Mi
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** The names of the migrations this version knows that the database has not applied yet (read only). */
+export async function pendingMigrations(handle: DbHandle): Promise<string[]> {
+  const migrations = migrationsFor(handle.kind);
+  const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
