@@ -2,13 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '@zapdesk/shared/domain';
@@ -24,6 +23,7 @@ import { installAuditHook } from './core/http/audit-hook.js';
 import { AppError } from './core/errors.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './core/http/error-handler.js';
 import { installCors } from './core/http/cors.js';
+import { PARSER_ERROR_HEADERS, securityHeaders as buildSecurityHeaders } from './core/http/security-headers.js';
 import { memoryFailureStore, redisFailureStore } from './core/http/failure-throttle.js';
 import { loadSecrets } from './core/secrets.js';
 import { Presence } from './core/presence.js';
@@ -33,9 +33,6 @@ import { healthRoutes, Readiness } from './core/http/health.js';
 import { seedSettings } from './features/settings/settings.service.js';
 import { ensureAdmin, type AdminLogin } from './features/users/bootstrap-admin.js';
 import { createInboundHandler } from './features/messages/inbound.service.js';
-import { scheduleAutoClose } from './jobs/auto-close.job.js';
-import { startOutboundDispatcher } from './jobs/outbound.job.js';
-import { startCampaignSender } from './jobs/campaigns.job.js';
 import { createLogger } from './core/logger.js';
 import { installRequestId, requestIdOptions } from './core/http/request-id.js';
 import { connectRedis } from './core/redis.js';
@@ -43,68 +40,18 @@ import { Leases } from './core/cluster/leases.js';
 import { NodeRpc } from './core/cluster/node-rpc.js';
 import { relayClusterEvents } from './core/cluster/event-relay.js';
 import { trackTypebotOrigin } from './features/chatbot/chatbot.service.js';
-import { startMailSender } from './jobs/mail.job.js';
-import { startChatbotWorker } from './jobs/chatbot.job.js';
-import { startWebhookSender } from './jobs/webhooks.job.js';
 import { SessionManager, type DriverFactory } from './channels/session-manager.js';
 import { createConnectionStore } from './features/whatsapps/connection-store.js';
 import { createIdentity } from './features/auth/identity.js';
 import { createAuditLog } from './features/audit/audit.service.js';
-import { scheduleAuditRetention } from './jobs/audit-retention.job.js';
-import { startDemo } from './demo/demo.js';
 import { attachRealtime, type RealtimeServer } from './realtime/gateway.js';
-import { endMentionsOnResolve } from './features/notes/notes.service.js';
-import { startAutoAssignment } from './features/assignment/assignment.job.js';
 import { apiRoutes } from './routes.js';
+import { startJobs } from './jobs/start-jobs.js';
 import { createAppMetrics } from './core/metrics/app-metrics.js';
 import { instrumentRequests, metricsRoute, metricsServed, startMetricsListener } from './core/metrics/metrics-http.js';
 
 export const VERSION = '0.1.0';
 
-/**
- * The web app's Content-Security-Policy: scripts only from the app itself (no inline scripts);
- * styles also inline (the UI library writes its styles at run time); media, workers and images
- * from the app, with blob: and data: for recordings and previews, plus the two outside places
- * images come from: WhatsApp's and Instagram's servers (contact pictures) and Google's static maps (locations).
- * The socket is the app's own origin ('self' covers ws: and wss: there). No framing, no plugins.
- */
-const CSP_DIRECTIVES = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  // Profile pictures come from WhatsApp's and Instagram's CDNs.
-  imgSrc: ["'self'", 'data:', 'blob:', 'https://*.whatsapp.net', 'https://*.cdninstagram.com', 'https://*.fbcdn.net', 'https://maps.googleapis.com'],
-  mediaSrc: ["'self'", 'blob:', 'data:'],
-  connectSrc: ["'self'"],
-  fontSrc: ["'self'", 'data:'],
-  workerSrc: ["'self'", 'blob:'],
-  objectSrc: ["'none'"],
-  frameAncestors: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  upgradeInsecureRequests: null,
-};
-/**
- * The browser features a page of ours may use: the microphone for the app itself (voice notes are
- * recorded in the browser) and fullscreen (videos); everything else is off, for the app and any
- * frame in it (the Typebot frame included). Only features Chromium knows: an unknown name is a
- * console error on every page.
- */
-export const PERMISSIONS_POLICY = [
-  'microphone=(self)',
-  'fullscreen=(self)',
-  ...['camera', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'display-capture', 'accelerometer', 'gyroscope', 'magnetometer', 'xr-spatial-tracking', 'browsing-topics'].map(
-    (feature) => `${feature}=()`,
-  ),
-].join(', ');
-/** The headers of an answer written straight on the socket, for a request Node could not parse. */
-const PARSER_ERROR_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'Referrer-Policy': 'no-referrer',
-  'Permissions-Policy': PERMISSIONS_POLICY,
-};
 /** Text fields of a multipart body (a message's caption, at most 30,000 characters): few, and small. */
 const MULTIPART_FIELDS = 20;
 const MULTIPART_FIELD_BYTES = 256 * 1024;
@@ -174,18 +121,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
 
   // /ZDGChatbot frames the Typebot server of the settings: frame-src allows that one origin.
   const typebotFrame = await trackTypebotOrigin(ctx);
-  // Helmet's headers on every answer, from one middleware built here (the Fastify plugin built
-  // it again for every request, parsing the policy each time).
-  const helmetHeaders = helmet({
-    contentSecurityPolicy: { directives: { ...CSP_DIRECTIVES, frameSrc: ["'self'", () => typebotFrame.origin() || "'self'"] } },
-    hsts: false,
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-  });
-  const securityHeaders = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
-    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
-    helmetHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
-  };
+  const securityHeaders = buildSecurityHeaders(() => typebotFrame.origin());
 
   // Fastify's own logger type (the routes' types are written against it).
   const fastifyLog: FastifyBaseLogger = log;
@@ -288,20 +224,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
   events.subscribe('channel.error', ({ whatsappId, error }) => log[error instanceof AppError ? 'warn' : 'error']({ err: error, whatsappId }, 'channel event failed'));
   // A single node starts its sessions before the jobs, which settle what a stop left half-done
   // with them; a cluster node starts the jobs first, which settle it as each session is taken over.
-  // Before the sessions start: their status changes are webhook events too.
-  const stopWebhooks = await startWebhookSender(ctx, (error) => app.log.error({ err: error }, 'webhook sender failed'));
-  if (!sessions.clustered) await sessions.restoreAll();
-  const stopDemo = config.demo ? await startDemo(ctx, sessions) : () => undefined;
-  const stopAutoClose = scheduleAutoClose(ctx, (error) => app.log.error({ err: error }, 'auto-close sweep failed'));
-  const stopAuditRetention = scheduleAuditRetention(ctx, (error) => app.log.error({ err: error }, 'audit retention sweep failed'));
-  const stopOutbound = await startOutboundDispatcher(ctx, sessions, (error) => app.log.error({ err: error }, 'outbound dispatch failed'));
-  const stopCampaigns = await startCampaignSender(ctx, sessions, (error) => app.log.error({ err: error }, 'campaign sender failed'));
-  const stopMail = await startMailSender(ctx, (error) => app.log.error({ err: error }, 'mail sender failed'));
-  const stopChatbot = await startChatbotWorker(ctx, sessions, (error) => app.log.error({ err: error }, 'chatbot failed'));
-  const stopAssignment = startAutoAssignment(ctx, (error) => app.log.error({ err: error }, 'auto-assignment failed'));
-  if (sessions.clustered) await sessions.restoreAll();
-  events.subscribe('chatbot.error', ({ ticketId, error }) => app.log.warn({ ticketId, error }, 'chatbot error'));
-  endMentionsOnResolve(ctx, (error) => app.log.error({ err: error }, 'ending mentions failed'));
+  const jobs = await startJobs(ctx, sessions);
   const metricsListener = config.metrics.listen ? await startMetricsListener(metrics, config.metrics.listen) : undefined;
 
   return {
@@ -317,14 +240,12 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
       readiness.drain();
       await metricsListener?.close();
       typebotFrame.stop();
-      stopDemo();
-      stopAutoClose();
-      stopAuditRetention();
+      jobs.stopTimers();
       // Socket clients lose their transport and reconnect on their own (to another node behind a
       // balancer); no new connection is taken. Requests under way finish while the jobs end their
       // current step (a campaign send under way is sent and recorded; what is left stays queued).
       await io.close();
-      await Promise.all([app.close(), stopOutbound(), stopCampaigns(), stopMail(), stopChatbot(), stopAssignment(), stopWebhooks()]);
+      await Promise.all([app.close(), jobs.stop()]);
       // Sessions stop without logging out; in the cluster mode their leases are given up for another node to take at once.
       await sessions.closeAll();
       rpc?.close();
