@@ -3,12 +3,13 @@
  * process, as operators run it) at LOG_LEVEL=trace signs in with a password, refreshes its
  * cookie, turns two-factor sign-in on and signs in with a code, creates an API token and sends
  * a message and a mail with it, stores SMTP and Vonage credentials, regenerates the integration
- * token, receives a message on a simulator connection, and gets a webhook-style call with a
- * signature header and a secret field. Every line on stdout is one JSON object, request lines
+ * token, receives a message on a simulator connection, and registers an outgoing webhook with its
+ * own secret (the call carrying a signature header), pings it and gets a new secret. Every line on stdout is one JSON object, request lines
  * carry their reqId, and no secret appears in any line, as is, in base64 or URL-encoded.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +83,15 @@ describe('the log at trace level, over a whole flow', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+    // A webhook receiver: keeps the events it was sent.
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      received.push(String(req.headers['x-zapdesk-event']));
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
     const server = await startServer(
       {
@@ -92,6 +102,7 @@ describe('the log at trace level, over a whole flow', () => {
         WEB_DIST: path.join(dataDir, 'no-web'),
         SIMULATOR: 'on',
         LOGIN_RATE_LIMIT: '1000',
+        ALLOW_PRIVATE_WEBHOOK_URLS: 'on',
         ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
       },
       cleanups,
@@ -175,11 +186,21 @@ describe('the log at trace level, over a whole flow', () => {
 
     // A message in; a webhook-style call with a signature header and a secret field; a request with the id of its caller.
     expect((await api(server, 'POST', `/api/simulator/${connection.body.id}/inbound`, { token, body: { from: '5511987650002', name: 'Cliente Trace', body: 'oi do cliente' } })).status).toBe(200);
-    await api(server, 'POST', '/api/webhooks/endpoints', {
+    const hook = await api<{ id: number; secret: string }>(server, 'POST', '/api/webhooks', {
       token,
       headers: { 'x-zapdesk-signature': WEBHOOK.signature, 'x-request-id': 'trace-flow-0001' },
-      body: { url: 'https://example.com/hook', events: ['ticket.created'], secret: WEBHOOK.secret },
+      body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['ticket.created', 'message.created'], secret: WEBHOOK.secret },
     });
+    expect(hook.status).toBe(201);
+    expect(hook.body.secret).toBe(WEBHOOK.secret);
+    expect((await api(server, 'POST', `/api/webhooks/${hook.body.id}/ping`, { token })).status).toBe(201);
+    await waitFor(
+      async () => received,
+      (events) => events.includes('ping'),
+    );
+    const rotated = await api<{ secret: string }>(server, 'POST', `/api/webhooks/${hook.body.id}/secret`, { token });
+    expect(rotated.status).toBe(200);
+    secrets.rotatedWebhookSecret = rotated.body.secret;
 
     // Everything above was logged (each request's last line, and the mail's and message's work) before reading it.
     const lines = await waitFor(
