@@ -39,6 +39,15 @@ function messageData(ctx: AppContext, message: TMessage): TMessage {
   return { ...message, mediaUrl: new URL(signedMediaUrl(ctx, message.id, later, name), ctx.config.publicUrl).toString() };
 }
 
+/** The enabled endpoints' ids by the events they listen to. */
+async function listenersByEvent(ctx: AppContext): Promise<Map<string, number[]>> {
+  const byEvent = new Map<string, number[]>();
+  for (const endpoint of await repo.enabledEndpoints(ctx.db)) {
+    for (const event of parseEvents(endpoint.events)) byEvent.set(event, [...(byEvent.get(event) ?? []), endpoint.id]);
+  }
+  return byEvent;
+}
+
 /** Starts listening; the returned function stops and waits for the events already received to be stored. */
 export function recordWebhookEvents(ctx: AppContext, onError: (error: unknown) => void): () => Promise<void> {
   let chain: Promise<void> = Promise.resolve();
@@ -46,10 +55,8 @@ export function recordWebhookEvents(ctx: AppContext, onError: (error: unknown) =
   const inOrder = (work: (listening: Set<string>) => Promise<Outgoing[]>) => {
     chain = chain
       .then(async () => {
-        const endpoints = await memoUntilWrite(ctx.db, 'webhooks:enabled', () => repo.enabledEndpoints(ctx.db));
-        if (endpoints.length === 0) return;
-        const byEvent = new Map<string, number[]>();
-        for (const endpoint of endpoints) for (const event of parseEvents(endpoint.events)) byEvent.set(event, [...(byEvent.get(event) ?? []), endpoint.id]);
+        const byEvent = await memoUntilWrite(ctx.db, 'webhooks:enabled', () => listenersByEvent(ctx));
+        if (byEvent.size === 0) return;
         const outgoing = await work(new Set(byEvent.keys()));
         const now = nowIso();
         const rows = outgoing.flatMap(({ event, data, orderKey }) => (byEvent.get(event) ?? []).map((webhookId) => newDelivery(ctx, webhookId, event, data, orderKey, now)));
