@@ -6,8 +6,11 @@
  * migration 003: SQLite FTS5 kept by its triggers, PostgreSQL's GIN tsvector index), the ticket's
  * lastMessage, updatedAt and unreadMessages matching its messages.
  *
- *   npx tsx --conditions=source bench/seed.ts --db sqlite [--out bench/.data/sqlite/zapdesk.sqlite]
- *   npx tsx --conditions=source bench/seed.ts --db postgres [--out postgres://postgres@127.0.0.1:5432/zapdesk_bench_seed]
+ *   npx tsx --conditions=source bench/seed.ts --db sqlite [--scale 0.1|1|10] [--out bench/.data/sqlite/zapdesk.sqlite]
+ *   npx tsx --conditions=source bench/seed.ts --db postgres [--scale 0.1|1|10] [--out postgres://postgres@127.0.0.1:5432/zapdesk_bench_seed]
+ *
+ * `--scale 10`: 500,000 contacts, 1,000,000 tickets, 10,000,000 messages (zapdesk-10x.sqlite,
+ * zapdesk_bench_seed_10x); `--scale 0.1` a tenth. Every count of data scales; queues and agents stay.
  *
  * Logins: admin@bench.local and agente1..agente20@bench.local, password 'bench-pass'.
  */
@@ -23,23 +26,49 @@ import { migrateToLatest } from '@zapdesk/server/core/db/migrate';
 import { hashPassword } from '@zapdesk/server/core/auth/password';
 import { contactSearchText } from '@zapdesk/server/features/contacts/contacts.repository';
 
-export const SEED = {
-  contacts: 50_000,
-  groups: 500,
-  tickets: { closed: 70_000, open: 20_000, pending: 10_000 },
-  messages: 1_000_000,
-  longTickets: 2_000,
-  queues: ['Vendas', 'Suporte', 'Financeiro'],
-  agents: 20,
-  password: 'bench-pass',
-  adminEmail: 'admin@bench.local',
-};
+/** The seed at `scale` (1 = 100,000 tickets): every count of data times the scale; the team (queues, agents) stays. */
+export function seedShape(scale = 1) {
+  const times = (n: number) => Math.round(n * scale);
+  return {
+    scale,
+    contacts: times(50_000),
+    groups: times(500),
+    tickets: { closed: times(70_000), open: times(20_000), pending: times(10_000) },
+    messages: times(1_000_000),
+    longTickets: times(2_000),
+    queues: ['Vendas', 'Suporte', 'Financeiro'],
+    agents: 20,
+    password: 'bench-pass',
+    adminEmail: 'admin@bench.local',
+  };
+}
+export type SeedShape = ReturnType<typeof seedShape>;
+export const SEED = seedShape(1);
+/** The scales the benchmarks know (`--scale`). */
+export const SEED_SCALES = [0.1, 1, 10] as const;
+export function parseScale(value: string | undefined): number {
+  const scale = Number(value ?? '1');
+  if (!SEED_SCALES.includes(scale as (typeof SEED_SCALES)[number])) throw new Error(`--scale ${value}: one of ${SEED_SCALES.join(', ')}`);
+  return scale;
+}
+/** '10x', '1x', '0_1x': the scale in file and database names. */
+export const scaleTag = (scale: number) => `${String(scale).replace('.', '_')}x`;
 /** The labels the reports filter by (see fillSeed). */
 export const SEED_LABELS = ['VIP', 'Reclamação', 'Orçamento', 'Retorno', 'Urgente'];
 const LABEL_COLORS = ['#B80000', '#DB3E00', '#FCCB00', '#008B02', '#1273DE'];
 export const agentEmail = (n: number) => `agente${n}@bench.local`;
-export const DEFAULT_SQLITE_SEED = path.join(import.meta.dirname, '.data', 'sqlite', 'zapdesk.sqlite');
+/** Where the cached seeds live: BENCH_SEED_DIR (SQLite files) and BENCH_SEED_URL's server (PostgreSQL); the 1× names are the historical ones. */
+const SEED_DIR = process.env.BENCH_SEED_DIR ?? path.join(import.meta.dirname, '.data', 'sqlite');
+export const DEFAULT_SQLITE_SEED = path.join(SEED_DIR, 'zapdesk.sqlite');
 export const DEFAULT_PG_SEED = 'postgres://postgres@127.0.0.1:5432/zapdesk_bench_seed';
+/** The default cached seed for a database kind and scale (env BENCH_SEED_FILE / BENCH_SEED_URL override the 1× one). */
+export function seedTarget(kind: 'sqlite' | 'postgres', scale = 1): string {
+  if (kind === 'sqlite') return scale === 1 ? (process.env.BENCH_SEED_FILE ?? DEFAULT_SQLITE_SEED) : path.join(SEED_DIR, `zapdesk-${scaleTag(scale)}.sqlite`);
+  if (scale === 1) return process.env.BENCH_SEED_URL ?? DEFAULT_PG_SEED;
+  const url = new URL(process.env.BENCH_SEED_URL ?? DEFAULT_PG_SEED);
+  url.pathname = `${url.pathname}_${scaleTag(scale)}`;
+  return url.toString();
+}
 
 // ---------- deterministic data ----------
 
@@ -230,7 +259,7 @@ function pgWriter(client: pg.Client): Writer {
 
 const MINUTE = 60_000;
 
-async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
+async function fillSeed(w: Writer, log: (s: string) => void, SEED: SeedShape): Promise<void> {
   const rand = prng(4);
   const now = Date.now();
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -428,7 +457,7 @@ async function fillSeed(w: Writer, log: (s: string) => void): Promise<void> {
 }
 
 /** Builds the SQLite seed file at `file` (replacing it). */
-export async function seedSqlite(file: string, log: (s: string) => void = console.log): Promise<void> {
+export async function seedSqlite(file: string, log: (s: string) => void = console.log, scale = 1): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
   // The schema is the product's: its own migrations on a database named as the server names it.
@@ -438,7 +467,7 @@ export async function seedSqlite(file: string, log: (s: string) => void = consol
   await handle.close();
   const w = sqliteWriter(path.join(tmpDir, 'zapdesk.sqlite'));
   w.begin();
-  await fillSeed(w, log);
+  await fillSeed(w, log, seedShape(scale));
   w.commit();
   await w.close();
   // A clean single file (WAL folded in) for the benchmark to copy.
@@ -451,7 +480,7 @@ export async function seedSqlite(file: string, log: (s: string) => void = consol
 }
 
 /** Builds the PostgreSQL seed in the database of `url` (dropped and created anew). */
-export async function seedPostgres(url: string, log: (s: string) => void = console.log): Promise<void> {
+export async function seedPostgres(url: string, log: (s: string) => void = console.log, scale = 1): Promise<void> {
   const target = new URL(url);
   const name = target.pathname.slice(1);
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsupported database name ${name}`);
@@ -472,7 +501,7 @@ export async function seedPostgres(url: string, log: (s: string) => void = conso
   // The full-text index is built once after the bulk load: the same definition as migration 003.
   await client.query('drop index messages_search_fts');
   await client.query('begin');
-  await fillSeed(pgWriter(client), log);
+  await fillSeed(pgWriter(client), log, seedShape(scale));
   await client.query('commit');
   log('building the full-text index');
   await client.query(`create index messages_search_fts on messages using gin (to_tsvector('simple', "searchText"))`);
@@ -487,7 +516,8 @@ export async function seedPostgres(url: string, log: (s: string) => void = conso
 const FRESH_FOR_MS = 20 * 3600 * 1000;
 
 /** True when the seed at `target` is complete and fresh (a rerun reuses it). */
-export async function seedExists(kind: 'sqlite' | 'postgres', target: string): Promise<boolean> {
+export async function seedExists(kind: 'sqlite' | 'postgres', target: string, scale = 1): Promise<boolean> {
+  const SEED = seedShape(scale);
   try {
     if (kind === 'sqlite') {
       if (!fs.existsSync(target)) return false;
@@ -510,10 +540,11 @@ export async function seedExists(kind: 'sqlite' | 'postgres', target: string): P
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, out: { type: 'string' } } });
+  const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, out: { type: 'string' }, scale: { type: 'string', default: '1' } } });
+  const scale = parseScale(values.scale);
   const started = performance.now();
-  if (values.db === 'postgres') await seedPostgres(values.out ?? DEFAULT_PG_SEED);
-  else if (values.db === 'sqlite') await seedSqlite(path.resolve(values.out ?? DEFAULT_SQLITE_SEED));
+  if (values.db === 'postgres') await seedPostgres(values.out ?? seedTarget('postgres', scale), console.log, scale);
+  else if (values.db === 'sqlite') await seedSqlite(path.resolve(values.out ?? seedTarget('sqlite', scale)), console.log, scale);
   else throw new Error('--db sqlite|postgres');
   console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
