@@ -11,6 +11,7 @@ import type { Database } from '../../core/db/schema.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 import { ticketHasAnyLabel } from '../labels/labels.repository.js';
 import { loadTicketsByIds } from './tickets.repository.js';
+import { isTab, tabCount, tabPageIds } from './tickets-tab.repository.js';
 
 /** `allQueues`: the user may turn 'All' on (admins, the allQueues permission); `showAll`: they did. */
 export type TicketScope = { userId: number; admin: boolean; allQueues: boolean; showAll: boolean; queueIds: number[] };
@@ -146,6 +147,8 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
   // Read now: the tickets service memoises the page with the user's queues (see listTickets there).
   let count: number;
   let ids: number[];
+  /** Whether a page follows: read from the page itself by a tab, from the exact count otherwise. */
+  let more: boolean | undefined;
   if (words.length) {
     // A search's candidates are gathered once for the page and its count.
     const rows = await base
@@ -157,6 +160,23 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
       .execute();
     ids = rows.map((r) => r.id);
     count = rows.length ? Number(rows[0]?.n) : Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  } else if (isTab(filters)) {
+    // A tab: page and count bounded whatever the number of tickets (see tickets-tab.repository.ts).
+    const [bounded, tabIds] = await Promise.all([tabCount(db, scope, filters, base), tabPageIds(db, scope, filters, { limit, offset })]);
+    const pageIds =
+      tabIds ??
+      (
+        await base
+          .select('id')
+          .orderBy('updatedAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit + 1)
+          .offset(offset)
+          .execute()
+      ).map((r) => r.id);
+    more = pageIds.length > limit;
+    ids = pageIds.slice(0, limit);
+    count = Math.max(bounded, offset + ids.length);
   } else {
     const [countRow, idRows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -174,7 +194,7 @@ export async function listTickets(db: Db, kind: DbKind, options: { scope: Ticket
       if (body) ticket.match = snippetAround(body, words);
     }
   }
-  return { tickets, count, hasMore: count > offset + tickets.length };
+  return { tickets, count, hasMore: more ?? count > offset + tickets.length };
 }
 
 /**
