@@ -27,8 +27,8 @@ export const TAB_COUNT_CAP = 1000;
 /** Beyond this many ranges (a viewer in very many queues) the page is read as one query instead. */
 const MAX_RANGES = 64;
 
-/** One range of the tab index: a status and isGroup, an assignee (or none) and a queue (or none; undefined: any). */
-type Range = { isGroup: 0 | 1; userId: number | null; queueId?: number | null };
+/** One range: a status, an assignee (or none) and a queue (or none), groups or not (undefined: both). */
+type Range = { isGroup: 0 | 1 | undefined; userId: number | null; queueId: number | null };
 
 /** The filters a tab may have: anything else (a search, labels, a day) is read by the general list. */
 export function isTab(filters: TicketFilters): filters is TicketFilters & { status: TicketStatus } {
@@ -37,11 +37,11 @@ export function isTab(filters: TicketFilters): filters is TicketFilters & { stat
 
 /**
  * The ranges a restricted viewer's tab reads, or undefined when the viewer sees everything (the
- * page is then one ordered walk of the status index that nearly every ticket passes).
- * `queueIds`: every queue of the team; the viewer's own tickets are read queue by queue (or
- * undefined: any queue, for counting).
+ * page is then one ordered walk of the status index that nearly every ticket passes). One's own
+ * tickets are read queue by queue (`queueIds`: every queue of the team, and none); `bothGroups`:
+ * a range for groups and one for the rest when the tab takes both.
  */
-function rangesOf(scope: TicketScope, filters: TicketFilters, queueIds: readonly number[] | undefined): Range[] | undefined {
+function rangesOf(scope: TicketScope, filters: TicketFilters, queueIds: readonly number[], bothGroups: boolean): Range[] | undefined {
   const clauses = visibilityClauses({ id: scope.userId, admin: scope.admin, allQueues: scope.allQueues, queueIds: scope.queueIds }, { all: scope.showAll });
   if (clauses.some((c) => c.kind === 'everything')) return undefined;
   const wanted = filters.queueIds;
@@ -49,20 +49,27 @@ function rangesOf(scope: TicketScope, filters: TicketFilters, queueIds: readonly
   for (const clause of clauses) {
     if (clause.kind === 'assignedTo') {
       // One's own tickets stay whatever the queue filter says.
-      if (queueIds) for (const queueId of [...queueIds, null]) shapes.push({ userId: clause.userId, queueId });
-      else shapes.push({ userId: clause.userId });
+      for (const queueId of [...queueIds, null]) shapes.push({ userId: clause.userId, queueId });
     } else if (clause.kind === 'unassignedIn') {
       for (const queueId of clause.queueIds) if (!wanted || wanted.includes(queueId)) shapes.push({ userId: null, queueId });
     } else if (clause.kind === 'unassignedWithoutQueue') shapes.push({ userId: null, queueId: null });
   }
-  const groups: (0 | 1)[] = filters.isGroup === undefined ? [0, 1] : [filters.isGroup ? 1 : 0];
+  const groups: Range['isGroup'][] = filters.isGroup !== undefined ? [filters.isGroup ? 1 : 0] : bothGroups ? [0, 1] : [undefined];
   return groups.flatMap((isGroup) => shapes.map((shape) => ({ isGroup, ...shape })));
 }
 
-function inRange(db: Db, status: TicketStatus, range: Range, unread: boolean): SelectQueryBuilder<Database, 'tickets', object> {
-  let query = db.selectFrom('tickets').where('status', '=', status).where('isGroup', '=', range.isGroup);
-  query = range.userId === null ? query.where('userId', 'is', null) : query.where('userId', '=', range.userId);
-  if (range.queueId !== undefined) query = range.queueId === null ? query.where('queueId', 'is', null) : query.where('queueId', '=', range.queueId);
+/**
+ * A range of the page, in the tab index's order. No assignee and no queue are spelled as the
+ * index spells them (0), so both planners read the range in order (PostgreSQL keeps an index's
+ * order only after equalities, and `is null` is not one to it).
+ */
+function pageRange(db: Db, status: TicketStatus, range: Range, unread: boolean) {
+  let query = db
+    .selectFrom('tickets')
+    .where('status', '=', status)
+    .where(sql`coalesce(${sql.ref('userId')}, 0)`, '=', range.userId ?? 0)
+    .where(sql`coalesce(${sql.ref('queueId')}, 0)`, '=', range.queueId ?? 0);
+  if (range.isGroup !== undefined) query = query.where('isGroup', '=', range.isGroup);
   // Unread is checked on each entry of the range, from the index (it carries the unread count),
   // not looked up in the partial unread index, which has no order: `+` keeps both planners off it.
   if (unread) query = query.where(sql`+${sql.ref('unreadMessages')}`, '>', 0);
@@ -70,23 +77,36 @@ function inRange(db: Db, status: TicketStatus, range: Range, unread: boolean): S
 }
 
 /**
+ * A range to count, read from an index alone: `(status, isGroup, queueId, userId)` (migration
+ * 004) or, for unread tickets, the partial unread index `(status, queueId, userId)` (migration
+ * 006, its predicate spelled as a literal as it is).
+ */
+function countRange(db: Db, status: TicketStatus, range: Range, unread: boolean) {
+  let query = db.selectFrom('tickets').where('status', '=', status);
+  if (range.isGroup !== undefined) query = query.where('isGroup', '=', range.isGroup);
+  query = range.queueId === null ? query.where('queueId', 'is', null) : query.where('queueId', '=', range.queueId);
+  query = range.userId === null ? query.where('userId', 'is', null) : query.where('userId', '=', range.userId);
+  if (unread) query = query.where('unreadMessages', '>', sql.lit(0));
+  return query;
+}
+
+async function teamQueueIds(db: Db): Promise<number[]> {
+  return (await db.selectFrom('queues').select('id').execute()).map((q) => q.id);
+}
+
+/**
  * The ids of a tab's page (one more than the page when there is more), or undefined when the
  * viewer sees everything or is in too many queues (then read by the general list's query).
  */
 export async function tabPageIds(db: Db, scope: TicketScope, filters: TicketFilters & { status: TicketStatus }, window: { limit: number; offset: number }): Promise<number[] | undefined> {
-  const queues = await db.selectFrom('queues').select('id').execute();
-  const ranges = rangesOf(
-    scope,
-    filters,
-    queues.map((q) => q.id),
-  );
+  const ranges = rangesOf(scope, filters, await teamQueueIds(db), true);
   if (!ranges || ranges.length > MAX_RANGES) return undefined;
   if (ranges.length === 0) return [];
   const end = window.offset + window.limit + 1;
   const unread = Boolean(filters.withUnreadMessages);
   const heads = ranges.map((range, i) =>
     db
-      .selectFrom(inRange(db, filters.status, range, unread).select(['id', 'updatedAt']).orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(end).as(`r${i}`))
+      .selectFrom(pageRange(db, filters.status, range, unread).select(['id', 'updatedAt']).orderBy('updatedAt', 'desc').orderBy('id', 'desc').limit(end).as(`r${i}`))
       .select([`r${i}.id as id`, `r${i}.updatedAt as updatedAt`]),
   );
   const [first, ...rest] = heads;
@@ -108,13 +128,14 @@ export async function tabPageIds(db: Db, scope: TicketScope, filters: TicketFilt
  * query for the tab (every filter applied), used when the viewer sees everything.
  */
 export async function tabCount(db: Db, scope: TicketScope, filters: TicketFilters & { status: TicketStatus }, base: SelectQueryBuilder<Database, 'tickets', object>): Promise<number> {
-  const ranges = rangesOf(scope, filters, undefined);
   const unread = Boolean(filters.withUnreadMessages);
+  // Unread tickets are counted from the partial unread index, which has no isGroup: one range for both.
+  const ranges = rangesOf(scope, filters, await teamQueueIds(db), !unread);
   let capped: SelectQueryBuilder<Database, never, { one: number }> | undefined;
   if (!ranges || ranges.length > MAX_RANGES) {
     capped = db.selectFrom(base.select(sql.lit(1).as('one')).limit(TAB_COUNT_CAP).as('c')).select('c.one');
   } else {
-    const parts = ranges.map((range, i) => db.selectFrom(inRange(db, filters.status, range, unread).select(sql.lit(1).as('one')).limit(TAB_COUNT_CAP).as(`r${i}`)).select(`r${i}.one`));
+    const parts = ranges.map((range, i) => db.selectFrom(countRange(db, filters.status, range, unread).select(sql.lit(1).as('one')).limit(TAB_COUNT_CAP).as(`r${i}`)).select(`r${i}.one`));
     const [first, ...rest] = parts;
     if (!first) return 0;
     const union = rest.reduce((all, part) => all.unionAll(part), first);
