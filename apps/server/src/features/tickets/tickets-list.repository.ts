@@ -1,6 +1,7 @@
 /**
- * The ticket lists: the visibility rule as SQL, the lists' filters and search, and the ids a
- * user may act on in bulk. Single tickets and their writes are in tickets.repository.ts.
+ * The ticket lists: the visibility rule as SQL, the lists' filters (a search is answered by
+ * tickets-search.repository.ts), and the ids a user may act on in bulk. Single tickets and their
+ * writes are in tickets.repository.ts.
  */
 import type { TicketStatus } from '@zapdesk/shared/domain';
 import { visibilityClauses } from '@zapdesk/shared/visibility';
