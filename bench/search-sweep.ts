@@ -74,7 +74,11 @@ async function main(): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  // The server's background jobs keep the event loop alive after close: the run ends here.
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
