@@ -399,6 +399,23 @@ describe('tickets list', () => {
     await context.close();
   });
 
+  it("counts a search found in thousands of tickets as '1.000+' in Portuguese, and exactly under that", async () => {
+    // The ten thousand 'Carga' tickets of the test above: the count stops at 1,000 and says so.
+    const { context, page } = await openTickets({ locale: 'pt-BR' });
+    await page.getByTestId('tab-search').click();
+    const input = page.getByTestId('tickets-search-input');
+    await input.fill('carga');
+    const count = page.getByTestId('tickets-search-count');
+    await expect.poll(() => count.textContent(), POLL).toBe('1.000+ tickets encontrados');
+    await expect(count.getAttribute('data-at-least')).resolves.toBe('true');
+    await expect.poll(() => rowsOf(page, 'search').count(), POLL).toBeGreaterThan(0);
+    await screenshot(page, '49-tickets-search-count');
+    await input.fill('geladeira');
+    await expect.poll(() => count.textContent(), POLL).toBe('1 ticket encontrado');
+    await expect(count.getAttribute('data-at-least')).resolves.toBe('false');
+    await context.close();
+  });
+
   it('raised no uncaught error in any page', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -123,6 +123,8 @@ export const LIMITS = {
   pageSize: 20,
   messagesPageSize: 20,
   searchMinChars: 3,
+  /** A ticket search counts its tickets exactly up to this many; past it the count says 'at least' (countIsAtLeast). */
+  searchCountCap: 1000,
   searchDebounceMs: 500,
   submitDelayMs: 400,
   toastMs: 3000,

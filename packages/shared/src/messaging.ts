@@ -151,7 +151,11 @@ export const ZTicketCreateSchema = z
   })
   .refine((v) => (v.contactId === undefined) !== (v.number === undefined), { message: 'REQUIRED', path: ['contactId'] });
 
-export const ZTicketListSchema = z.object({ tickets: z.array(ZTicketSchema), count: z.number(), hasMore: z.boolean() });
+/**
+ * A page of tickets. A search counts its tickets exactly up to LIMITS.searchCountCap: past that,
+ * `count` is the cap and `countIsAtLeast` is true (shown as '1.000+'); the field is absent otherwise.
+ */
+export const ZTicketListSchema = z.object({ tickets: z.array(ZTicketSchema), count: z.number(), countIsAtLeast: z.literal(true).optional(), hasMore: z.boolean() });
 
 /** POST /tickets/{id}/protocol: the service-protocol number sent to the contact, and the ticket it closed. */
 export const ZTicketProtocolSchema = z.object({ protocol: z.string(), ticket: ZTicketSchema });

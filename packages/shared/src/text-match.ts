@@ -70,3 +70,23 @@ export function snippetAround(text: string, words: string[], before = 20, after 
   }
   return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
 }
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether every search word starts a word of a text already folded (a message's `searchText`):
+ * the full-text indexes' prefix match, for one text at a time.
+ */
+export function hasWords(folded: string, words: string[]): boolean {
+  for (const word of words) {
+    let found = false;
+    for (let at = folded.indexOf(word); at >= 0; at = folded.indexOf(word, at + 1)) {
+      if (at === 0 || !LETTER_OR_DIGIT.test(folded[at - 1] ?? '')) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}

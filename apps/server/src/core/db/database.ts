@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { hasWords } from '@zapdesk/shared/text-match';
 import { readVersionWith } from './read-cache.js';
 import type { Database } from './schema.js';
 
@@ -44,6 +45,8 @@ export function openDatabase(options: { databaseUrl: string | undefined; dataDir
   sqlite.pragma('busy_timeout = 5000');
   // 64 MB of page cache (the default is 2 MB): reports that read every ticket row keep them in memory.
   sqlite.pragma('cache_size = -65536');
+  // The ticket search checks one ticket's messages for its words with this (see tickets-search.repository.ts).
+  sqlite.function('has_words', { deterministic: true }, (text: unknown, words: unknown) => (typeof text === 'string' && typeof words === 'string' && hasWords(text, words.split(' ')) ? 1 : 0));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const version = sqlite.prepare('select total_changes(), (select data_version from pragma_data_version)').raw();
   readVersionWith(db, () => (version.get() as number[]).join(':'));

@@ -1,6 +1,7 @@
 import { isAdminProfile, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TTicket, TTicketListQuery, TTicketUpdate } from '@zapdesk/shared/messaging';
 import { canSeeTicket as canSee } from '@zapdesk/shared/visibility';
+import { searchWords } from '@zapdesk/shared/text-match';
 import { renderVariables } from '@zapdesk/shared/variables';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { assertPermission } from '../../core/auth/permissions.js';
@@ -16,6 +17,7 @@ import { isUniqueViolation } from '../../core/db/database.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { findAuthUserById } from '../users/users.repository.js';
 import * as lists from './tickets-list.repository.js';
+import { searchTickets } from './tickets-search.repository.js';
 import { closeNoticePlan, queueCloseNotices } from '../email/email.service.js';
 import { hasMentionAccess } from '../notes/mention-access.js';
 import * as repo from './tickets.repository.js';
@@ -71,8 +73,9 @@ export async function listTickets(ctx: AppContext, actor: AuthUser, query: TTick
   };
   // The user's queues are read with the page, and both again only after a write: a repeated
   // list costs one version check, not a queue lookup besides.
+  const list = searchWords(query.searchParam ?? '').length ? searchTickets : lists.listTickets;
   return memoUntilWrite(ctx.db, `tickets.listFor:${JSON.stringify([actor.id, admin, allQueues, showAll, filters, query.pageNumber])}`, async () =>
-    lists.listTickets(ctx.db, ctx.dbKind, { scope: { userId: actor.id, admin, allQueues, showAll, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, filters, pageNumber: query.pageNumber }),
+    list(ctx.db, ctx.dbKind, { scope: { userId: actor.id, admin, allQueues, showAll, queueIds: await repo.userQueueIds(ctx.db, actor.id) }, filters, pageNumber: query.pageNumber }),
   );
 }
 

@@ -4,7 +4,8 @@
  */
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
 
-export type Page<T> = { items: T[]; count: number; hasMore: boolean };
+/** A page of a list; `countIsAtLeast`: the count is a lower bound (a ticket search past its cap). */
+export type Page<T> = { items: T[]; count: number; countIsAtLeast?: boolean; hasMore: boolean };
 type WithId = { id: number };
 
 function mapPages<T>(data: InfiniteData<Page<T>> | undefined, fn: (items: T[]) => T[]): InfiniteData<Page<T>> | undefined {

@@ -47,6 +47,22 @@ function CountLabel({ label, filter, enabled, testId }: { label: string; filter:
   );
 }
 
+/**
+ * How many tickets a search found, from the list's own query. Past the server's cap the count is a
+ * lower bound, shown as such ('1.000+' in Portuguese, '1,000+' in English).
+ */
+function SearchCount({ filter, enabled }: { filter: TicketListFilter; enabled: boolean }) {
+  const { t, i18n } = useTranslation();
+  const first = useTicketsQuery(filter, { enabled }).data?.pages[0];
+  if (!first) return null;
+  const shown = `${new Intl.NumberFormat(i18n.language).format(first.count)}${first.countIsAtLeast ? '+' : ''}`;
+  return (
+    <Typography variant="caption" color="text.secondary" sx={{ px: 1.5, py: 0.5 }} data-testid="tickets-search-count" data-count={first.count} data-at-least={first.countIsAtLeast ? 'true' : 'false'}>
+      {t('tickets.searchCount', { count: first.countIsAtLeast ? 2 : first.count, shown })}
+    </Typography>
+  );
+}
+
 export function TicketsManager({ selectedId }: { selectedId: number | null }) {
   const { t } = useTranslation();
   const { can } = useAuth();
@@ -142,7 +158,10 @@ export function TicketsManager({ selectedId }: { selectedId: number | null }) {
           <SearchField fullWidth autoFocus value={searchInput} onChange={onSearchChange} placeholder={t('tickets.searchPlaceholder')} testId="tickets-search-input" />
         </Box>
         {search ? (
-          <TicketsList key={JSON.stringify(filter)} filter={filter} name="search" selectedId={selectedId} enabled={ready} onAccepted={onAccepted} />
+          <>
+            <SearchCount filter={filter} enabled={ready} />
+            <TicketsList key={JSON.stringify(filter)} filter={filter} name="search" selectedId={selectedId} enabled={ready} onAccepted={onAccepted} />
+          </>
         ) : (
           <Typography variant="body2" color="text.secondary" sx={{ p: 3, textAlign: 'center' }} data-testid="tickets-search-hint">
             {t('tickets.searchHint')}

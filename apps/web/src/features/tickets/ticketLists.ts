@@ -86,11 +86,11 @@ export async function fetchTicketsPage(filter: TicketListFilter, pageNumber: num
   if (filter.search) query.searchParam = filter.search;
   if (filter.withUnreadMessages) query.withUnreadMessages = 'true';
   if (filter.labelIds?.length) query.labelIds = JSON.stringify(filter.labelIds);
-  const { tickets, count, hasMore } = await request<z.output<typeof ZTicketListSchema>>('/tickets', { query });
+  const { tickets, count, countIsAtLeast, hasMore } = await request<z.output<typeof ZTicketListSchema>>('/tickets', { query });
   // A read that started before one of this tab's changes answers with the old state: the newer one
   // wins, and a ticket that has left this status since is not brought back.
   const items = tickets.map(newestOf).filter((ticket) => !filter.status || ticket.status === filter.status);
-  return { items, count: Math.max(0, count - (tickets.length - items.length)), hasMore };
+  return { items, count: Math.max(0, count - (tickets.length - items.length)), ...(countIsAtLeast ? { countIsAtLeast } : {}), hasMore };
 }
 
 /** A tab's list; its count badge reads the same query, so both cost one request. */

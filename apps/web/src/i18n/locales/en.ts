@@ -669,6 +669,8 @@ export const en = {
     groupChats: 'Groups',
     searchPlaceholder: 'Search tickets',
     searchHint: 'Type a contact name, a number or words of a message.',
+    searchCount_one: '{{shown}} ticket found',
+    searchCount_other: '{{shown}} tickets found',
     spy: 'Spy',
     spyHint: 'Read the conversation without taking the ticket',
     queueFilter: { label: 'Queues shown', all: 'All queues', none: 'No queue' },

@@ -659,6 +659,8 @@ export const es: Messages = {
     groupChats: 'Grupos',
     searchPlaceholder: 'Buscar tickets',
     searchHint: 'Escribe el nombre de un contacto, un número o palabras de un mensaje.',
+    searchCount_one: '{{shown}} ticket encontrado',
+    searchCount_other: '{{shown}} tickets encontrados',
     spy: 'Espiar',
     spyHint: 'Leer la conversación sin tomar el ticket',
     queueFilter: { label: 'Colas mostradas', all: 'Todas las colas', none: 'Ninguna cola' },

@@ -659,6 +659,8 @@ export const pt: Messages = {
     groupChats: 'Grupos',
     searchPlaceholder: 'Pesquisar tickets',
     searchHint: 'Digite o nome de um contato, um número ou palavras de uma mensagem.',
+    searchCount_one: '{{shown}} ticket encontrado',
+    searchCount_other: '{{shown}} tickets encontrados',
     spy: 'Espiar',
     spyHint: 'Ler a conversa sem assumir o ticket',
     queueFilter: { label: 'Filas exibidas', all: 'Todas as filas', none: 'Nenhuma fila' },
