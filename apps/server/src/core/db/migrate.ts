@@ -37,6 +37,7 @@ import { queueAssignmentMigration } from './migrations/036_queue_assignment.js';
 import { ticketReportTimesMigration } from './migrations/038_ticket_report_times.js';
 import { reportFilterIndexesMigration } from './migrations/040_report_filter_indexes.js';
 import { webhooksMigration } from './migrations/041_webhooks.js';
+import { reportDurationsMigration } from './migrations/043_report_durations.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 /** Applies what is pending; answers the names of the migrations it applied. */
@@ -90,6 +91,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '038_ticket_report_times': ticketReportTimesMigration(handle.kind),
     '040_report_filter_indexes': reportFilterIndexesMigration(),
     '041_webhooks': webhooksMigration(handle.kind),
+    '043_report_durations': reportDurationsMigration(handle.kind),
   };
 }
 
