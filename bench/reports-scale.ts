@@ -64,7 +64,7 @@ try {
   console.log(`${pass ? 'every target met' : 'targets missed'}; loadavg ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
   raw?.close();
   await client?.end();
-  await built.app.close();
+  await built.close();
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (admin) {

@@ -29,12 +29,14 @@ export type Side = { cells: { day: number; hour: number; count: number }[]; dura
 type Row = { kind: number; day: number | string; hour: number | string; n: number | string; list: string | null };
 
 /**
- * One side of a report. Without a label filter, from the indexes alone (report-ranks.repository.ts):
+ * One side of a report. On SQLite without a label filter, from the indexes alone (report-ranks.repository.ts):
  * a count per local slot, and the percentiles by walking the duration's index. With a label filter,
  * the labelled tickets (a few of them) are read one by one (`perTicketSide`).
  */
 export async function reportSide(db: Db, scope: ReportScope, clock: ReportClock, options: SideOptions): Promise<Side> {
-  if (scope.filters.labelId !== undefined) return perTicketSide(db, scope, clock, options);
+  // PostgreSQL keeps the ticket-by-ticket side: the index walks are not yet profiled there (they
+  // were slower than it on the 1x seed, docs/benchmarks.md).
+  if (scope.filters.labelId !== undefined || scope.kind === 'postgres') return perTicketSide(db, scope, clock, options);
   const slots = localSlots(clock, Date.parse(scope.from), Date.parse(scope.before), options.byHour ? 'hour' : 'day');
   const span = options.durations;
   const end = span?.end ?? options.rangeColumn;
