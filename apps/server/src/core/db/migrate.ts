@@ -38,6 +38,7 @@ import { ticketReportTimesMigration } from './migrations/038_ticket_report_times
 import { reportFilterIndexesMigration } from './migrations/040_report_filter_indexes.js';
 import { webhooksMigration } from './migrations/041_webhooks.js';
 import { searchWalkIndexMigration } from './migrations/042_search_walk_index.js';
+import { reportDurationsMigration } from './migrations/043_report_durations.js';
 import { ticketTabIndexMigration } from './migrations/045_ticket_tab_index.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
@@ -93,6 +94,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '040_report_filter_indexes': reportFilterIndexesMigration(),
     '041_webhooks': webhooksMigration(handle.kind),
     '042_search_walk_index': searchWalkIndexMigration(handle.kind),
+    '043_report_durations': reportDurationsMigration(handle.kind),
     '045_ticket_tab_index': ticketTabIndexMigration(),
   };
 }

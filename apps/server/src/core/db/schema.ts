@@ -3,7 +3,7 @@
  * (TEXT on SQLite, timestamptz on PostgreSQL, read back as ISO strings), so one query code
  * serves both databases.
  */
-import type { Generated } from 'kysely';
+import type { Generated, GeneratedAlways } from 'kysely';
 import type { CsatTables } from './schema-csat.js';
 import type { ReactionsTables } from './schema-reactions.js';
 import type { HoursTables } from './schema-hours.js';
@@ -122,6 +122,9 @@ export type TicketsTable = {
   firstResponseAt: Generated<Timestamp | null>;
   /** The ticket's last close (migration 038); null while it is not closed. */
   closedAt: Generated<Timestamp | null>;
+  /** createdAt to firstResponseAt and to closedAt in integer milliseconds, computed by the database (migration 043). */
+  firstResponseMs: GeneratedAlways<number | null>;
+  resolutionMs: GeneratedAlways<number | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };

@@ -90,3 +90,29 @@ export function offsetSegments(zone: string, fromMs: number, toMs: number): { se
   }
   return { segments, lastOffsetMs: current };
 }
+
+export type LocalSlot = { startMs: number; endMs: number; day: number; hour: number };
+
+/**
+ * The instants from `fromMs` to `toMs` cut where the local day (or hour) changes: each slot's
+ * moments share one local day number and hour (local milliseconds / one day, / one hour mod 24,
+ * the offset being the one of the segment a moment falls in), so counting a slot's tickets counts
+ * exactly the tickets a per-ticket computation of the local day and hour would put there.
+ */
+export function localSlots(clock: { segments: OffsetSegment[]; lastOffsetMs: number }, fromMs: number, toMs: number, width: 'day' | 'hour'): LocalSlot[] {
+  const step = width === 'day' ? DAY_MS : 3_600_000;
+  const slots: LocalSlot[] = [];
+  const pieces = [...clock.segments.map((s) => ({ until: s.untilMs, offset: s.offsetMs })), { until: Infinity, offset: clock.lastOffsetMs }];
+  let at = fromMs;
+  for (const piece of pieces) {
+    const end = Math.min(piece.until, toMs);
+    while (at < end) {
+      const local = at + piece.offset;
+      const next = Math.min((Math.floor(local / step) + 1) * step - piece.offset, end);
+      slots.push({ startMs: at, endMs: next, day: Math.floor(local / DAY_MS), hour: Math.floor(local / 3_600_000) % 24 });
+      at = next;
+    }
+    if (at >= toMs) break;
+  }
+  return slots;
+}

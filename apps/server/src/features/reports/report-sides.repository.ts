@@ -8,6 +8,9 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import { nearestRanks } from './nearest-ranks.js';
+import { localSlots } from './report-clock.js';
+import { DURATIONS, durationPercentiles, slotCounts } from './report-ranks.repository.js';
 import { epochMs, filtered, localMs, type ReportClock, type ReportScope, type TicketColumn } from './reports.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -25,7 +28,38 @@ export type Side = { cells: { day: number; hour: number; count: number }[]; dura
 
 type Row = { kind: number; day: number | string; hour: number | string; n: number | string; list: string | null };
 
+/**
+ * One side of a report. On SQLite without a label filter, from the indexes alone (report-ranks.repository.ts):
+ * a count per local slot, and the percentiles by walking the duration's index. With a label filter,
+ * the labelled tickets (a few of them) are read one by one (`perTicketSide`).
+ */
 export async function reportSide(db: Db, scope: ReportScope, clock: ReportClock, options: SideOptions): Promise<Side> {
+  // PostgreSQL keeps the ticket-by-ticket side: the index walks are not yet profiled there (they
+  // were slower than it on the 1x seed, docs/benchmarks.md).
+  if (scope.filters.labelId !== undefined || scope.kind === 'postgres') return perTicketSide(db, scope, clock, options);
+  const slots = localSlots(clock, Date.parse(scope.from), Date.parse(scope.before), options.byHour ? 'hour' : 'day');
+  const span = options.durations;
+  const end = span?.end ?? options.rangeColumn;
+  const counts = await slotCounts(db, scope, options.rangeColumn, end, slots);
+  const merged = new Map<string, Side['cells'][number]>();
+  let ended = 0;
+  slots.forEach((slot, i) => {
+    const { count = 0, ended: withEnd = 0 } = counts[i] ?? {};
+    ended += withEnd;
+    if (count === 0) return;
+    const key = options.byHour ? `${slot.day}-${slot.hour}` : String(slot.day);
+    const cell = merged.get(key) ?? { day: slot.day, hour: options.byHour ? slot.hour : 0, count: 0 };
+    cell.count += count;
+    merged.set(key, cell);
+  });
+  const cells = [...merged.values()];
+  if (!span) return { cells, durations: null };
+  const duration = span.end === 'tickets.firstResponseAt' ? DURATIONS.firstResponse : DURATIONS.resolution;
+  return { cells, durations: await durationPercentiles(db, scope, options.rangeColumn, duration, ended, span.percents) };
+}
+
+/** A side read ticket by ticket: the tickets of the range and filters once, counted per local day (and hour), their durations as one list. */
+async function perTicketSide(db: Db, scope: ReportScope, clock: ReportClock, options: SideOptions): Promise<Side> {
   const { durations } = options;
   const e = epochMs(scope.kind, options.rangeColumn);
   const v = durations
@@ -52,11 +86,4 @@ export async function reportSide(db: Db, scope: ReportScope, clock: ReportClock,
   }
   if (!durations) return { cells, durations: null };
   return { cells, durations: nearestRanks(values, durations.percents) };
-}
-
-/** The value at position ⌈p·n⌉ (1-based, integer arithmetic) of the n values sorted, for each percent. */
-export function nearestRanks(values: number[], percents: readonly number[]): { count: number; values: (number | null)[] } {
-  const sorted = Float64Array.from(values).sort();
-  const count = sorted.length;
-  return { count, values: percents.map((percent) => (count === 0 ? null : (sorted[Math.floor((percent * count + 99) / 100) - 1] ?? null))) };
 }

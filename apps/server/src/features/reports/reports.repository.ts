@@ -46,10 +46,8 @@ export function filtered(db: Db, scope: ReportScope, rangeColumn: TicketColumn) 
   if (filters.userId !== undefined) query = query.where(unindexed('tickets.userId'), '=', filters.userId);
   if (filters.whatsappId !== undefined) query = query.where(unindexed('tickets.whatsappId'), '=', filters.whatsappId);
   const { labelId } = filters;
-  if (labelId !== undefined)
-    query = query.where((eb) =>
-      eb.exists(eb.selectFrom('ticketLabels').select('ticketLabels.ticketId').whereRef('ticketLabels.ticketId', '=', 'tickets.id').where('ticketLabels.labelId', '=', labelId)),
-    );
+  // The label's tickets first (a label holds a few of them), then each one's row.
+  if (labelId !== undefined) query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticketLabels').select('ticketLabels.ticketId').where('ticketLabels.labelId', '=', labelId));
   return query;
 }
 
