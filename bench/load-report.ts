@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DbKind, RequestKind, Targets } from './load-cases.js';
-import type { Check } from './load-checks.js';
 import type { DistinctRow, Row } from './load-measure.js';
 
 export const RESULTS_DIR = path.join(import.meta.dirname, 'results');
@@ -29,7 +28,10 @@ export type CurvePoint = {
 };
 
 const ratio = (a: number, b: number) => (b > 0 ? Number((a / b).toFixed(3)) : 0);
-const worst = (rows: Row[], key: 'p50Ms' | 'p99Ms') => Math.max(0, ...rows.map((r) => r[key]));
+/** The worst figure of the rows; a case that got no answer within its run has none (0: not drawn, and its target missed). */
+const worst = (rows: Row[], key: 'p50Ms' | 'p99Ms') => (rows.some((r) => r.requests === 0) ? 0 : Math.max(0, ...rows.map((r) => r[key])));
+const unanswered = (rows: Row[]) => rows.filter((r) => r.requests === 0).length;
+const noAnswer = (rows: Row[]) => (unanswered(rows) ? `; ${unanswered(rows)} of ${rows.length} cases got no answer within the run` : '');
 const slowest = (rows: Row[]) => Math.min(...rows.map((r) => r.requestsPerSecond));
 
 export function summarise(input: {
@@ -150,7 +152,12 @@ export function summarise(input: {
       measured: `worst p99 ${ingestP99} ms over ${input.ingesting.length} lists${input.ingestAllStored ? '' : '; NOT every ingested message was stored at 200/s'}`,
       met: input.ingesting.length > 0 && ingestP99 < t.ingesting.maxP99Ms && input.ingestAllStored,
     },
-    { target: 'contacts', what: t.contacts.what, measured: `p99 ${worst(contacts, 'p99Ms')} ms`, met: contacts.length > 0 && worst(contacts, 'p99Ms') < t.contacts.maxP99Ms },
+    {
+      target: 'contacts',
+      what: t.contacts.what,
+      measured: `p99 ${worst(contacts, 'p99Ms')} ms${noAnswer(contacts)}`,
+      met: contacts.length > 0 && !unanswered(contacts) && worst(contacts, 'p99Ms') < t.contacts.maxP99Ms,
+    },
     { target: 'dashboard', what: t.dashboard.what, measured: `slowest ${dashMax} ms over ${input.dashboard.length} views`, met: input.dashboard.length > 0 && dashMax < t.dashboard.maxMs },
     {
       target: 'reports',
