@@ -15,8 +15,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -31,6 +33,12 @@ const { values } = parseArgs({
     sockets: { type: 'string', default: '500' },
     watchers: { type: 'string', default: '20' },
     contacts: { type: 'string', default: '500' },
+    /** Where the result goes (a short run while working: elsewhere than results/cluster.json). */
+    out: { type: 'string', default: path.join(import.meta.dirname, 'results', 'cluster.json') },
+    /** A CPU profile of each node into this folder (node --cpu-prof); use a kill-at past the end, a killed node writes none. */
+    profile: { type: 'string' },
+    /** Count what each node does per message (bench/cluster-count.ts). */
+    count: { type: 'boolean', default: false },
   },
 });
 const rate = Number(values.rate);
@@ -71,7 +79,10 @@ async function main(): Promise<void> {
   const database = await benchDatabase('postgres');
   const databaseUrl = database.url ?? '';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cluster-bench-'));
+  const countDir = path.join(dir, 'counts');
+  if (values.count) fs.mkdirSync(countDir);
   const nodes = await startClusterNodes({
+    nodeArgs: [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : []), ...(values.count ? ['--import', path.join(import.meta.dirname, 'cluster-count.ts')] : [])],
     count: 3,
     basePort: 9300,
     dir,
@@ -89,6 +100,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: process.env.CLUSTER_BENCH_LOG ? 'warn' : 'error',
       LOGIN_RATE_LIMIT: '100000',
       WEB_DIST: path.join(dir, 'no-web'),
+      CLUSTER_COUNT_DIR: countDir,
     },
     // The nodes' own output, when asked for (CLUSTER_BENCH_LOG=file).
     ...(process.env.CLUSTER_BENCH_LOG ? { output: (line: string) => fs.appendFileSync(process.env.CLUSTER_BENCH_LOG ?? '', `${line}\n`) } : {}),
@@ -160,12 +172,25 @@ async function main(): Promise<void> {
       }
     };
 
-    // Warm-up: every contact's ticket exists before the measure.
-    await Promise.all(Array.from({ length: contacts }, (_, i) => deliver(`warm-${i}`, `warm ${i}`, i)));
+    // Warm-up: every contact's ticket exists before the measure, made 20 at a time (all at once,
+    // on a busy machine, the phone's tries time out and come again faster than they are served).
+    for (let i = 0; i < contacts; i += 20) await Promise.all(Array.from({ length: Math.min(20, contacts - i) }, (_, j) => deliver(`warm-${i + j}`, `warm ${i + j}`, i + j)));
 
     const total = rate * seconds;
     const interval = 1000 / rate;
+    // The CPU each process spends in the measure before the kill (or the whole measure without
+    // one), the client's event-loop delay, and the nodes' counts (--count) over the same window.
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+    const cpuAtStart = await cpuSnapshot(databaseUrl, nodes);
+    const countsAtStart = await readCounts(countDir, nodes);
+    let cpuAtKill: CpuSnapshot | undefined;
+    let countsAtKill: Counts | undefined;
+    let sentBeforeKill = total;
     const start = performance.now();
+    // The measure's window on the monotonic clock of the nodes' CPU profiles (--profile), in µs.
+    const windowStartUs = Number(process.hrtime.bigint() / 1000n);
+    let windowEndUs: number | undefined;
     const pending: Promise<void>[] = [];
     let killedAt: number | undefined;
     for (let i = 0; i < total; i += 1) {
@@ -173,7 +198,23 @@ async function main(): Promise<void> {
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       if (killedAt === undefined && performance.now() - start >= killAt * 1000) {
+        loopDelay.disable();
+        cpuAtKill = await cpuSnapshot(databaseUrl, nodes);
+        countsAtKill = await readCounts(countDir, nodes);
+        sentBeforeKill = i;
+        windowEndUs = Number(process.hrtime.bigint() / 1000n);
         killedAt = performance.now();
+        // At once: on a busy machine the rest of the run can take long.
+        const { p50, p99 } = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6 };
+        const soFar = latencies.map((l) => l.ms).sort((a, b) => a - b);
+        process.stderr.write(
+          `before the kill (${i} messages, loadavg ${os
+            .loadavg()
+            .map((l) => l.toFixed(2))
+            .join(
+              ' ',
+            )}): ${JSON.stringify({ cpuMs: perMessage(cpuAtStart, cpuAtKill, i), counts: countsAtKill ? perMessageCounts(countsAtStart, countsAtKill, i) : undefined, clientEventLoopDelayMs: { p50, p99 }, latencySoFar: { n: soFar.length, p50: percentile(soFar, 50), p99: percentile(soFar, 99) } })}\n`,
+        );
         ownerNode.child.kill('SIGKILL');
       }
       const body = `bench ${i}`;
@@ -181,6 +222,12 @@ async function main(): Promise<void> {
       pending.push(deliver(`bench-${i}`, body, i % contacts));
     }
     await Promise.all(pending);
+    if (!cpuAtKill) {
+      windowEndUs = Number(process.hrtime.bigint() / 1000n);
+      loopDelay.disable();
+      cpuAtKill = await cpuSnapshot(databaseUrl, nodes);
+      countsAtKill = await readCounts(countDir, nodes);
+    }
     const until = performance.now() + 60_000;
     while (latencies.length < total && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -217,14 +264,22 @@ async function main(): Promise<void> {
         wholeRun: { messages: all.length, p50Ms: percentile(sortAsc(all), 50), p99Ms: percentile(sortAsc(all), 99), maxMs: percentile(sortAsc(all), 100) },
         note: 'From the first try to deliver a message to its event at an agent socket on another node. The whole run includes the messages that waited out the take-over.',
       },
+      perMessageBeforeKill: {
+        messages: sentBeforeKill,
+        cpuMs: perMessage(cpuAtStart, cpuAtKill, sentBeforeKill),
+        counts: countsAtKill ? perMessageCounts(countsAtStart, countsAtKill, sentBeforeKill) : undefined,
+        clientEventLoopDelayMs: { p50: Number((loopDelay.percentile(50) / 1e6).toFixed(1)), p99: Number((loopDelay.percentile(99) / 1e6).toFixed(1)), max: Number((loopDelay.max / 1e6).toFixed(1)) },
+        profileWindowUs: values.profile ? [windowStartUs, windowEndUs] : undefined,
+        note: 'CPU milliseconds each process spent per message sent, from the start of the measure to the kill (PostgreSQL: the backends of this database; Redis: the whole server, shared with anything else using it); counts with --count.',
+      },
       takeover: { newOwner: takenAt?.owner, generation: takenAt?.generation, phoneBackAfterMs: backAt ? Math.round(backAt.at + backAt.ms - killTime) : null },
       watcher: { node: others[0]?.name, disconnected: watcherDropped ?? null },
       messages: { accepted: accepted.size, stored: Number(stored?.distinct ?? 0), lost, duplicated, eventsAtWatcher: latencies.length },
       targets: { p99Ms: 100, lost: 0, duplicated: 0 },
       pass: { p99BeforeKill: percentile(sortAsc(before), 99) < 100, lost: lost === 0, duplicated: duplicated === 0 },
     };
-    fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
-    fs.writeFileSync(path.join(import.meta.dirname, 'results', 'cluster.json'), JSON.stringify(result, null, 2) + '\n');
+    fs.mkdirSync(path.dirname(values.out), { recursive: true });
+    fs.writeFileSync(values.out, JSON.stringify(result, null, 2) + '\n');
     console.log(JSON.stringify(result, null, 2));
   } finally {
     for (const socket of sockets) socket.close();
@@ -233,6 +288,85 @@ async function main(): Promise<void> {
     fs.rmSync(dir, { recursive: true, force: true });
     await database.drop();
   }
+}
+
+type CpuSnapshot = Record<string, number>;
+type Counts = Record<string, Record<string, number>>;
+
+/** CPU milliseconds (user + system) of a process so far, from /proc. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+async function cpuSnapshot(databaseUrl: string, nodes: ClusterNode[]): Promise<CpuSnapshot> {
+  const backends = await queryAll<{ pid: number }>(databaseUrl, 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const redisPid = await redisServerPid();
+  const usage = process.cpuUsage();
+  return {
+    ...Object.fromEntries(nodes.map((node) => [node.name, processCpuMs(node.child.pid)])),
+    postgres: backends.reduce((sum, b) => sum + processCpuMs(b.pid), 0),
+    redis: processCpuMs(redisPid),
+    client: (usage.user + usage.system) / 1000,
+  };
+}
+
+let redisPidFound: number | undefined;
+/** The Redis server's process id (INFO server), to read its CPU time. */
+async function redisServerPid(): Promise<number | undefined> {
+  if (redisPidFound !== undefined) return redisPidFound;
+  const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const info = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(url.port || 6379), url.hostname);
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+      if (text.includes('process_id:')) socket.end();
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+    socket.write('INFO server\r\n');
+  });
+  redisPidFound = Number(/process_id:(\d+)/.exec(info)?.[1]);
+  return redisPidFound;
+}
+
+function perMessage(from: CpuSnapshot, to: CpuSnapshot | undefined, messages: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(to ?? {})) out[key] = Number(((value - (from[key] ?? 0)) / messages).toFixed(3));
+  return out;
+}
+
+async function readCounts(dir: string, nodes: ClusterNode[]): Promise<Counts | undefined> {
+  if (!fs.existsSync(dir)) return undefined;
+  // Each node writes its counts now (bench/cluster-count.ts).
+  for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGUSR2');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return Object.fromEntries(
+    nodes.map((node) => {
+      try {
+        return [node.name, (JSON.parse(fs.readFileSync(path.join(dir, `${node.name}.json`), 'utf8')) as { counts: Record<string, number> }).counts];
+      } catch {
+        return [node.name, {}];
+      }
+    }),
+  );
+}
+
+function perMessageCounts(from: Counts | undefined, to: Counts, messages: number): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [node, counts] of Object.entries(to)) {
+    out[node] = {};
+    for (const [key, value] of Object.entries(counts)) {
+      const delta = value - (from?.[node]?.[key] ?? 0);
+      if (delta > 0) out[node][key] = Number((delta / messages).toFixed(2));
+    }
+  }
+  return out;
 }
 
 async function queryAll<T>(url: string, text: string): Promise<T[]> {

@@ -19,6 +19,8 @@ export type ClusterOptions = {
   dir: string;
   /** Shared by every node: DATABASE_URL, REDIS_URL, the secrets, and anything else. */
   env: Record<string, string | undefined>;
+  /** More arguments to node for every node (a profiler: `--cpu-prof --cpu-prof-dir=…`, a preload). */
+  nodeArgs?: string[];
   /** Where each line a node prints goes (prefixed with its name); nothing when absent. */
   output?: (line: string) => void;
 };
@@ -48,7 +50,11 @@ export async function startClusterNodes(options: ClusterOptions): Promise<Cluste
     const name = `node-${i}`;
     const nodeDir = path.join(options.dir, name);
     fs.mkdirSync(nodeDir, { recursive: true, mode: 0o700 });
-    const args = built ? [path.join(ROOT, 'apps/server/dist/main.js')] : ['--import', 'tsx', '--conditions=source', path.join(ROOT, 'apps/server/src/main.ts')];
+    const args = [
+      ...(built ? [] : ['--import', 'tsx', '--conditions=source']),
+      ...(options.nodeArgs ?? []),
+      built ? path.join(ROOT, 'apps/server/dist/main.js') : path.join(ROOT, 'apps/server/src/main.ts'),
+    ];
     const port = options.basePort + i;
     const child = spawn(process.execPath, args, {
       cwd: ROOT,

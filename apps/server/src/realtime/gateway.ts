@@ -16,6 +16,7 @@ import { socketCors } from '../core/http/cors.js';
 import type { RedisClients } from '../core/redis.js';
 import { findAuthUserById } from '../features/users/users.repository.js';
 import { broadcastEvents } from './broadcasts.js';
+import { encodeOnDemand } from './encode-on-demand.js';
 import { serveConnections, type AppNamespace, type SocketData } from './connection.js';
 import { audienceRooms, ROOMS, roomsOf, topicRooms } from './rooms.js';
 
@@ -34,6 +35,7 @@ export function attachRealtime(ctx: AppContext, httpServer: HttpServer, redis?: 
   if (redis) io.adapter(createAdapter(redis.pub, redis.sub, { key: `${redis.prefix}:socket.io` }));
   const namespaces: AppNamespace[] = [io.of('/'), io.of(WHATICKET_NAMESPACE)];
   const [main, whaticket] = namespaces as [AppNamespace, AppNamespace];
+  for (const nsp of namespaces) encodeOnDemand(nsp.adapter);
 
   serveConnections(ctx, main, 'auth');
   serveConnections(ctx, whaticket, 'query');
