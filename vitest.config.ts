@@ -21,7 +21,8 @@ const serverProject = (db: 'sqlite' | 'postgres') => ({
     env: { TEST_DB: db },
     // One migrated template database per run: each test app's database starts as a copy of it.
     globalSetup: [`apps/server/src/test/${db}-global-setup.ts`],
-    testTimeout: 20000,
+    // Generous bounds, not timed assertions: four files share two cores, which may be busy besides.
+    testTimeout: 60000,
     hookTimeout: 60000,
   },
 });
