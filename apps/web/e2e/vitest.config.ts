@@ -1,8 +1,17 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Files run side by side: each starts its own server on a free port with its own data folder and
+ * its own browser (app.e2e.ts alone uses the one the global setup starts), so they share nothing.
+ * Much of a file's time is spent waiting (the server, timers the product runs on), so one worker
+ * more than the cores keeps them busy; E2E_WORKERS overrides the count.
+ */
+const workers = Number(process.env.E2E_WORKERS) || os.availableParallelism() + 1;
 
 /** Browser tests: Chromium (playwright-core) against the real server serving the built web app. */
 export default defineConfig({
@@ -14,8 +23,13 @@ export default defineConfig({
     outputFile: { json: path.join(here, '../../../test-results/e2e.json') },
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
-    fileParallelism: false,
+    pool: 'forks',
+    maxWorkers: workers,
+    minWorkers: 1,
     testTimeout: 90_000,
     hookTimeout: 180_000,
+    // A poll waits for the page as long as a locator does (newContext's default timeout): on a
+    // busy machine a page can take more than vitest's default second to show what it loaded.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
