@@ -37,6 +37,11 @@ async function connect(room: string): Promise<Socket> {
   return socket;
 }
 
+/** A broadcast of `appMessage` to `rooms` (the payload's type does not matter here). */
+function broadcast(rooms: string | string[], payload: unknown): void {
+  (nsp.to(rooms) as unknown as { emit: (event: string, payload: unknown) => boolean }).emit('appMessage', payload);
+}
+
 describe('encodeOnDemand', () => {
   it('encodes a broadcast once for the sockets in its rooms, and not at all when none is', async () => {
     const reader = await connect('queue:1');
@@ -46,11 +51,11 @@ describe('encodeOnDemand', () => {
     const heard: unknown[] = [];
     reader.on('appMessage', (payload: unknown) => heard.push(payload));
 
-    nsp.to('queue:9').emit('appMessage' as never, { body: 'nobody' } as never);
+    broadcast('queue:9', { body: 'nobody' });
     expect(encode).not.toHaveBeenCalled();
 
     const payload = { action: 'create', message: { body: 'olá', media: null }, n: [1, 2] };
-    nsp.to(['queue:1', 'queue:3']).emit('appMessage' as never, payload as never);
+    broadcast(['queue:1', 'queue:3'], payload);
     expect(encode).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(heard).toEqual([payload]));
     encode.mockRestore();
@@ -62,8 +67,8 @@ describe('encodeOnDemand', () => {
     const heard: string[] = [];
     a.on('appMessage', (payload: { body: string }) => heard.push(`a:${payload.body}`));
     b.on('appMessage', (payload: { body: string }) => heard.push(`b:${payload.body}`));
-    nsp.to(['queue:5', 'queue:6']).emit('appMessage' as never, { body: 'x' } as never);
-    nsp.to('queue:6').emit('appMessage' as never, { body: 'y' } as never);
+    broadcast(['queue:5', 'queue:6'], { body: 'x' });
+    broadcast('queue:6', { body: 'y' });
     await vi.waitFor(() => expect(heard.sort()).toEqual(['a:x', 'b:x', 'b:y']));
   });
 });
