@@ -17,7 +17,9 @@ import { LOADED_TABLES } from './seed-data.js';
 import { seedVocabulary } from './seed-texts.js';
 
 type Facts = Map<string, string>;
-type Value = string | number | bigint | null;
+type Value = string | number | bigint | Date | null;
+/** A timestamp in ms (SQLite stores ISO text; pg reads timestamptz as a Date). */
+const instant = (v: Value) => (v instanceof Date ? v.getTime() : Date.parse(String(v)));
 /** Reads a query's rows in pages (keyset on `id` when the table has one). */
 type Reader = { columns(table: string): Promise<string[]>; rows(sql: string, params?: Value[]): Promise<Value[][]> };
 
@@ -33,7 +35,7 @@ async function collect(reader: Reader, fts: (word: string) => Promise<Value[][]>
       .digest('hex'),
   );
   // Every timestamp of a build is its clock minus a fixed offset: the admin's createdAt is the anchor.
-  const anchor = Date.parse(String((await reader.rows(`select "createdAt" from users where id = 1`))[0]?.[0]));
+  const anchor = instant((await reader.rows(`select "createdAt" from users where id = 1`))[0]?.[0] ?? null);
   for (const table of LOADED_TABLES) {
     const columns = (await reader.columns(table)).filter((c) => !SKIPPED.has(c));
     const order = columns.includes('id') ? 'id' : columns.map((c) => `"${c}"`).join(',');
@@ -44,7 +46,7 @@ async function collect(reader: Reader, fts: (word: string) => Promise<Value[][]>
         `select ${columns.map((c) => `"${c}"`).join(',')} from "${table}"${columns.includes('id') ? ` where id > ${last}` : ''} order by ${order}${columns.includes('id') ? ' limit 50000' : ''}`,
       );
       for (const row of page) {
-        h.update(JSON.stringify(row.map((v, i) => (columns[i]?.endsWith('At') && v !== null ? Date.parse(String(v)) - anchor : typeof v === 'bigint' ? String(v) : v))));
+        h.update(JSON.stringify(row.map((v, i) => (columns[i]?.endsWith('At') && v !== null ? instant(v) - anchor : typeof v === 'bigint' ? String(v) : v))));
         h.update('\n');
       }
       count += page.length;
