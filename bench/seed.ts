@@ -148,7 +148,9 @@ async function main(): Promise<void> {
   const out = values.results ?? path.join(import.meta.dirname, 'results', `seed-${kind}-${scaleTag(scale)}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`seeded in ${result.wallSeconds} s (CPU ${(result.cpuSeconds.user + result.cpuSeconds.system).toFixed(1)} s, peak ${result.peakRssMB} MB, ${result.sizeMB} MB); ${path.relative(process.cwd(), out)}`);
+  console.log(
+    `seeded in ${result.wallSeconds} s (CPU ${(result.cpuSeconds.user + result.cpuSeconds.system).toFixed(1)} s, peak ${result.peakRssMB} MB, ${result.sizeMB} MB); ${path.relative(process.cwd(), out)}`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
