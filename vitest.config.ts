@@ -5,12 +5,11 @@ import { defineConfig } from 'vitest/config';
  * The API suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set
  * (each test app gets a fresh database: a copy of a template migrated once per run).
  *
- * Files run side by side: each has its own temp folder, its own database, port 0 and its own Redis
- * prefix, and most of a file's time is spent waiting on the database, sockets and child processes,
- * so twice as many workers as cores keeps the cores busy (vitest's default is one fewer worker than
- * cores: a single one on two cores). TEST_WORKERS overrides the count.
+ * Files run side by side, one per core (at least two): each has its own temp folder, its own
+ * database, port 0 and its own Redis prefix (vitest's default is one fewer worker than cores: a
+ * single one on two cores). TEST_WORKERS overrides the count.
  */
-const workers = Number(process.env.TEST_WORKERS) || Math.max(2, os.availableParallelism() * 2);
+const workers = Number(process.env.TEST_WORKERS) || Math.max(2, os.availableParallelism());
 
 const serverProject = (db: 'sqlite' | 'postgres') => ({
   resolve: { conditions: ['source'] },
@@ -21,7 +20,7 @@ const serverProject = (db: 'sqlite' | 'postgres') => ({
     env: { TEST_DB: db },
     // One migrated template database per run: each test app's database starts as a copy of it.
     globalSetup: [`apps/server/src/test/${db}-global-setup.ts`],
-    // Generous bounds, not timed assertions: four files share two cores, which may be busy besides.
+    // Generous bounds, not timed assertions: two files share two cores, which may be busy besides.
     testTimeout: 60000,
     hookTimeout: 60000,
   },
@@ -30,10 +29,6 @@ const serverProject = (db: 'sqlite' | 'postgres') => ({
 export default defineConfig({
   test: {
     pool: 'forks',
-    // A worker keeps the modules it loaded from one file to the next: the app's few hundred modules
-    // are loaded once per worker, not once per file. Nothing in the files depends on a fresh module
-    // state (no module mocks; fake timers, spies and environment changes are undone by the tests).
-    isolate: false,
     maxWorkers: workers,
     minWorkers: 1,
     projects: [serverProject('sqlite'), ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : [])],

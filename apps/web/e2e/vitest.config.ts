@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -6,12 +5,12 @@ import { defineConfig } from 'vitest/config';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * Files run side by side: each starts its own server on a free port with its own data folder and
- * its own browser (app.e2e.ts alone uses the one the global setup starts), so they share nothing.
- * Much of a file's time is spent waiting (the server, timers the product runs on), so one worker
- * more than the cores keeps them busy; E2E_WORKERS overrides the count.
+ * Each file starts its own server on a free port with its own data folder and its own browser
+ * (app.e2e.ts alone uses the one the global setup starts), so files could run side by side; on two
+ * cores a server and a browser per file leave no room for a second one, so they run one at a
+ * time unless E2E_WORKERS says how many at once.
  */
-const workers = Number(process.env.E2E_WORKERS) || os.availableParallelism() + 1;
+const workers = Number(process.env.E2E_WORKERS) || 1;
 
 /** Browser tests: Chromium (playwright-core) against the real server serving the built web app. */
 export default defineConfig({
