@@ -93,8 +93,7 @@ export async function startServer({ env = {}, simulator = false }: ServerOptions
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    // A bound, not a timed assertion: several servers may be starting at once on a busy machine.
-    await waitForHealth(baseUrl, child, 120_000);
+    await waitForHealth(baseUrl, child, 60_000);
   } catch (error) {
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- server output ---\n${log}`);

@@ -4,14 +4,6 @@ import { defineConfig } from 'vitest/config';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/**
- * Each file starts its own server on a free port with its own data folder and its own browser
- * (app.e2e.ts alone uses the one the global setup starts), so files could run side by side; on two
- * cores a server and a browser per file leave no room for a second one, so they run one at a
- * time unless E2E_WORKERS says how many at once.
- */
-const workers = Number(process.env.E2E_WORKERS) || 1;
-
 /** Browser tests: Chromium (playwright-core) against the real server serving the built web app. */
 export default defineConfig({
   test: {
@@ -22,9 +14,7 @@ export default defineConfig({
     outputFile: { json: path.join(here, '../../../test-results/e2e.json') },
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
-    pool: 'forks',
-    maxWorkers: workers,
-    minWorkers: 1,
+    fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 180_000,
     // A poll waits for the page as long as a locator does (newContext's default timeout): on a

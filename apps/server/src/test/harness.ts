@@ -16,10 +16,8 @@ import { buildApp, type BuiltApp } from '../app.js';
 import type { DriverFactory } from '../channels/session-manager.js';
 import { TokenService } from '../core/auth/tokens.js';
 import { loadConfig } from '../core/config.js';
-import { sqliteFileOf } from '../core/db/database.js';
 import { nowIso } from '../core/time.js';
 import { findAuthUserById } from '../features/users/users.repository.js';
-import { providedTemplate } from './templates.js';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass' };
 
@@ -42,8 +40,7 @@ export type TestApp = BuiltApp & {
   restart: () => Promise<TestApp>;
 };
 
-/** A new, empty database; with `template`, a copy of that database instead (it must have no one connected). */
-export async function createPostgresDatabase(options: { template?: string } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
   const name = `zapdesk_test_${randomBytes(6).toString('hex')}`;
@@ -53,7 +50,7 @@ export async function createPostgresDatabase(options: { template?: string } = {}
   } catch (error) {
     throw new Error(`PostgreSQL expected at ${base} but unreachable: ${(error as Error).message}`);
   }
-  await admin.query(`create database ${name}${options.template ? ` template ${options.template}` : ''}`);
+  await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -85,8 +82,7 @@ function unique(): string {
 /** driverFactory: the channels' drivers (e.g. whaticket's connections, channel 'whatsapp', on the simulator). */
 export async function createTestApp(env: Record<string, string> = {}, options: { driverFactory?: DriverFactory; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
-  // The database starts as a copy of the run's migrated template (test/templates.ts), when there is one.
-  const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase({ template: await providedTemplate('postgresTemplate') }) : undefined;
+  const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_EMAIL: ADMIN.email,
@@ -97,8 +93,6 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  const sqliteTemplate = config.databaseUrl || config.dataDir !== dataDir ? undefined : await providedTemplate('sqliteTemplate');
-  if (sqliteTemplate) fs.copyFileSync(sqliteTemplate, sqliteFileOf(dataDir));
   return openTestApp(config, dataDir, pgDb, options.driverFactory, options.logDestination);
 }
 

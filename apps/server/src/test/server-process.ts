@@ -31,8 +31,7 @@ export async function startServer(env: Record<string, string>, cleanups: (() => 
   let stdout = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    // A bound, not a timed assertion: on busy cores, with other test files beside it, a start can take minutes.
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /running at (http:\/\/\S+)/.exec(output);
