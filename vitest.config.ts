@@ -19,6 +19,10 @@ const serverProject = (db: 'sqlite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
+    // Two files at a time (SQLite's and PostgreSQL's interleaved): most of a file's time is spent
+    // waiting (the database, a campaign's pacing, a restart), so two share the machine's two cores.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+    minWorkers: 1,
     projects: [serverProject('sqlite'), ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : [])],
   },
 });

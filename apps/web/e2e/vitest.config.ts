@@ -14,7 +14,11 @@ export default defineConfig({
     outputFile: { json: path.join(here, '../../../test-results/e2e.json') },
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
-    fileParallelism: false,
+    // Two files at a time, each with its own server and browser: a browser test spends most of its
+    // time waiting for a page, a poll or the server, so two share the machine's two cores.
+    fileParallelism: true,
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    minWorkers: 1,
     testTimeout: 90_000,
     hookTimeout: 180_000,
     // A poll waits for the page as long as a locator does (newContext's default timeout): on a
