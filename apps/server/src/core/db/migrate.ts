@@ -40,6 +40,7 @@ import { webhooksMigration } from './migrations/041_webhooks.js';
 import { searchWalkIndexMigration } from './migrations/042_search_walk_index.js';
 import { reportDurationsMigration } from './migrations/043_report_durations.js';
 import { ticketTabIndexMigration } from './migrations/045_ticket_tab_index.js';
+import { contactSearchGramsMigration } from './migrations/046_contact_search_grams.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 /** Applies what is pending; answers the names of the migrations it applied. */
@@ -96,6 +97,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '042_search_walk_index': searchWalkIndexMigration(handle.kind),
     '043_report_durations': reportDurationsMigration(handle.kind),
     '045_ticket_tab_index': ticketTabIndexMigration(),
+    '046_contact_search_grams': contactSearchGramsMigration(handle.kind),
   };
 }
 

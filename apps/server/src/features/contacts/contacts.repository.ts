@@ -1,10 +1,11 @@
 import { foldText } from '@zapdesk/shared/domain';
 import type { TContact } from '@zapdesk/shared/schemas';
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { Db } from '../../core/db/database.js';
+import type { RawBuilder, SqlBool } from 'kysely';
+import type { Db, DbKind } from '../../core/db/database.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
-import { bool, containsLike, pageWindow } from '../../core/db/sql-helpers.js';
+import { bool, pageWindow } from '../../core/db/sql-helpers.js';
 import { contactHasAnyLabel, labelsOfContacts } from '../labels/labels.repository.js';
+import { contactMatches } from './contact-text-match.js';
 
 const columns = ['id', 'name', 'number', 'email', 'profilePicUrl', 'isGroup', 'createdAt', 'updatedAt'] as const;
 
@@ -48,10 +49,11 @@ async function withExtraInfo(
  */
 export async function listContacts(
   db: Db,
+  kind: DbKind,
   options: { searchParam: string; pageNumber: number; labelIds?: number[] | undefined; visible?: { condition: RawBuilder<SqlBool>; viewer: number } | undefined },
 ) {
   const term = foldText(options.searchParam);
-  let base = term ? db.selectFrom('contacts').where(containsLike(sql.ref('searchText'), term)) : db.selectFrom('contacts');
+  let base = term ? db.selectFrom('contacts').where(contactMatches(kind, term)) : db.selectFrom('contacts');
   if (options.visible) base = base.where(options.visible.condition);
   const labels = options.labelIds?.length ? options.labelIds : undefined;
   if (labels) base = base.where(contactHasAnyLabel('contacts.id', labels));

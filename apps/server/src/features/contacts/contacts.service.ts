@@ -28,7 +28,7 @@ async function visibility(ctx: AppContext, actor: AuthUser) {
 
 export async function listContacts(ctx: AppContext, actor: AuthUser, query: TContactListQuery) {
   const condition = await visibility(ctx, actor);
-  return repo.listContacts(ctx.db, { ...query, visible: condition && { condition, viewer: actor.id } });
+  return repo.listContacts(ctx.db, ctx.dbKind, { ...query, visible: condition && { condition, viewer: actor.id } });
 }
 
 /** The contacts the user may see, as the CSV the contacts page downloads. */

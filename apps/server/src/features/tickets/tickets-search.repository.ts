@@ -19,6 +19,7 @@ import { searchWords, snippetAround } from '@zapdesk/shared/text-match';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
+import { contactIdsMatching } from '../contacts/contact-text-match.js';
 import { columnRefs, filteredTickets, type TicketFilters, type TicketScope } from './tickets-list.repository.js';
 import { loadTicketsByIds } from './tickets.repository.js';
 
@@ -65,10 +66,7 @@ function tsQuery(words: string[]): string {
 
 /** The tickets holding the words as one candidate set (contacts' tickets, plus the full-text index's), for `tickets.id`. */
 function candidates(db: Db, kind: DbKind, search: Search): RawBuilder<SqlBool> {
-  const matchingContacts = db
-    .selectFrom('contacts')
-    .select('contacts.id')
-    .where(containsLike(sql.ref('contacts.searchText'), search.folded));
+  const matchingContacts = contactIdsMatching(kind, search.folded);
   if (kind === 'postgres') {
     // Each set computed once, as an array, and looked up through the primary key and the
     // contact index: left to itself, the planner underestimates a common word's thousands of
@@ -76,7 +74,7 @@ function candidates(db: Db, kind: DbKind, search: Search): RawBuilder<SqlBool> {
     const set = db
       .selectFrom('tickets as matched')
       .select('matched.id')
-      .where(sql<SqlBool>`${sql.ref('matched.contactId')} = any(array(${matchingContacts}))`)
+      .where(sql<SqlBool>`${sql.ref('matched.contactId')} = any(array${matchingContacts})`)
       .unionAll(
         db
           .selectFrom('messages')
