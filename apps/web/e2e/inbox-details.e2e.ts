@@ -605,7 +605,7 @@ describe('small things that looked broken', () => {
     const notes = () => page.evaluate(() => (window as unknown as { chimeNotes: number }).chimeNotes);
     // Alerts come from live events, which reach the page once its socket has joined its rooms (a
     // moment after the page shows, longer on a busy machine): a customer writes until one arrives.
-    await expect.poll(async () => (await writeIn('5511977770001', 'Ana Som', 'Alguém aí?'), alerts()), { intervals: [1000] }).toBeGreaterThan(0);
+    await expect.poll(async () => (await writeIn('5511977770001', 'Ana Som', 'Alguém aí?'), alerts()), { interval: 1000 }).toBeGreaterThan(0);
     const before = await alerts();
     await writeIn('5511977770002', 'Caio Som', 'Primeira mensagem');
     await expect.poll(alerts).toBe(before + 1);
