@@ -177,7 +177,24 @@ export async function fillSeed(w: Writer, log: (s: string) => void, SEED: SeedSh
     'createdAt',
     'updatedAt',
   ];
-  const ticketColumns = ['id', 'status', 'contactId', 'whatsappId', 'userId', 'queueId', 'lastMessage', 'unreadMessages', 'isGroup', 'createdAt', 'updatedAt', 'firstResponseAt', 'closedAt'];
+  const ticketColumns = [
+    'id',
+    'status',
+    'contactId',
+    'whatsappId',
+    'userId',
+    'queueId',
+    'lastMessage',
+    'unreadMessages',
+    'isGroup',
+    'createdAt',
+    'updatedAt',
+    'firstResponseAt',
+    'closedAt',
+    'askedAt',
+    'answeredAt',
+    'answeredBy',
+  ];
   // The reports' facts: labels on 30% of the tickets, a satisfaction answer on a third of the closed ones.
   await w.insert(
     'labels',
@@ -219,6 +236,9 @@ export async function fillSeed(w: Writer, log: (s: string) => void, SEED: SeedSh
     const ticketCreated = at;
     let lastBody = '';
     let firstReply: number | null = null;
+    // The dashboard's moments (migration 047): the contact's first message, the first answer after it.
+    let askedAt: number | null = null;
+    let answeredAt: number | null = null;
     for (let m = 0; m < count; m += 1) {
       messageId += 1;
       at += (step[0] ?? 0) + Math.floor(rand() * (step[1] ?? 0));
@@ -230,6 +250,8 @@ export async function fillSeed(w: Writer, log: (s: string) => void, SEED: SeedSh
       const body = image ? (rand() < 0.5 ? text : '') : text;
       lastBody = image && !body ? '📷 Foto' : body;
       if (fromMe && firstReply === null) firstReply = at;
+      if (!fromMe && askedAt === null) askedAt = at;
+      if (fromMe && askedAt !== null && answeredAt === null) answeredAt = at;
       const stamp = iso(at);
       messages.push([
         messageId,
@@ -254,7 +276,24 @@ export async function fillSeed(w: Writer, log: (s: string) => void, SEED: SeedSh
     const queueId = queueIndex === null ? null : queueIndex + 1;
     // An agent's reply is the first response of a ticket that has an agent (no rand(): the 1× seed's data stays as it was).
     const firstResponse = userId !== null && firstReply !== null ? iso(firstReply) : null;
-    tickets.push([id, status, contactId, 1, userId, queueId, lastBody, unread, isGroup ? 1 : 0, iso(ticketCreated), iso(updated), firstResponse, status === 'closed' ? iso(updated) : null]);
+    tickets.push([
+      id,
+      status,
+      contactId,
+      1,
+      userId,
+      queueId,
+      lastBody,
+      unread,
+      isGroup ? 1 : 0,
+      iso(ticketCreated),
+      iso(updated),
+      firstResponse,
+      status === 'closed' ? iso(updated) : null,
+      askedAt === null ? null : iso(askedAt),
+      answeredAt === null ? null : iso(answeredAt),
+      null,
+    ]);
     if (id % 10 < 3) ticketLabels.push([id, 1 + (id % SEED_LABELS.length)]);
     if (status === 'closed' && id % 3 === 0) ratings.push([id, 1, contactId, userId, queueId, iso(updated), 1 + ((id * 7) % 5), iso(updated + 2 * MINUTE)]);
     if (messages.length >= 20_000) {

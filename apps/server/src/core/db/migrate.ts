@@ -41,6 +41,7 @@ import { searchWalkIndexMigration } from './migrations/042_search_walk_index.js'
 import { reportDurationsMigration } from './migrations/043_report_durations.js';
 import { ticketTabIndexMigration } from './migrations/045_ticket_tab_index.js';
 import { contactSearchGramsMigration } from './migrations/046_contact_search_grams.js';
+import { ticketFirstAnswerMigration } from './migrations/047_ticket_first_answer.js';
 
 /** Migrations live in code and run at every start; each runs once, in name order. */
 /** Applies what is pending; answers the names of the migrations it applied. */
@@ -98,6 +99,7 @@ export function migrationsFor(kind: DbHandle['kind']): Record<string, Migration>
     '043_report_durations': reportDurationsMigration(handle.kind),
     '045_ticket_tab_index': ticketTabIndexMigration(),
     '046_contact_search_grams': contactSearchGramsMigration(handle.kind),
+    '047_ticket_first_answer': ticketFirstAnswerMigration(handle.kind),
   };
 }
 

@@ -125,6 +125,11 @@ export type TicketsTable = {
   /** createdAt to firstResponseAt and to closedAt in integer milliseconds, computed by the database (migration 043). */
   firstResponseMs: GeneratedAlways<number | null>;
   resolutionMs: GeneratedAlways<number | null>;
+  /** The contact's first message on the ticket; kept by a trigger on messages (migration 047). */
+  askedAt: Generated<Timestamp | null>;
+  /** The inbox's first answer at or after askedAt, and its sender (null: the phone); same trigger. */
+  answeredAt: Generated<Timestamp | null>;
+  answeredBy: Generated<number | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 };

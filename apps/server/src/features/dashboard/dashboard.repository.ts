@@ -69,51 +69,21 @@ export async function resolvedCounts(db: Db, queueIds: number[] | undefined, per
  * The tickets created in the period that the contact wrote to: when the contact first wrote, and
  * when the inbox first answered after that (null: not yet), with the agent who answered when the
  * message names one. The product's own messages (greetings, queue menus, notices, the chatbot's)
- * are no answer; messages stored before senders were kept (migration 020) count as before.
+ * are no answer; messages stored before senders were kept (migration 020) count as before. Both
+ * moments are kept on the ticket as its messages are stored (migration 047): one index range.
  */
 export async function firstResponses(
   db: Db,
   queueIds: number[] | undefined,
   period: Period,
 ): Promise<{ queueId: number | null; userId: number | null; askedAt: string; answeredAt: string | null; answeredBy: number | null }[]> {
-  const asked = scoped(db, queueIds)
-    .select(['tickets.id', 'tickets.queueId', 'tickets.userId'])
-    .select((eb) =>
-      eb
-        .selectFrom('messages')
-        .select((m) => m.fn.min('messages.createdAt').as('at'))
-        .whereRef('messages.ticketId', '=', 'tickets.id')
-        .where('messages.fromMe', '=', 0)
-        .as('askedAt'),
-    )
-    .where('tickets.createdAt', '>=', period.from)
-    .where('tickets.createdAt', '<', period.before);
-  // The first answer's id, then its time and sender: one ordered look-up per ticket on (ticketId, createdAt).
-  const answered = db
-    .selectFrom(asked.as('asked'))
-    .select(['asked.queueId', 'asked.userId', 'asked.askedAt'])
-    .select((eb) =>
-      eb
-        .selectFrom('messages')
-        .select('messages.id')
-        .whereRef('messages.ticketId', '=', 'asked.id')
-        .where('messages.fromMe', '=', 1)
-        .where('messages.fromBot', '=', 0)
-        .where('messages.isNote', '=', 0)
-        .where('messages.automatic', '=', 0)
-        .whereRef('messages.createdAt', '>=', 'asked.askedAt')
-        .orderBy('messages.createdAt')
-        .orderBy('messages.id')
-        .limit(1)
-        .as('answerId'),
-    )
-    .where('asked.askedAt', 'is not', null);
-  const rows = await db
-    .selectFrom(answered.as('answered'))
-    .leftJoin('messages', 'messages.id', 'answered.answerId')
-    .select(['answered.queueId', 'answered.userId', 'answered.askedAt', 'messages.createdAt as answeredAt', 'messages.userId as answeredBy'])
+  const rows = await scoped(db, queueIds)
+    .select(['queueId', 'userId', 'askedAt', 'answeredAt', 'answeredBy'])
+    .where('createdAt', '>=', period.from)
+    .where('createdAt', '<', period.before)
+    .where('askedAt', 'is not', null)
     .execute();
-  return rows.flatMap((r) => (r.askedAt === null ? [] : [{ queueId: r.queueId, userId: r.userId, askedAt: r.askedAt, answeredAt: r.answeredAt ?? null, answeredBy: r.answeredBy ?? null }]));
+  return rows.flatMap((r) => (r.askedAt === null ? [] : [{ queueId: r.queueId, userId: r.userId, askedAt: r.askedAt, answeredAt: r.answeredAt, answeredBy: r.answeredBy }]));
 }
 
 /** The queues a scope lists: every queue (admins) or the user's. */

@@ -253,14 +253,18 @@ describe('who answered', () => {
       { userId: null, automatic: 1 }, // 'Seu atendimento foi transferido…'
       { userId: null, automatic: 1 }, // the farewell
     ]);
-    // The test cannot wait 4 minutes: Ana's answer is moved to 4 minutes after the contact's message.
+    // The ticket keeps the contact's first message and Ana's answer, not the greeting (migration 047).
     const asked = await s.ctx.db.selectFrom('messages').select('createdAt').where('ticketId', '=', ticket.id).where('fromMe', '=', 0).executeTakeFirstOrThrow();
+    const moments = () => s.ctx.db.selectFrom('tickets').select(['askedAt', 'answeredAt', 'answeredBy']).where('id', '=', ticket.id).executeTakeFirstOrThrow();
+    expect(await moments()).toEqual({ askedAt: asked.createdAt, answeredAt: sent[1]?.createdAt, answeredBy: ana.user.id });
+    // The test cannot wait 4 minutes: Ana's answer is moved to 4 minutes after the contact's message.
     const answeredAt = new Date(Date.parse(asked.createdAt) + 4 * 60_000).toISOString();
     await s.ctx.db
       .updateTable('messages')
       .set({ createdAt: answeredAt })
       .where('id', '=', sent[1]?.id ?? 0)
       .execute();
+    await s.ctx.db.updateTable('tickets').set({ answeredAt }).where('id', '=', ticket.id).execute();
 
     const res = await s.request({ method: 'GET', url: '/api/dashboard?range=today', token: s.adminToken });
     expect(res.statusCode).toBe(200);
