@@ -9,7 +9,7 @@ import type { AuthUser } from '../../core/auth/identity.js';
 import type { AppContext } from '../../core/context.js';
 import { userQueueIds } from '../tickets/tickets.repository.js';
 import { dashboardFigures } from './dashboard-figures.js';
-import { ticketCountsBetween, ticketCountsByStatus, ticketCreationTimesSince } from './dashboard.repository.js';
+import { ticketCountsBetween, ticketCountsByStatus } from './dashboard.repository.js';
 
 export const DASHBOARD_HOURS = { first: 8, last: 19 } as const;
 
@@ -35,7 +35,7 @@ export async function dashboard(ctx: AppContext, actor: AuthUser, options: { ran
   const starts = Array.from({ length }, (_, i) => localDay(now, i + 1 - length));
   const tomorrow = localDay(now, 1);
   const period = { from: localDay(now, 1 - length).toISOString(), before: tomorrow.toISOString() };
-  const figures = await dashboardFigures(ctx.db, queueIds, period);
+  const figures = await dashboardFigures(ctx.db, ctx.dbKind, queueIds, period);
   if (range === 'today') return { ...view, range, ...figures };
   const counts = await ticketCountsBetween(
     ctx.db,
@@ -48,11 +48,13 @@ export async function dashboard(ctx: AppContext, actor: AuthUser, options: { ran
 /** The spec's view: the three counters and today's chart. */
 async function todayView(ctx: AppContext, queueIds: number[] | undefined, now: Date): Promise<TDashboard> {
   const counts = await ticketCountsByStatus(ctx.db, queueIds);
+  // Today's local hours as instants (at a clock change an hour can be missing or twice as long).
+  const bounds = Array.from({ length: 25 }, (_, h) => new Date(now.getFullYear(), now.getMonth(), now.getDate(), h).toISOString());
+  const perHourCounts = await ticketCountsBetween(ctx.db, queueIds, bounds);
   const perHour = new Map<number, number>();
-  for (const createdAt of await ticketCreationTimesSince(ctx.db, queueIds, localDay(now, 0).toISOString())) {
-    const hour = new Date(createdAt).getHours();
-    perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
-  }
+  perHourCounts.forEach((count, hour) => {
+    if (count > 0) perHour.set(hour, (perHour.get(hour) ?? 0) + count);
+  });
   // Office hours, widened to every hour that had a ticket (a 06:40 or 22:15 ticket has its bar).
   const hours = [...perHour.keys()];
   const first = Math.min(DASHBOARD_HOURS.first, ...hours);

@@ -110,6 +110,8 @@ describe('with a range', () => {
           isGroup: 0,
           createdAt: options.createdAt.toISOString(),
           updatedAt: (options.closedAt ?? options.createdAt).toISOString(),
+          // A close is kept as the product keeps it (tickets.repository.ts).
+          closedAt: options.closedAt?.toISOString() ?? null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
