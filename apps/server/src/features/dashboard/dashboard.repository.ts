@@ -34,22 +34,18 @@ export async function ticketCountsByStatus(db: Db, queueIds: number[] | undefine
  * New tickets per period between consecutive `bounds` (ISO instants, oldest first), by index.
  * The periods are the server's days or today's hours, cut by the caller: a day at a clock change
  * lasts 23 or 25 hours, which no fixed-width arithmetic in SQL would follow on both databases.
+ * One count per period, each a range of the creation index (no value computed per ticket).
  */
-export async function ticketCountsBetween(db: Db, queueIds: number[] | undefined, bounds: string[]): Promise<number[]> {
+export async function ticketCountsBetween(db: Db, kind: DbKind, queueIds: number[] | undefined, bounds: string[]): Promise<number[]> {
   const counts = bounds.slice(1).map(() => 0);
-  const first = bounds[0];
-  const end = bounds.at(-1);
-  if (first === undefined || end === undefined || counts.length === 0) return counts;
-  const whens = bounds.slice(1, -1).map((bound, index) => sql`when ${sql.ref('createdAt')} < ${bound} then ${sql.lit(index)}`);
-  const last = sql.lit(counts.length - 1);
-  const period = whens.length ? sql<number>`case ${sql.join(whens, sql` `)} else ${last} end` : sql<number>`${last}`;
-  const created = scoped(db, queueIds).select(period.as('period')).where('createdAt', '>=', first).where('createdAt', '<', end);
-  const rows = await db
-    .selectFrom(created.as('created'))
-    .select(['period', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('period')
-    .execute();
-  for (const row of rows) counts[Number(row.period)] = Number(row.n);
+  if (counts.length === 0) return counts;
+  const periods = counts.map((_, i) => sql`(${sql.lit(i)}, ${sql.lit(bounds[i] ?? '')}, ${sql.lit(bounds[i + 1] ?? '')})`);
+  const instant = (column: string) => (kind === 'postgres' ? sql`cast(${sql.ref(column)} as timestamptz)` : sql.ref(column));
+  const queue = sql`+tickets."queueId"`;
+  const inScope = queueIds === undefined ? sql`` : sql` and (${queue} is null${queueIds.length ? sql` or ${queue} in (${sql.join(queueIds)})` : sql``})`;
+  const counted = sql`select count(*) from tickets where tickets."createdAt" >= ${instant('s.a')} and tickets."createdAt" < ${instant('s.b')}${inScope}`;
+  const result = await sql<{ i: number | string; n: number | string }>`with s(i, a, b) as (values ${sql.join(periods)}) select s.i as i, (${counted}) as n from s`.execute(db);
+  for (const row of result.rows) counts[Number(row.i)] = Number(row.n);
   return counts;
 }
 

@@ -39,6 +39,7 @@ export async function dashboard(ctx: AppContext, actor: AuthUser, options: { ran
   if (range === 'today') return { ...view, range, ...figures };
   const counts = await ticketCountsBetween(
     ctx.db,
+    ctx.dbKind,
     queueIds,
     [...starts, tomorrow].map((day) => day.toISOString()),
   );
@@ -50,7 +51,7 @@ async function todayView(ctx: AppContext, queueIds: number[] | undefined, now: D
   const counts = await ticketCountsByStatus(ctx.db, queueIds);
   // Today's local hours as instants (at a clock change an hour can be missing or twice as long).
   const bounds = Array.from({ length: 25 }, (_, h) => new Date(now.getFullYear(), now.getMonth(), now.getDate(), h).toISOString());
-  const perHourCounts = await ticketCountsBetween(ctx.db, queueIds, bounds);
+  const perHourCounts = await ticketCountsBetween(ctx.db, ctx.dbKind, queueIds, bounds);
   const perHour = new Map<number, number>();
   perHourCounts.forEach((count, hour) => {
     if (count > 0) perHour.set(hour, (perHour.get(hour) ?? 0) + count);
