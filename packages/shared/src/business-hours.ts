@@ -138,6 +138,31 @@ const DAY_MS = 86_400_000;
 /* ---------- the rule ---------- */
 
 /**
+ * A local day's open ranges as instants, unclipped, per hours object: a report measures many
+ * waits over the same days, and each day's ranges cost several time-zone look-ups. Hours objects
+ * are values (parsed per request, never changed in place), so a day's ranges never go stale.
+ */
+const dayRangesMemo = new WeakMap<BusinessHours, Map<number, Array<[number, number]>>>();
+
+/** The open ranges of the local day `day` (its UTC midnight as a date key), as instants. */
+function dayRanges(hours: BusinessHours, day: number): Array<[number, number]> {
+  let byDay = dayRangesMemo.get(hours);
+  if (!byDay) {
+    byDay = new Map();
+    dayRangesMemo.set(hours, byDay);
+  }
+  const known = byDay.get(day);
+  if (known) return known;
+  const date = new Date(day);
+  const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+  const ranges: Array<[number, number]> = hours.holidays.includes(`${y}-${pad(m)}-${pad(d)}`)
+    ? []
+    : (hours.week[date.getUTCDay()] ?? []).map((range) => [localToEpoch(hours.timezone, y, m, d, minutesOf(range.from)), localToEpoch(hours.timezone, y, m, d, minutesOf(range.to))]);
+  byDay.set(day, ranges);
+  return ranges;
+}
+
+/**
  * Open intervals within [fromMs, toMs), as UTC epoch ms, sorted and merged (a range ending at
  * 24:00 and the next day's range starting at 00:00 make one interval: overnight opening).
  * Null hours = always open.
@@ -145,19 +170,15 @@ const DAY_MS = 86_400_000;
 export function openIntervals(hours: BusinessHours | null, fromMs: number, toMs: number): Array<[number, number]> {
   if (!(toMs > fromMs)) return [];
   if (!hours) return [[fromMs, toMs]];
-  const holidays = new Set(hours.holidays);
   const first = localPartsAt(hours.timezone, fromMs);
   const last = localPartsAt(hours.timezone, toMs);
   const lastDay = Date.UTC(last.year, last.month - 1, last.day);
   const raw: Array<[number, number]> = [];
   // A day's ranges never leave that local day, so the local days from the one before `from` to `to`'s cover the range.
   for (let day = Date.UTC(first.year, first.month - 1, first.day) - DAY_MS; day <= lastDay; day += DAY_MS) {
-    const date = new Date(day);
-    const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
-    if (holidays.has(`${y}-${pad(m)}-${pad(d)}`)) continue;
-    for (const range of hours.week[date.getUTCDay()] ?? []) {
-      const start = Math.max(fromMs, localToEpoch(hours.timezone, y, m, d, minutesOf(range.from)));
-      const end = Math.min(toMs, localToEpoch(hours.timezone, y, m, d, minutesOf(range.to)));
+    for (const [rangeStart, rangeEnd] of dayRanges(hours, day)) {
+      const start = Math.max(fromMs, rangeStart);
+      const end = Math.min(toMs, rangeEnd);
       if (end > start) raw.push([start, end]);
     }
   }
