@@ -34,9 +34,7 @@ type Row = { kind: number; day: number | string; hour: number | string; n: numbe
  * the labelled tickets (a few of them) are read one by one (`perTicketSide`).
  */
 export async function reportSide(db: Db, scope: ReportScope, clock: ReportClock, options: SideOptions): Promise<Side> {
-  // PostgreSQL keeps the ticket-by-ticket side: the index walks are not yet profiled there (they
-  // were slower than it on the 1x seed, docs/benchmarks.md).
-  if (scope.filters.labelId !== undefined || scope.kind === 'postgres') return perTicketSide(db, scope, clock, options);
+  if (scope.filters.labelId !== undefined) return perTicketSide(db, scope, clock, options);
   const slots = localSlots(clock, Date.parse(scope.from), Date.parse(scope.before), options.byHour ? 'hour' : 'day');
   const span = options.durations;
   const end = span?.end ?? options.rangeColumn;
