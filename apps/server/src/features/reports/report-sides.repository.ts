@@ -29,7 +29,7 @@ export type Side = { cells: { day: number; hour: number; count: number }[]; dura
 type Row = { kind: number; day: number | string; hour: number | string; n: number | string; list: string | null };
 
 /**
- * One side of a report. On SQLite without a label filter, from the indexes alone (report-ranks.repository.ts):
+ * One side of a report. Without a label filter, from the indexes alone (report-ranks.repository.ts):
  * a count per local slot, and the percentiles by walking the duration's index. With a label filter,
  * the labelled tickets (a few of them) are read one by one (`perTicketSide`).
  */
