@@ -2,26 +2,16 @@
  * Migration 014 on data written before it: on SQLite the campaigns table is rebuilt, and not
  * one campaign or recipient may be lost or changed on the way (its foreign key cascades).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../../test/harness.js';
-import { openDatabase, type DbHandle } from '../database.js';
+import { openBareDatabase } from '../../../test/bare-database.js';
+import type { DbHandle } from '../database.js';
 import { migrateToLatest, migrateUpTo } from '../migrate.js';
 
 let handle: DbHandle;
 let cleanup: () => Promise<void>;
 
 beforeEach(async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-migration-'));
-  const pg = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
-  handle = openDatabase({ databaseUrl: pg?.url, dataDir });
-  cleanup = async () => {
-    await handle.close();
-    await pg?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  ({ handle, close: cleanup } = await openBareDatabase());
 });
 afterEach(async () => cleanup());
 
