@@ -35,7 +35,8 @@ function seedTickets(connectionId: number, tickets: SeedTicket[]): void {
   db.pragma('busy_timeout = 5000');
   const insertContact = db.prepare("INSERT INTO contacts (name, number, email, profilePicUrl, isGroup, searchText, createdAt, updatedAt) VALUES (?, ?, '', '', 0, ?, ?, ?)");
   const insertTicket = db.prepare(
-    "INSERT INTO tickets (status, contactId, whatsappId, userId, queueId, lastMessage, unreadMessages, isGroup, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, '', 0, 0, ?, ?)",
+    // A close is kept as the product keeps it (closedAt, cleared on reopen): the dashboard counts it.
+    "INSERT INTO tickets (status, contactId, whatsappId, userId, queueId, lastMessage, unreadMessages, isGroup, createdAt, updatedAt, closedAt) VALUES (?, ?, ?, ?, ?, '', 0, 0, ?, ?, ?)",
   );
   const insertMessage = db.prepare(
     'INSERT INTO messages (ticketId, whatsappId, providerId, contactId, body, fromMe, read, ack, isDeleted, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, 1, 0, 0, ?, ?)',
@@ -47,7 +48,16 @@ function seedTickets(connectionId: number, tickets: SeedTicket[]): void {
       const number = `55119770000${String(i + 1).padStart(2, '0')}`;
       const contactId = insertContact.run(name, number, `${name.toLowerCase()} ${number}`, created, created).lastInsertRowid;
       const status = ticket.closedAt ? 'closed' : ticket.userId ? 'open' : 'pending';
-      const ticketId = insertTicket.run(status, contactId, connectionId, ticket.userId, ticket.queueId, created, (ticket.closedAt ?? ticket.createdAt).toISOString()).lastInsertRowid;
+      const ticketId = insertTicket.run(
+        status,
+        contactId,
+        connectionId,
+        ticket.userId,
+        ticket.queueId,
+        created,
+        (ticket.closedAt ?? ticket.createdAt).toISOString(),
+        ticket.closedAt?.toISOString() ?? null,
+      ).lastInsertRowid;
       insertMessage.run(ticketId, connectionId, `painel-in-${i}`, contactId, 'Olá, preciso de ajuda', 0, created, created);
       if (ticket.replyAfterMinutes !== undefined) {
         const replied = new Date(ticket.createdAt.getTime() + ticket.replyAfterMinutes * 60_000).toISOString();
