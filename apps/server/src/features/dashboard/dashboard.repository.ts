@@ -4,8 +4,9 @@
  * tickets (a range of it, or all of it for the counters) and hands over counts or one list per
  * group, never a row per ticket: at 1,000,000 tickets a day can hold 170,000.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
+import { epochMs } from '../../core/db/sql-helpers.js';
 
 /** A period as ISO instants: from `from` (included) to `before` (excluded). */
 export type Period = { from: string; before: string };
@@ -83,13 +84,6 @@ export async function firstResponses(
     .where('askedAt', 'is not', null)
     .execute();
   return rows.flatMap((r) => (r.askedAt === null ? [] : [{ queueId: r.queueId, userId: r.userId, askedAt: r.askedAt, answeredAt: r.answeredAt, answeredBy: r.answeredBy }]));
-}
-
-/** A stored moment as integer milliseconds since 1970, the same value on both databases. */
-function epochMs(kind: DbKind, column: 'askedAt' | 'answeredAt'): RawBuilder<number> {
-  return kind === 'postgres'
-    ? sql<number>`cast(round(extract(epoch from ${sql.ref(column)}) * 1000) as bigint)`
-    : sql<number>`cast(round((julianday(${sql.ref(column)}) - 2440587.5) * 86400000.0) as integer)`;
 }
 
 /**

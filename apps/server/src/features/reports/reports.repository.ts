@@ -20,12 +20,7 @@ export type TicketColumn = 'tickets.createdAt' | 'tickets.firstResponseAt' | 'ti
 /** 1970-01-01 was a Thursday: (day number + 4) mod 7 is the weekday, 0 being Sunday. */
 const EPOCH_WEEKDAY = 4;
 
-/** A stored moment as integer milliseconds since 1970 (UTC), the same value on both databases. */
-export function epochMs(kind: DbKind, column: TicketColumn): RawBuilder<number> {
-  return kind === 'postgres'
-    ? sql<number>`cast(round(extract(epoch from ${sql.ref(column)}) * 1000) as bigint)`
-    : sql<number>`cast(round((julianday(${sql.ref(column)}) - 2440587.5) * 86400000.0) as integer)`;
-}
+export { epochMs } from '../../core/db/sql-helpers.js';
 
 /** Local milliseconds of an epoch-milliseconds column `e`: plus the offset of the segment it falls in. */
 export function localMs(clock: ReportClock): RawBuilder<number> {
