@@ -9,7 +9,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TQuickAnswer } from '@zapdesk/shared/schemas';
@@ -25,10 +25,19 @@ export function quickAnswerSearch(text: string): string | null {
   return text.startsWith('/') ? text.slice(1).trim() : null;
 }
 
-/** The answers for a search (none while closed). */
+/**
+ * The answers for a search (none while closed). It asks once the typing pauses (not for the text
+ * of the moment before), and keeps the answers on screen while the next ones load, so the list and
+ * its highlighted answer do not blink empty at each key.
+ */
 export function useQuickAnswers(search: string | null): { answers: TQuickAnswer[]; isPending: boolean } {
   const debounced = useDebouncedValue(search ?? '', SUGGESTION_DEBOUNCE_MS);
-  const { data, isPending } = useQuery({ queryKey: ['quickAnswers', 'suggestions', debounced], queryFn: () => fetchQuickAnswersPage(debounced, 1), enabled: search !== null });
+  const { data, isPending } = useQuery({
+    queryKey: ['quickAnswers', 'suggestions', debounced],
+    queryFn: () => fetchQuickAnswersPage(debounced, 1),
+    enabled: search !== null && debounced === search,
+    placeholderData: keepPreviousData,
+  });
   return { answers: search === null ? [] : (data?.items ?? []), isPending: search !== null && isPending };
 }
 
