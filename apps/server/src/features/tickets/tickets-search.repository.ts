@@ -51,11 +51,13 @@ function holdsWords(kind: DbKind, ticket: string, search: Search): RawBuilder<Sq
   const contact = sql<SqlBool>`exists (select 1 from contacts as c where c.id = ${sql.ref(`${ticket}.contactId`)} and ${containsLike(sql.ref('c.searchText'), search.folded)})`;
   // Through the messages of this one ticket (messages_ticketId_createdAt), never the word's whole
   // posting list: on PostgreSQL the text expression differs from the GIN index's so the planner
-  // cannot pick it for a single ticket.
+  // cannot pick it for a single ticket. The `offset 0` keeps PostgreSQL from turning the check into
+  // one hashed pass over every message (its choice on a small database: 280 ms at 100,000
+  // messages, against 35 ms for the walk's 1,000 tickets one by one).
   const message =
     kind === 'postgres'
       ? sql<SqlBool>`exists (select 1 from messages as m where m."ticketId" = ${id} and m."isDeleted" = 0
-          and to_tsvector('simple', coalesce(m."searchText", '')) @@ to_tsquery('simple', ${tsQuery(search.words)}))`
+          and to_tsvector('simple', coalesce(m."searchText", '')) @@ to_tsquery('simple', ${tsQuery(search.words)}) offset 0)`
       : sql<SqlBool>`exists (select 1 from messages as m where m."ticketId" = ${id} and m."isDeleted" = 0 and has_words(m."searchText", ${search.words.join(' ')}))`;
   return sql<SqlBool>`(${contact} or ${message})`;
 }
