@@ -19,6 +19,10 @@ npm run build --silent || fail "build failed"
 npm run typecheck --silent || fail "type check failed"
 npm run lint --silent || fail "lint failed (npm run format fixes the formatting)"
 
+# The tests that start the server as a process run the build just made (see serverArgs in
+# apps/server/src/test/server-process.ts): it starts in half the time of the sources through tsx.
+export TEST_SERVER_BUILT=1
+
 echo "== API tests"
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/api.json
 api_rc=$?

@@ -16,9 +16,9 @@ import { loadConfig } from './core/config.js';
 import { keyFromPassphrase, seal, unseal } from './core/secret-box.js';
 import { readSecretSetting, seedSettings } from './features/settings/settings.service.js';
 import { createTestApp, type TestApp } from './test/harness.js';
+import { serverArgs } from './test/server-process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -43,7 +43,7 @@ const dbFiles = process.env.TEST_DB === 'postgres' ? [] : ['zapdesk.sqlite', 'za
 
 /** Everything the real server writes to stdout and stderr until it listens. */
 async function startupOutput(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', MAIN], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

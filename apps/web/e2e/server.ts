@@ -1,5 +1,6 @@
 /**
- * Starts the real server (TypeScript sources through tsx) on a free port with a fresh data folder,
+ * Starts the real server (its sources through tsx, or the build the test command just made: see
+ * serverArgs) on a free port with a fresh data folder,
  * serving the built web app, and waits for GET /api/health.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,11 +9,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverArgs } from '../../server/src/test/server-process';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The built web app under test; E2E_WEB_DIST points the browser tests at another build folder. */
 export const WEB_DIST = process.env.E2E_WEB_DIST ? path.resolve(process.env.E2E_WEB_DIST) : path.join(REPO_ROOT, 'apps/web/dist');
-const SERVER_ENTRY = path.join('apps', 'server', 'src', 'main.ts');
 
 export const ADMIN = { email: 'admin@e2e.test', password: 'admin-secret-1' } as const;
 
@@ -62,7 +63,7 @@ export async function startServer({ env = {}, simulator = false }: ServerOptions
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'zapdesk-e2e-'));
   let log = '';
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', SERVER_ENTRY], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from '../../../scripts/longest-first';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -19,6 +20,7 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
     minWorkers: 1,
+    sequence: { sequencer: LongestFirst },
     testTimeout: 90_000,
     hookTimeout: 180_000,
     // A poll waits for the page as long as a locator does (newContext's default timeout): on a

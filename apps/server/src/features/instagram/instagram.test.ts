@@ -16,6 +16,7 @@ import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { FakeGraph, PNG } from '../../test/fake-graph.js';
 import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
+import { serverArgs } from '../../test/server-process.js';
 
 const ACCOUNT = { id: '17841400000000001', username: 'lojadamaria', token: 'IGAAT-secret-access-token-0123456789' };
 const APP_SECRET = 'app-secret-abcdef0123456789';
@@ -345,7 +346,7 @@ describe('the server log', () => {
       WEB_DIST: path.join(dataDir, 'no-web'),
       INSTAGRAM_GRAPH_URL: graph.url,
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', path.join(root, 'apps/server/src/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, serverArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
