@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadAtStart = loadAverage();
   const database = await openLoadDatabase(kind, scale, values.reseed);
-  console.log(`info  ${kind} ${tag}: a copy of ${database.seed} in ${database.copiedInMs} ms; load average ${loadAtStart.join(' ')}`);
+  console.log(
+    `info  ${kind} ${tag}: a copy of ${database.seed} in ${database.copiedInMs} ms${database.readInMs === undefined ? '' : `, read through in ${database.readInMs} ms`}; load average ${loadAtStart.join(' ')}`,
+  );
   // Interrupted: the copy goes all the same.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void database.drop().finally(() => process.exit(130)));
   try {
@@ -316,7 +318,7 @@ async function bench(database: LoadDatabase, startedAt: string, loadAtStart: num
           ? 'A busy machine: the 1-minute load average was above the core count during the run (other work shared the cores), so these figures are upper bounds, not a quiet machine’s.'
           : 'The 1-minute load average stayed within the core count.',
     },
-    seed: { ...seedShape(scale), copy: { of: database.seed, copiedInMs: database.copiedInMs } },
+    seed: { ...seedShape(scale), copy: { of: database.seed, copiedInMs: database.copiedInMs, ...(database.readInMs === undefined ? {} : { readInMs: database.readInMs }) } },
     connections,
     durationSeconds: duration,
     warmupSeconds: warmup,
