@@ -15,10 +15,6 @@ const serverProject = (db: 'sqlite' | 'postgres') => ({
     globalSetup: db === 'postgres' ? ['apps/server/src/test/postgres-global-setup.ts'] : [],
     testTimeout: 20000,
     hookTimeout: 30000,
-    // A worker keeps the modules it loaded from one file to the next (the app, its drivers, the
-    // database clients): loading them again for every file was a quarter of the suite's time.
-    // Each file still builds its own app on its own database; no test mocks a module.
-    isolate: false,
   },
 });
 
