@@ -24,6 +24,10 @@ export default defineConfig({
     // waiting (the database, a campaign's pacing, a restart), so two share the machine's two cores.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     minWorkers: 1,
+    // A worker keeps the modules it loaded from one file to the next (the app, its drivers, the
+    // database clients): loading them again for every file was a quarter of the suite's work.
+    // Each file still builds its own app on its own database; no test mocks a module.
+    isolate: false,
     sequence: { sequencer: LongestFirst },
     projects: [serverProject('sqlite'), ...(process.env.TEST_DATABASE_URL ? [serverProject('postgres')] : [])],
   },
