@@ -20,8 +20,8 @@ const serverProject = (db: 'sqlite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
-    // Two files at a time (SQLite's and PostgreSQL's interleaved): most of a file's time is spent
-    // waiting (the database, a campaign's pacing, a restart), so two share the machine's two cores.
+    // Two files at a time (the SQLite project's, then the PostgreSQL project's): most of a file's
+    // time is spent waiting (the database, a campaign's pacing, a restart), so two share the cores.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     minWorkers: 1,
     // A worker keeps the modules it loaded from one file to the next (the app, its drivers, the
