@@ -7,9 +7,10 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import { epochMs } from '../../core/db/sql-helpers.js';
 import { openTimeMeter, type OpenTimeGroups } from './open-time-table.js';
 import { nearestRanks } from './nearest-ranks.js';
-import { epochMs, filtered, type ReportScope, type TicketColumn } from './reports.repository.js';
+import { filtered, type ReportScope, type TicketColumn } from './reports.repository.js';
 
 type Options = { start: TicketColumn; end: TicketColumn; rangeColumn: TicketColumn; percents: readonly number[] };
 

@@ -9,9 +9,9 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
+import { epochMs } from '../../core/db/sql-helpers.js';
 import type { LocalSlot } from './report-clock.js';
 import type { ReportFilters, ReportScope, TicketColumn } from './reports.repository.js';
-import { epochMs } from './reports.repository.js';
 import { nearestRanks } from './nearest-ranks.js';
 
 /** At most this many durations are read as one list and sorted in Node; more are walked. */

@@ -8,10 +8,11 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import { epochMs } from '../../core/db/sql-helpers.js';
 import { nearestRanks } from './nearest-ranks.js';
 import { localSlots } from './report-clock.js';
 import { DURATIONS, durationPercentiles, slotCounts } from './report-ranks.repository.js';
-import { epochMs, filtered, localMs, type ReportClock, type ReportScope, type TicketColumn } from './reports.repository.js';
+import { filtered, localMs, type ReportClock, type ReportScope, type TicketColumn } from './reports.repository.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -20,8 +20,6 @@ export type TicketColumn = 'tickets.createdAt' | 'tickets.firstResponseAt' | 'ti
 /** 1970-01-01 was a Thursday: (day number + 4) mod 7 is the weekday, 0 being Sunday. */
 const EPOCH_WEEKDAY = 4;
 
-export { epochMs } from '../../core/db/sql-helpers.js';
-
 /** Local milliseconds of an epoch-milliseconds column `e`: plus the offset of the segment it falls in. */
 export function localMs(clock: ReportClock): RawBuilder<number> {
   const e = sql.ref('e');
