@@ -17,6 +17,8 @@ export type InboundObserver = () => (outcome: 'stored' | 'failed') => void;
 export class InboundBatches {
   /** Inbound messages of each connection waiting for the batch being written to finish. */
   readonly #inbound = new Map<number, { queue: Pending[]; done: Promise<void> }>();
+  /** Work waiting for the messages before it to be written (see after). */
+  readonly #after = new Set<Promise<void>>();
 
   constructor(
     /** Writes one batch; undefined while nobody handles inbound messages (they are dropped as stored). */
@@ -51,10 +53,26 @@ export class InboundBatches {
     return written;
   }
 
+  /**
+   * Resolves once every inbound message received so far is written (or its write failed), and
+   * the work queued behind them (see after) ran: a clean stop waits for it before the database
+   * closes.
+   */
+  async settled(): Promise<void> {
+    while (this.#inbound.size > 0 || this.#after.size > 0) {
+      await Promise.allSettled([...[...this.#inbound.values()].map((waiting) => waiting.done), ...this.#after]);
+    }
+  }
+
   /** Runs `work` once the inbound messages received so far are written. */
-  async after(whatsappId: number, work: () => Promise<void>): Promise<void> {
-    await this.#inbound.get(whatsappId)?.done;
-    await work();
+  after(whatsappId: number, work: () => Promise<void>): Promise<void> {
+    const run = (async () => {
+      await this.#inbound.get(whatsappId)?.done;
+      await work();
+    })();
+    this.#after.add(run);
+    void run.catch(() => undefined).finally(() => this.#after.delete(run));
+    return run;
   }
 
   async #drain(whatsappId: number, queue: Pending[]): Promise<void> {

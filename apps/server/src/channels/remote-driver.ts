@@ -42,6 +42,39 @@ export const SESSION_CALLS = new Set([
   'calls',
 ]);
 
+/** What the node running a session does when another asks (see serveSessionCalls). */
+export type SessionHost = {
+  start(whatsappId: number): Promise<void>;
+  logout(whatsappId: number): Promise<void>;
+  /** The live driver of a session this node runs, or ERR_WAPP_NOT_INITIALIZED. */
+  requireDriver(whatsappId: number): ChannelDriver;
+  /** Resolves once the status changes emitted so far are stored. */
+  settled(whatsappId: number): Promise<void>;
+};
+
+/**
+ * The other side of RemoteDriver, on the node that runs the sessions: starts, logs out, and
+ * answers what a stand-in asks of a session, once the status changes the call caused are stored.
+ */
+export function serveSessionCalls(rpc: NodeRpc, host: SessionHost): void {
+  const idOf = (args: unknown) => (args as { whatsappId: number }).whatsappId;
+  rpc.handle('session.start', (args) => host.start(idOf(args)));
+  rpc.handle('session.logout', (args) => host.logout(idOf(args)));
+  rpc.handle('session.info', async (args) => {
+    const session = host.requireDriver(idOf(args));
+    return { connected: session.connected, messageIds: Array.from({ length: 10 }, () => session.newMessageId()) };
+  });
+  rpc.handle('session.call', async (args) => {
+    const { whatsappId, method, params } = args as { whatsappId: number; method: string; params: unknown[] };
+    const session = host.requireDriver(whatsappId) as unknown as Record<string, unknown>;
+    if (!SESSION_CALLS.has(method) || !(method in session)) throw new AppError('ERR_VALIDATION', { message: `${method} cannot be called on a session.` });
+    const member = session[method];
+    const value: unknown = typeof member === 'function' ? await (member as (...a: unknown[]) => unknown).apply(session, params) : member;
+    await host.settled(whatsappId);
+    return value;
+  });
+}
+
 export class RemoteDriver implements ChannelDriver {
   readonly #messageIds: string[];
 

@@ -13,7 +13,7 @@ import type { Profile } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TContact, TQueue, TUser } from '@zapdesk/shared/schemas';
 import { buildApp, type BuiltApp } from '../app.js';
-import type { DriverFactory } from '../channels/session-manager.js';
+import type { DriverFactory } from '../channels/driver-factory.js';
 import { TokenService } from '../core/auth/tokens.js';
 import { loadConfig } from '../core/config.js';
 import { nowIso } from '../core/time.js';
@@ -40,7 +40,11 @@ export type TestApp = BuiltApp & {
   restart: () => Promise<TestApp>;
 };
 
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh database on TEST_DATABASE_URL's server. `migrated`: a copy of the run's migrated
+ * template (see postgres-global-setup.ts) when there is one, otherwise an empty database.
+ */
+export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
   const name = `zapdesk_test_${randomBytes(6).toString('hex')}`;
@@ -50,7 +54,8 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   } catch (error) {
     throw new Error(`PostgreSQL expected at ${base} but unreachable: ${(error as Error).message}`);
   }
-  await admin.query(`create database ${name}`);
+  const template = options.migrated ? process.env.TEST_PG_TEMPLATE : undefined;
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -82,7 +87,7 @@ function unique(): string {
 /** driverFactory: the channels' drivers (e.g. whaticket's connections, channel 'whatsapp', on the simulator). */
 export async function createTestApp(env: Record<string, string> = {}, options: { driverFactory?: DriverFactory; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
-  const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase() : undefined;
+  const pgDb = process.env.TEST_DB === 'postgres' ? await createPostgresDatabase({ migrated: true }) : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_EMAIL: ADMIN.email,

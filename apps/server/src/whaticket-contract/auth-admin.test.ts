@@ -9,7 +9,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_ONLY_ERRORS, type ErrorCode } from '@zapdesk/shared/errors';
 import type { TQueue, TQuickAnswer, TUser, TWhatsapp } from '@zapdesk/shared/schemas';
-import { defaultDriverFactory, type DriverFactory } from '../channels/session-manager.js';
+import { defaultDriverFactory, type DriverFactory } from '../channels/driver-factory.js';
 import { ADMIN, createTestApp, type TestApp } from '../test/harness.js';
 
 /** whaticket's connections are channel 'whatsapp': here they run on the simulated phone. */

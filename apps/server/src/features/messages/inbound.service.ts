@@ -4,7 +4,8 @@
  * live events. Idempotent per provider message id; one open ticket per contact and
  * connection is enforced by the database.
  */
-import type { InboundHandler, SessionManager } from '../../channels/session-manager.js';
+import type { InboundHandler } from '../../channels/inbound-handler.js';
+import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../core/context.js';
 import { isUniqueViolation } from '../../core/db/database.js';
 import { nowIso } from '../../core/time.js';
