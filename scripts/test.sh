@@ -5,8 +5,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
 rm -f test-results/*.json
+# Ctrl-C stops the suites running in the background too.
+trap 'trap - INT TERM; kill 0' INT TERM
 
 fail() { echo "$1" >&2; echo "0 passed, 1 failed"; exit 1; }
+elapsed() { echo "$(( $(date +%s) - $1 )) s"; }
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "API suite: SQLite and PostgreSQL (${TEST_DATABASE_URL})"
@@ -14,23 +17,44 @@ else
   echo "API suite: SQLite only (set TEST_DATABASE_URL=postgres://... to run it on PostgreSQL too)"
 fi
 
-echo "== build, type check and lint"
+echo "== build"
 npm run build --silent || fail "build failed"
-npm run typecheck --silent || fail "type check failed"
-npm run lint --silent || fail "lint failed (npm run format fixes the formatting)"
 
 # The tests that start the server as a process run the build just made (see serverArgs in
 # apps/server/src/test/server-process.ts): it starts in half the time of the sources through tsx.
 export TEST_SERVER_BUILT=1
 
-echo "== API tests"
-npx vitest run --reporter=default --reporter=json --outputFile=test-results/api.json
-api_rc=$?
+# The two suites run side by side: the API suite waits much of its time (the database's writes,
+# a campaign's pacing, a restart) and the browser suite fills the cores meanwhile. Their lines
+# start with "api |" and "e2e |".
+started=$(date +%s)
+echo "== API tests and browser tests, side by side"
+(
+  npx vitest run --reporter=default --reporter=json --outputFile=test-results/api.json 2>&1 | sed -u 's/^/api | /'
+  rc=${PIPESTATUS[0]}
+  echo "== API tests ended after $(elapsed "$started") (exit $rc)"
+  exit "$rc"
+) &
+api_pid=$!
+(
+  npm run test:e2e --silent 2>&1 | sed -u 's/^/e2e | /'
+  rc=${PIPESTATUS[0]}
+  echo "== browser tests ended after $(elapsed "$started") (exit $rc)"
+  exit "$rc"
+) &
+e2e_pid=$!
 
-echo "== browser tests"
-npm run test:e2e --silent
+echo "== type check and lint, beside the tests"
+checks_failed=0
+npm run typecheck --silent || { echo "type check failed" >&2; checks_failed=1; }
+npm run lint --silent || { echo "lint failed (npm run format fixes the formatting)" >&2; checks_failed=$((checks_failed + 1)); }
+
+wait "$api_pid"
+api_rc=$?
+wait "$e2e_pid"
 e2e_rc=$?
 
-node scripts/summarize-tests.mjs test-results
+# A failed check counts as a failed test in the last line.
+node scripts/summarize-tests.mjs test-results "$checks_failed"
 summary_rc=$?
 if [ $api_rc -ne 0 ] || [ $e2e_rc -ne 0 ] || [ $summary_rc -ne 0 ]; then exit 1; fi
