@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TTicket } from '@zapdesk/shared/messaging';
 import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, waitFor, type TestApp } from '../../test/harness.js';
 
 let t: TestApp;
 const ids = { me: 0, other: 0, A: 0, B: 0, W1: 0, W2: 0 };
@@ -119,7 +119,14 @@ describe('PUT /api/tickets/{id}: status change or transfer', () => {
       userId: nameOf(['me', 'other'], after.userId),
       queueId: nameOf(['A', 'B'], after.queueId),
       whatsappId: nameOf(['W1', 'W2'], after.whatsappId),
-      notice: (await notices(ticket.contact.number)) > 0,
+      // The transfer's notice is stored, then sent: where one is expected, wait until the phone has it.
+      notice:
+        (outcome.notice
+          ? await waitFor(
+              () => notices(ticket.contact.number),
+              (n) => n > 0,
+            ).catch(() => 0)
+          : await notices(ticket.contact.number)) > 0,
     };
     expect(seen).toEqual(outcome);
   });
