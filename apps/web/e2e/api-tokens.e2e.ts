@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 
 let server: RunningServer;
@@ -28,8 +28,7 @@ describe('API tokens', () => {
   it('are made with a name and permissions, shown once, used, and revoked after a confirmation', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/settings');
+    await openSignedIn(page, '/settings');
     const panel = page.getByTestId('api-tokens-panel');
     await panel.getByText('Nenhum token criado ainda.').waitFor();
 

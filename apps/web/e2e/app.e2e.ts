@@ -4,7 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
+import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot, openSignedIn } from './browser';
 import { signIn } from './simulator';
 
 const baseUrl = inject('baseUrl');
@@ -153,7 +153,7 @@ describe('web app', () => {
   it('switches the language and remembers it', async () => {
     const context = await newContext(browser, baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await expect(page.getByTestId('menu-contacts').textContent()).resolves.toBe('Contacts');
 
     // On a wide screen the drawer collapses to its icons and opens again.
@@ -199,8 +199,7 @@ describe('web app', () => {
     await page.goto('/contacts');
     await page.waitForURL('**/login');
 
-    await login(page);
-    await page.goto('/signup');
+    await openSignedIn(page, '/signup');
     await page.waitForURL((url) => url.pathname === '/');
 
     await page.getByTestId('user-menu-button').click();
@@ -218,7 +217,7 @@ describe('web app', () => {
   it('refuses /users to a plain user and hides the Administration menu', async () => {
     const context = await newContext(browser, baseUrl);
     const page = await context.newPage();
-    await login(page, PLAIN_USER);
+    await openSignedIn(page, '/', PLAIN_USER);
     await page.getByTestId('menu-contacts').waitFor();
     // Every tool page is built and in the menu.
     await page.getByTestId('menu-section-bulk').waitFor();
@@ -268,8 +267,7 @@ describe('web app', () => {
   it('shows a queue created in one tab in another tab without reload', async () => {
     const context = await newContext(browser, baseUrl);
     const first = await context.newPage();
-    await login(first);
-    await first.goto('/queues');
+    await openSignedIn(first, '/queues');
     await first.getByTestId('queues-page').waitFor();
 
     // The second tab restores the session from the refresh cookie.
@@ -319,8 +317,7 @@ describe('web app', () => {
   it('imports contacts from a CSV, loads more rows on scroll and exports the CSV', async () => {
     const context = await newContext(browser, baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/contacts');
+    await openSignedIn(page, '/contacts');
     await page.getByTestId('contact-row').first().waitFor();
 
     const lines = ['name;number;email'];
@@ -360,8 +357,7 @@ describe('web app', () => {
   it('looks right on a phone: the drawer is temporary', async () => {
     const context = await newContext(browser, baseUrl, { mobile: true });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/contacts');
+    await openSignedIn(page, '/contacts');
     await page.getByTestId('contact-row').first().waitFor();
     await expect(page.getByTestId('menu-contacts').isVisible()).resolves.toBe(false);
     await screenshot(page, '17-mobile-contacts');

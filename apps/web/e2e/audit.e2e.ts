@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
-import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, pickOption, screenshot, openSignedIn } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 import { apiAs, idOf, signIn } from './simulator';
 
@@ -37,7 +37,7 @@ describe('audit log', () => {
     await page.getByTestId('login-password').fill('not-the-password');
     await page.getByTestId('login-submit').click();
     await page.getByText('Erro de autenticação. Por favor, tente novamente.').first().waitFor();
-    await login(page);
+    await openSignedIn(page);
 
     // The admin changes something: a new queue.
     await page.goto('/queues');
@@ -113,8 +113,7 @@ describe('audit log', () => {
 
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/audit');
+    await openSignedIn(page, '/audit');
     await page.getByTestId('audit-page').waitFor();
     const rows = page.getByTestId('audit-row');
     await expect.poll(() => rows.filter({ hasText: 'Criou um papel' }).textContent()).toContain('Papel: Sem envios');

@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 import { scanWhenReady } from './simulator';
 
@@ -113,7 +113,7 @@ describe('dashboard', () => {
   it("shows the counters of the user's queues and follows new tickets live", async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await expect(page.getByTestId('page-title').textContent()).resolves.toBe('Dashboard');
     await expect.poll(() => dashboardValue(page, 'pending')).toBe('0');
     await expect(dashboardValue(page, 'open')).resolves.toBe('0');
@@ -150,7 +150,7 @@ describe('dashboard', () => {
 
     const phone = await newContext(browser, server.baseUrl, { mobile: true });
     const phonePage = await phone.newPage();
-    await login(phonePage);
+    await openSignedIn(phonePage);
     await expect.poll(() => dashboardValue(phonePage, 'open')).toBe('1');
     await phonePage.locator('[data-testid="dashboard-chart"] .recharts-surface').first().waitFor();
     await screenshot(phonePage, '61-dashboard-phone');
@@ -163,7 +163,7 @@ describe('kanban', () => {
   it('shows a new ticket live under Queue; drags accept, resolve, reopen and transfer it; a move outside the status table is refused', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-kanban').click();
     await page.getByTestId('kanban-page').waitFor();
     await expect(page.getByTestId('kanban-column-title').allTextContents()).resolves.toEqual(['Queue', 'In service', 'Resolved']);
@@ -248,8 +248,7 @@ describe('kanban', () => {
     // On a phone, in Portuguese: the columns scroll sideways, one at a time.
     const phone = await newContext(browser, server.baseUrl, { mobile: true, locale: 'pt-BR' });
     const phonePage = await phone.newPage();
-    await login(phonePage);
-    await phonePage.goto('/Kanban');
+    await openSignedIn(phonePage, '/Kanban');
     await column(phonePage, 'status:pending').getByTestId('kanban-card').first().waitFor();
     await expect(phonePage.getByTestId('kanban-column-title').allTextContents()).resolves.toEqual(['Aguardando', 'Em atendimento', 'Resolvidos']);
     const firstColumn = await column(phonePage, 'status:pending').boundingBox();
@@ -263,8 +262,7 @@ describe('kanban', () => {
     const agent = await loginToken(AGENT);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page, AGENT);
-    await page.goto('/Kanban');
+    await openSignedIn(page, '/Kanban', AGENT);
     await page.getByTestId('kanban-page').waitFor();
     // Not an admin: no 'All' switch.
     await expect(page.getByTestId('kanban-show-all').count()).resolves.toBe(0);
@@ -308,8 +306,7 @@ describe('kanban', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/Kanban');
+    await openSignedIn(page, '/Kanban');
     const closed = column(page, 'status:closed');
     await expect.poll(() => closed.getByTestId('kanban-column-count').getAttribute('data-count')).toBe(String(total));
     await expect.poll(() => closed.getByTestId('kanban-card').count()).toBe(20);

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -62,7 +62,7 @@ describe('bulk sends', () => {
   it('refuses a form without numbers or with a maximum below the minimum, and sends nothing', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-bulkText').click();
     await page.getByTestId('bulk-page-text').waitFor();
     const before = await campaignCount();
@@ -81,7 +81,7 @@ describe('bulk sends', () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-bulkText').click();
     const numbers = numbersFrom(100, 20);
     const message = `Promoção de hoje ${Date.now()}`;
@@ -134,7 +134,7 @@ describe('bulk sends', () => {
   it('records a voice note on the page and sends it as a voice note', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-bulkAudio').click();
     await page.getByTestId('bulk-page-voice').waitFor();
     await page.getByTestId('audio-record').click();
@@ -155,7 +155,7 @@ describe('bulk sends', () => {
   it('starts by itself a campaign scheduled two minutes ahead', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-bulkText').click();
     const numbers = numbersFrom(400, 2);
     const message = `Agendada ${Date.now()}`;
@@ -196,7 +196,7 @@ describe('bulk sends', () => {
       const context = await newContext(browser, server.baseUrl, { mobile });
       const page = await context.newPage();
       if (!mobile) await page.setViewportSize({ width: 1440, height: 900 });
-      await login(page);
+      await openSignedIn(page);
       for (const [path, testId, name] of pages) {
         await page.goto(path);
         await page.getByTestId(testId).waitFor();

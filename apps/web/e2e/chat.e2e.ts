@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema, ZTicketSchema } from '@zapdesk/shared/messaging';
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { z } from 'zod';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -79,8 +79,7 @@ describe('chat', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     // Pending: read-only with Accept.
     await page.getByTestId('ticket-view').getByTestId('ticket-accept').waitFor();
     await expect(page.getByTestId('message-input').isDisabled()).resolves.toBe(true);
@@ -261,8 +260,7 @@ describe('chat', () => {
       const url = new URL(request.url());
       if (url.pathname === `/api/messages/${ticketId}`) pagesAsked.push(url.searchParams.get('pageNumber') ?? '');
     });
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     await messages(page).filter({ hasText: 'Linha 45' }).waitFor();
     const list = page.getByTestId('messages-list');
     await expect.poll(() => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(5);
@@ -310,8 +308,7 @@ describe('chat', () => {
 
     const context = await newContext(browser, server.baseUrl, { mobile: true });
     const page = await context.newPage();
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     await messages(page).filter({ hasText: 'Preciso de um protocolo' }).waitFor();
     await page.getByTestId('message-input').fill('Segue um link: https://exemplo.com.br/pedido?id=7');
     await page.getByTestId('message-input').press('Enter');
@@ -365,8 +362,7 @@ describe('chat', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     const input = page.getByTestId('message-input');
     await input.fill('Seu pedido saiu para entrega');
     await input.press('Enter');

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { fillTextSetting } from './settings';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
@@ -56,7 +56,7 @@ describe('chatbot', () => {
   it('says where to set Typebot up, takes its settings, frames it, and answers a waiting customer', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-bot').click();
     await page.getByTestId('chatbot-not-set').waitFor();
     await screenshot(page, 'chatbot-01-not-set-pt');

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, pickOption, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { signIn } from './simulator';
 
@@ -69,7 +69,7 @@ describe('connections', () => {
   it('adds a simulated connection, links it through the QR dialog and drives its session', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-connections').click();
     await page.getByTestId('connections-page').waitFor();
     await page.getByTestId('empty-state').waitFor();
@@ -228,7 +228,7 @@ describe('connections', () => {
   it('shows a plain user the table read-only, with live statuses', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page, PLAIN_USER);
+    await openSignedIn(page, '/', PLAIN_USER);
     await page.getByTestId('menu-connections').click();
     await page.getByTestId('connections-page').waitFor();
     await row(page, 'Simulated phone 1').waitFor();

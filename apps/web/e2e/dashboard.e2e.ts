@@ -8,7 +8,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, signIn } from './simulator';
 
@@ -122,7 +122,7 @@ describe('dashboard period', () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page);
+    await openSignedIn(page);
     const chart = page.getByTestId('dashboard-chart');
     await page.getByRole('group', { name: 'Period' }).waitFor();
     await expect(page.getByRole('button', { name: 'Today' }).getAttribute('aria-pressed')).resolves.toBe('true');
@@ -159,7 +159,7 @@ describe('dashboard period', () => {
 
     const phone = await newContext(browser, server.baseUrl, { mobile: true });
     const phonePage = await phone.newPage();
-    await login(phonePage);
+    await openSignedIn(phonePage);
     await phonePage.getByRole('button', { name: 'Last 7 days' }).click();
     await expect.poll(() => phonePage.getByTestId('dashboard-chart').getAttribute('data-days')).toBe(week.join(','));
     await expect.poll(() => rowsOf(phonePage, 'agents').count()).toBe(2);

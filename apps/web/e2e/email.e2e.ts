@@ -8,7 +8,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Browser } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { fillTextSetting } from './settings';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
@@ -57,8 +57,7 @@ describe('e-mail', () => {
   it('takes the SMTP settings, sends a test mail and lists it; exports a conversation with zdg.csv; mails the closing notice', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/settings');
+    await openSignedIn(page, '/settings');
     await page.getByTestId('settings-group-email').waitFor();
     await fillTextSetting(page, api, 'emailHost', '127.0.0.1');
     await fillTextSetting(page, api, 'emailPort', String(smtpPort));

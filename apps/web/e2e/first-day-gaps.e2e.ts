@@ -12,7 +12,7 @@ import { ZMessageListSchema, ZTicketListSchema } from '@zapdesk/shared/messaging
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { z } from 'zod';
 import { FakeVonage } from '../../server/src/test/fake-vonage';
-import { launchBrowser, login, pageErrors, screenshot } from './browser';
+import { launchBrowser, pageErrors, screenshot, openSignedIn } from './browser';
 import { REPO_ROOT, startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -88,7 +88,7 @@ describe('voice notes where Ogg does not play', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const safari = await context(viewport, { noOgg: true });
       const page = await safari.newPage();
-      await login(page);
+      await openSignedIn(page);
       await openChat(page, ticketId);
       const audio = page.getByTestId('message-audio').last();
       await expect.poll(() => audio.getAttribute('data-format')).toBe('m4a');
@@ -115,7 +115,7 @@ describe('voice notes where Ogg does not play', () => {
     }
     const chromium = await context(DESKTOP);
     const page = await chromium.newPage();
-    await login(page);
+    await openSignedIn(page);
     await openChat(page, ticketId);
     await expect.poll(() => page.getByTestId('message-audio').last().getAttribute('data-format')).toBe('original');
     await chromium.close();
@@ -128,7 +128,7 @@ describe('the location card', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const browserContext = await context(viewport);
       const page = await browserContext.newPage();
-      await login(page);
+      await openSignedIn(page);
       await openChat(page, ticketId);
       const card = page.getByTestId('message-location').last();
       await card.waitFor();
@@ -165,7 +165,7 @@ describe("SMS and calls in the customer's chat", () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const browserContext = await context(viewport);
       const page = await browserContext.newPage();
-      await login(page);
+      await openSignedIn(page);
       await openChat(page, ticketId);
       const note = page.getByTestId('chat-phone-send').filter({ hasText: 'Seu pedido saiu para entrega hoje.' });
       await note.waitFor();
@@ -191,7 +191,7 @@ describe('messages-loading alerts', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const browserContext = await context(viewport);
       const page = await browserContext.newPage();
-      await login(page);
+      await openSignedIn(page);
       // Older pages fail until told otherwise.
       let failOlder = true;
       await page.route(/\/api\/messages\/\d+\?pageNumber=2/, (route) => (failOlder ? route.abort('connectionfailed') : route.continue()));
@@ -222,7 +222,7 @@ describe('messages-loading alerts', () => {
     // The whole chat failing: an error in its place, and 'Tentar de novo' brings it.
     const browserContext = await context(DESKTOP);
     const page = await browserContext.newPage();
-    await login(page);
+    await openSignedIn(page);
     let failAll = true;
     await page.route(/\/api\/messages\/\d+(\?|$)/, (route) => (failAll && route.request().method() === 'GET' ? route.abort('connectionfailed') : route.continue()));
     await page.goto(`/tickets/${ticketId}`);
@@ -248,7 +248,7 @@ describe('without ffmpeg on the server', () => {
       const { ticketId } = await customerSends({ media: { base64: VOICE, mimetype: 'audio/ogg; codecs=opus', filename: 'audio.ogg' } }, { api: bareApi, connectionId: id });
       const created = await context(PHONE, { noOgg: true, baseURL: bare.baseUrl });
       const page = await created.newPage();
-      await login(page);
+      await openSignedIn(page);
       await openChat(page, ticketId);
       const fallback = page.getByTestId('message-audio-unsupported');
       await fallback.waitFor();

@@ -9,7 +9,7 @@
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -118,8 +118,7 @@ describe('every action answers at once, whatever the live events do', () => {
     const ticketId = await ticketIdOf(from);
     const page = await desktopPage();
     const live = await holdLiveEvents(page);
-    await login(page);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets');
 
     // Nobody is being served: the Inbox opens on 'Aguardando', where the ticket is.
     await eventually(() => page.getByTestId('tab-pending').getAttribute('aria-selected')).toBe('true');
@@ -205,8 +204,7 @@ describe('every action answers at once, whatever the live events do', () => {
     const ticketId = await ticketIdOf(from);
     const page = await phonePage();
     const live = await holdLiveEvents(page);
-    await login(page);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets');
     await page.getByTestId('tab-pending').click();
     live.hold();
     await page.getByTestId('ticket-row').filter({ hasText: 'Elisa Celular' }).click();
@@ -249,8 +247,7 @@ describe('the list line shows the customer', () => {
       ['desktop', await desktopPage()],
       ['phone', await phonePage()],
     ] as const) {
-      await login(page);
-      await page.goto('/tickets');
+      await openSignedIn(page, '/tickets');
       await page.getByTestId('tab-pending').click();
       const line = page.getByTestId('ticket-row').filter({ hasText: 'Gabi Formatada' }).getByTestId('ticket-last-message');
       await line.waitFor();

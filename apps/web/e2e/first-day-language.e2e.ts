@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAuditListSchema } from '@zapdesk/shared/audit';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
-import { launchBrowser, login, pageErrors, screenshot } from './browser';
+import { launchBrowser, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -123,7 +123,7 @@ describe('the first day in Portuguese', () => {
   it('at 1440×900: media list lines, plurals, a toast after a transfer and a save, exports in Portuguese with local dates', async () => {
     const context = await contextIn('pt-BR', false);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await expectListLines(page, LINES.pt);
     await screenshot(page, 'first-day-language-01-list-1440');
 
@@ -192,7 +192,7 @@ describe('the first day in Portuguese', () => {
   it('at 390×844: the list lines and a save toast on a phone', async () => {
     const context = await contextIn('pt-BR', true);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     // The audio customer's line is now the transfer notice sent to her; the other three are media lines.
     await expectListLines(page, LINES.pt, ['location', 'photo', 'card']);
     await screenshot(page, 'first-day-language-04-list-390');
@@ -215,8 +215,7 @@ describe('the first day in Portuguese', () => {
     const group = (await added.json()) as { id: string };
     const context = await contextIn('pt-BR', true);
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/ZDGGroups');
+    await openSignedIn(page, '/ZDGGroups');
     const row = page.locator(`[data-testid="group-row"][data-group-id="${group.id}"]`);
     await row.click();
     await page.getByTestId('group-subject').fill('Representantes 2027');
@@ -248,7 +247,7 @@ describe('the first day in Portuguese', () => {
   it('in Spanish at 390×844: the list lines and the contacts export', async () => {
     const context = await contextIn('es-ES', true);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     // The audio customer's line is now the transfer notice sent to her; the other three are media lines.
     await expectListLines(page, LINES.es, ['location', 'photo', 'card']);
     await screenshot(page, 'first-day-language-06-list-es-390');

@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, pageErrors, screenshot } from './browser';
+import { launchBrowser, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -30,7 +30,7 @@ async function open(viewport: { width: number; height: number }, credentials?: {
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  await login(page, credentials);
+  await openSignedIn(page, '/', credentials);
   return { context, page };
 }
 

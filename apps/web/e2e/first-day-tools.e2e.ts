@@ -9,7 +9,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -72,7 +72,7 @@ async function open(mobile: boolean): Promise<Page> {
   const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile });
   const page = await context.newPage();
   if (!mobile) await page.setViewportSize({ width: 1440, height: 900 });
-  await login(page);
+  await openSignedIn(page);
   return page;
 }
 

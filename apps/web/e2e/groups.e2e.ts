@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -85,7 +85,7 @@ describe('group tools', () => {
   it('goes through the six tabs in Portuguese: rename, create, close, open, message in groups, private message', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-groups').click();
     await page.getByTestId('groups-page').waitFor();
     await expect(page.getByTestId('page-title').textContent()).resolves.toBe('Grupos');
@@ -177,8 +177,7 @@ describe('group tools', () => {
   it('reads the same in English and fits a phone screen', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'en-US' });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/ZDGGroups');
+    await openSignedIn(page, '/ZDGGroups');
     await page.getByTestId('groups-page').waitFor();
     await expect(page.getByTestId('group-tab-participants').textContent()).resolves.toBe('Private message to all participants');
     await expect.poll(() => page.getByTestId('group-row').count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(4);
@@ -192,8 +191,7 @@ describe('group tools', () => {
 
     const mobile = await newContext(browser, server.baseUrl, { locale: 'en-US', mobile: true });
     const small = await mobile.newPage();
-    await login(small);
-    await small.goto('/ZDGGroups');
+    await openSignedIn(small, '/ZDGGroups');
     await small.getByTestId('group-row').first().waitFor();
     const overflow = await small.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -79,8 +79,7 @@ describe('own tickets', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page, owner);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets', owner);
     await page.getByTestId('tickets-manager').waitFor();
     await page.getByTestId('tickets-show-all').locator('input').uncheck();
     await page.getByTestId('tab-open').click();
@@ -107,7 +106,7 @@ describe('quick answers from the keyboard', () => {
     }
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await openAcceptedChat(page, '5511977770003', 'Dora Teclado');
     const sentBefore = (await outbox()).length;
     const input = page.getByTestId('message-input');
@@ -154,7 +153,7 @@ describe('the menu and the keyboard', () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page);
+    await openSignedIn(page);
     // The side menu is lists of links.
     await expect(page.getByTestId('side-menu').locator('ul > :not(li)').count()).resolves.toBe(0);
     const bulk = page.getByTestId('menu-section-bulk');
@@ -216,8 +215,7 @@ describe('close all', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets');
     await page.getByTestId('tickets-close-all').click();
     const dialog = page.getByTestId('close-all-dialog');
     await dialog.waitFor();
@@ -240,7 +238,7 @@ describe('attachments', () => {
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'), Buffer.alloc(1_250_000, 0x20)]);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     const from = '5511977770010';
     await openAcceptedChat(page, from, 'Hugo Anexo');
     // The contact sends a document with a long name first: it is cut short, whole on hover.
@@ -319,7 +317,7 @@ describe('transfer', () => {
     const lia = { name: 'Lia Financeiro', email: 'lia@e2e.test', password: 'lia-secret-1' };
     const liaId = await idOf(await api('/users', { method: 'POST', body: { ...lia, profile: 'user', queueIds: [finance] } }));
     const liaContext = await newContext(browser, server.baseUrl);
-    await login(await liaContext.newPage(), lia);
+    await openSignedIn(await liaContext.newPage(), '/', lia);
     await expect.poll(async () => ((await (await api('/users/online')).json()) as { userIds: number[] }).userIds).toContain(liaId);
     const from = '5511977770009';
     await writeIn(from, 'Beto Boleto', 'Segunda via, por favor');
@@ -329,8 +327,7 @@ describe('transfer', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     await page.getByTestId('ticket-view').getByTestId('ticket-accept').click();
     await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('open');
     await page.getByTestId('ticket-transfer').click();
@@ -367,8 +364,7 @@ describe('spam', () => {
     const ticketId = await ticketOf(from, 'pending');
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     await page.getByTestId('ticket-view').getByTestId('ticket-accept').waitFor();
     await page.getByTestId('ticket-resolve').click();
     await expect.poll(() => page.getByTestId('ticket-view').getAttribute('data-status')).toBe('closed');
@@ -383,7 +379,7 @@ describe('a deleted ticket', () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page);
+    await openSignedIn(page);
     await openAcceptedChat(page, '5511977770005', 'Ema Apagada');
     // On a wide screen a long message stays within the 600px message column.
     await writeIn('5511977770005', 'Ema Apagada', 'Uma mensagem bem comprida, '.repeat(20));
@@ -406,7 +402,7 @@ describe('translations', () => {
   it('speaks Portuguese in the emoji picker, the Kanban’s screen-reader texts and MUI’s own texts', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await openAcceptedChat(page, '5511977770006', 'Gabi Idioma');
     // The emoji picker: its search and categories, and a search by a Portuguese word.
     await page.getByTestId('message-emoji').click();
@@ -454,7 +450,7 @@ describe('on a phone', () => {
     expect((await api('/quickAnswers', { method: 'POST', body: { shortcut: 'celular', message: 'Pode me chamar no celular, {{name}}.' } })).status).toBe(201);
     const context = await newContext(browser, server.baseUrl, { mobile: true });
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await openAcceptedChat(page, '5511977770011', 'Fábio Celular');
     await page.goto('/tickets');
     await page.getByTestId('ticket-row').first().waitFor();
@@ -544,7 +540,7 @@ describe('small things that looked broken', () => {
     const page = await context.newPage();
     // Nothing waiting: earlier tests' tickets are closed first.
     expect((await api('/ticketsClosed', { method: 'POST', body: {} })).status).toBe(200);
-    await login(page);
+    await openSignedIn(page);
     await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('0');
     await expect(bellBadge(page).getAttribute('class')).resolves.toContain('MuiBadge-invisible');
     await writeIn('5511977770001', 'Bruna Sino', 'Olá, tem alguém aí?');
@@ -562,8 +558,7 @@ describe('small things that looked broken', () => {
     ] as const) {
       const context = await newContext(browser, server.baseUrl, { locale });
       const page = await context.newPage();
-      await login(page);
-      await page.goto('/connections');
+      await openSignedIn(page, '/connections');
       const updated = page.getByTestId('connection-updated').first();
       await updated.waitFor();
       // The connection was updated today: its 'last update' is today's date in the language's order.
@@ -591,7 +586,7 @@ describe('small things that looked broken', () => {
       };
     });
     const signInPage = await context.newPage();
-    await login(signInPage);
+    await openSignedIn(signInPage);
     await signInPage.close();
     // A page that has had no click or key press yet, signed in by the refresh cookie.
     const page = await context.newPage();

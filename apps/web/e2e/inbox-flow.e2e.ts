@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketSchema } from '@zapdesk/shared/messaging';
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { z } from 'zod';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -59,7 +59,7 @@ describe('inbox flow', () => {
   it('a contact writes, the agent accepts and answers with text, emoji, image and voice, resolves, reopens, transfers, and finds it by search', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-tickets').click();
     await page.getByTestId('tab-pending').click();
     const queueList = page.getByTestId('tickets-list-pending');
@@ -163,8 +163,7 @@ describe('inbox flow', () => {
     expect(created.status).toBe(201);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/contacts');
+    await openSignedIn(page, '/contacts');
     const contactRow = page.getByRole('row').filter({ hasText: 'Otávio Contato' });
     await contactRow.getByTestId('contact-start-ticket').click();
     await page.waitForURL(/\/tickets\/\d+$/);

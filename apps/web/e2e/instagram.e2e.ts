@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGraph } from '../../server/src/test/fake-graph';
-import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, pickOption, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 
 const ACCOUNT = { id: '17841400000000009', username: 'lojadamaria', token: 'IGAAT-e2e-token-0123456789' };
@@ -57,8 +57,7 @@ describe('Instagram', () => {
   it('adds the connection, receives a direct message into the inbox, answers it, and explains the 24-hour window', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/connections');
+    await openSignedIn(page, '/connections');
     await page.getByTestId('add-connection').click();
     await page.getByTestId('connection-name').fill('Instagram da loja');
     await pickOption(page, 'connection-channel', 'Instagram');
@@ -120,8 +119,7 @@ describe('Instagram', () => {
   it('sends direct messages by username from /InstaDirect, and fits a phone', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'en-US' });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/InstaDirect');
+    await openSignedIn(page, '/InstaDirect');
     await page.getByTestId('insta-direct-page').waitFor();
     await expect(page.getByTestId('insta-direct-rule').textContent()).resolves.toContain('only people who wrote to it first');
     await page.getByTestId('insta-direct-users').fill('@ana.cliente\nnever.wrote\n@ana.cliente');
@@ -139,8 +137,7 @@ describe('Instagram', () => {
 
     const mobile = await newContext(browser, server.baseUrl, { locale: 'es-ES', mobile: true });
     const phone = await mobile.newPage();
-    await login(phone);
-    await phone.goto('/InstaDirect');
+    await openSignedIn(phone, '/InstaDirect');
     await phone.getByTestId('insta-direct-page').waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await screenshot(phone, 'instagram-06-direct-mobile-es');

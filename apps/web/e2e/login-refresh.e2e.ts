@@ -99,6 +99,8 @@ describe('our login page and the refresh contract', () => {
     await page.getByTestId('user-menu-button').click();
     await page.getByTestId('user-menu-logout').click();
     await page.getByTestId('login-page').waitFor();
+    // The login page's own reads end first: a reload would abort them, which is not a fault.
+    await page.waitForLoadState('networkidle');
     await page.reload();
     await page.getByTestId('login-page').waitFor();
     await page.waitForTimeout(500);

@@ -7,7 +7,7 @@ import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeVonage } from '../../server/src/test/fake-vonage';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { fillTextSetting } from './settings';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
@@ -58,8 +58,7 @@ describe('SMS and calls', () => {
   it('takes the Vonage settings and tests them; sends SMS with the parts counted, shows Vonage ids and a delivery receipt live', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/settings');
+    await openSignedIn(page, '/settings');
     await page.getByTestId('settings-group-vonage').waitFor();
     await page.getByTestId('vonage-test').click();
     await page.locator('.Toastify__toast', { hasText: 'A Vonage não está configurada' }).waitFor();
@@ -128,8 +127,7 @@ describe('SMS and calls', () => {
   it('calls in the language of the screen, and fits a phone', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'en-US' });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/VoiceCall');
+    await openSignedIn(page, '/VoiceCall');
     await page.getByTestId('phone-page-call').waitFor();
     await page.getByTestId('phone-text').fill('Your order has shipped.');
     await expect(page.getByTestId('phone-counter').textContent()).resolves.toBe('23 of 1500 characters · Read in en-US (the language of this screen).');
@@ -146,8 +144,7 @@ describe('SMS and calls', () => {
 
     const mobile = await newContext(browser, server.baseUrl, { locale: 'es-ES', mobile: true });
     const phonePage = await mobile.newPage();
-    await login(phonePage);
-    await phonePage.goto('/SMS');
+    await openSignedIn(phonePage, '/SMS');
     await phonePage.getByTestId('phone-page-sms').waitFor();
     await phonePage.getByTestId('phone-text').fill('Hola');
     expect(await phonePage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, pickOption } from './browser';
+import { launchBrowser, newContext, pageErrors, pickOption, openSignedIn } from './browser';
 import { REPO_ROOT, startServer, type RunningServer } from './server';
 import { apiAs, idOf, signIn, type Api } from './simulator';
 
@@ -41,7 +41,7 @@ describe('roles', () => {
 
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-roles').click();
     await page.getByTestId('roles-page').waitFor();
     await expect.poll(() => page.getByTestId('role-row').count()).toBe(1);
@@ -67,7 +67,7 @@ describe('roles', () => {
 
     const agentContext = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const agentPage = await agentContext.newPage();
-    await login(agentPage, agent);
+    await openSignedIn(agentPage, '/', agent);
     await agentPage.getByTestId('menu-groups').waitFor();
     for (const entry of ['bulkText', 'bulkMediaUrl', 'bulkMediaPath', 'bulkAudio', 'scheduled', 'history', 'users', 'roles', 'settings']) {
       expect(await agentPage.getByTestId(`menu-${entry}`).count(), entry).toBe(0);

@@ -95,7 +95,7 @@ describe('session', () => {
     await otherPage.getByTestId('user-menu-button').click();
     await otherPage.getByTestId('user-menu-logout').click();
     await otherPage.waitForURL('**/login');
-    await page.waitForURL('**/login', { timeout: 10_000 });
+    await page.waitForURL('**/login');
 
     await other.close();
     await context.close();

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -34,7 +34,7 @@ afterAll(async () => {
 async function ptPage(): Promise<Page> {
   const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
   const page = await context.newPage();
-  await login(page);
+  await openSignedIn(page);
   return page;
 }
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors } from './browser';
+import { launchBrowser, newContext, pageErrors, openSignedIn } from './browser';
 import { REPO_ROOT, startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -56,8 +56,7 @@ async function agentOnline(credentials: { email: string; password: string }, mob
   const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile });
   const page = await context.newPage();
   if (!mobile) await page.setViewportSize({ width: 1440, height: 900 });
-  await login(page, credentials);
-  await page.goto('/tickets');
+  await openSignedIn(page, '/tickets', credentials);
   await page.getByTestId('tickets-page').waitFor();
   await page.getByTestId('tab-open').click();
   await page.getByTestId('tickets-list-open').getByTestId('tickets-empty').waitFor();
@@ -70,8 +69,7 @@ describe('auto-assignment', () => {
       const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile });
       const page = await context.newPage();
       if (!mobile) await page.setViewportSize({ width: 1440, height: 900 });
-      await login(page);
-      await page.goto('/queues');
+      await openSignedIn(page, '/queues');
       await page.getByTestId('queues-page').waitFor();
       await page.getByTestId('queue-row').filter({ hasText: 'Suporte' }).getByTestId('queue-edit').click();
       const dialog = page.getByTestId('queue-modal');

@@ -10,7 +10,7 @@ import { CSAT_DEFAULT_QUESTIONS } from '@zapdesk/shared/csat';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { seriousViolations } from './axe';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -56,7 +56,7 @@ afterAll(async () => {
 describe('pesquisa de satisfação', () => {
   it('asks after Resolver and shows the customer’s stars and comment on the ticket', async () => {
     const page = await desktopPage();
-    await login(page);
+    await openSignedIn(page);
 
     // The admin turns the survey on in the connection's dialog; the default question is in Portuguese.
     await page.goto('/connections');
@@ -109,8 +109,7 @@ describe('pesquisa de satisfação', () => {
   it('shows the rating on a phone', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile: true });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets');
     await page.getByTestId('tab-resolved').click();
     await page.getByTestId('ticket-row').filter({ hasText: CUSTOMER.name }).click();
     await eventually(() => page.getByTestId('ticket-rating').getAttribute('data-score')).toBe('5');

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -46,7 +46,7 @@ describe('business hours', () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page);
+    await openSignedIn(page);
     await openQueueHours(page);
     const dialog = page.getByTestId('hours-dialog');
     // A Portuguese screen starts in São Paulo's time zone with Monday to Friday 08:00–18:00.
@@ -105,7 +105,7 @@ describe('business hours', () => {
   it('the hours editor fits a phone', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile: true });
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await openQueueHours(page);
     // What was saved comes back: the holiday and Saturday's hours.
     await page.getByTestId('hours-dialog').getByTestId('hours-holiday').first().waitFor();

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ZTicketSchema, type TTicket } from '@zapdesk/shared/messaging';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn, type Api } from './simulator';
 
@@ -83,8 +83,7 @@ describe('labels', () => {
     const adminContext = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const adminPage = await adminContext.newPage();
     await wide(adminPage);
-    await login(adminPage);
-    await adminPage.goto('/labels');
+    await openSignedIn(adminPage, '/labels');
     await adminPage.getByTestId('labels-page').waitFor();
     await expect(adminPage.getByTestId('page-title').textContent()).resolves.toBe('Etiquetas');
     await expect(adminPage.getByTestId('menu-labels').textContent()).resolves.toBe('Etiquetas');
@@ -117,8 +116,7 @@ describe('labels', () => {
     const agentContext = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await agentContext.newPage();
     await wide(page);
-    await login(page, AGENT);
-    await page.goto(`/tickets/${ticketA.id}`);
+    await openSignedIn(page, `/tickets/${ticketA.id}`, AGENT);
     await page.getByTestId('ticket-view').waitFor();
     await page.getByTestId('ticket-label-picker').click();
     await page.locator(`[data-testid="label-option"][data-label-id="${vip}"]`).click();
@@ -177,8 +175,7 @@ describe('labels', () => {
     // The same on a phone.
     const phone = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile: true });
     const phonePage = await phone.newPage();
-    await login(phonePage, AGENT);
-    await phonePage.goto(`/tickets/${ticketA.id}`);
+    await openSignedIn(phonePage, `/tickets/${ticketA.id}`, AGENT);
     await phonePage.getByTestId('ticket-view').waitFor();
     await expect(phonePage.getByTestId('ticket-label').allTextContents()).resolves.toEqual(['VIP']);
     await screenshot(phonePage, 'labels-05-chat-phone');

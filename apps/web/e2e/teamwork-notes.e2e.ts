@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { z } from 'zod';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -31,7 +31,7 @@ async function outbox() {
 
 async function personIn(page: Page, who: { email: string; password: string }, size = DESKTOP): Promise<void> {
   await page.setViewportSize(size);
-  await login(page, who);
+  await openSignedIn(page, '/', who);
 }
 
 beforeAll(async () => {
@@ -136,8 +136,7 @@ describe('notes and mentions', () => {
 
     // Mobile: Bruno's list and the ticket on a phone-sized screen.
     const mobile = await (await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile: true })).newPage();
-    await login(mobile, BRUNO);
-    await mobile.goto('/mentions');
+    await openSignedIn(mobile, '/mentions', BRUNO);
     await mobile.getByTestId('mention-row').first().waitFor();
     await screenshot(mobile, 'notes-60-mentions-390');
     await mobile.getByTestId('mention-open').first().click();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
 import { ZSimulatorOutboxItemSchema } from '@zapdesk/shared/simulator';
 import { z } from 'zod';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, editOnPhone, idOf, reactOnPhone, scanWhenReady, signIn } from './simulator';
 
@@ -77,8 +77,7 @@ describe('reactions and edits from the phone', () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     const messages = page.getByTestId('messages-list').getByTestId('message');
     await messages.filter({ hasText: 'Meu pedido 4512' }).waitFor();
     await markPage(page);
@@ -113,8 +112,7 @@ describe('reactions and edits from the phone', () => {
     // On a phone: what is there shows at once, and a change of reaction arrives live.
     const phone = await newContext(browser, server.baseUrl, { mobile: true, locale: 'pt-BR' });
     const phonePage = await phone.newPage();
-    await login(phonePage);
-    await phonePage.goto(`/tickets/${ticketId}`);
+    await openSignedIn(phonePage, `/tickets/${ticketId}`);
     const phoneMessages = phonePage.getByTestId('messages-list').getByTestId('message');
     const phoneAnswer = phoneMessages.filter({ hasText: answerText });
     await expect.poll(() => phoneAnswer.getByTestId('message-reactions').textContent()).toBe('❤️');

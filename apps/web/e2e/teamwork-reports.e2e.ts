@@ -9,7 +9,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, pickOption, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, pickOption, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, signIn } from './simulator';
 
@@ -97,7 +97,7 @@ describe('reports page', () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
     await page.setViewportSize({ width: 1440, height: 900 });
-    await login(page);
+    await openSignedIn(page);
     await page.getByRole('link', { name: 'Relatórios' }).click();
     await page.getByTestId('reports-page').waitFor();
     await expect(text(page, 'page-title')).resolves.toBe('Relatórios');
@@ -155,8 +155,7 @@ describe('reports page', () => {
   it('fits a phone: the figures two by two, the charts one under the other', async () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile: true });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/reports');
+    await openSignedIn(page, '/reports');
     await expect.poll(() => text(page, 'report-opened-value')).toBe('5');
     await afterToasts(page);
     await screenshot(page, 'teamwork-reports-02-phone');

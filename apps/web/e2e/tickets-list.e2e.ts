@@ -8,7 +8,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, idOf, scanWhenReady, signIn } from './simulator';
 
@@ -46,8 +46,7 @@ function countOf(page: Page, badge: string): Promise<string | null> {
 async function openTickets(options: { locale?: string; mobile?: boolean } = {}) {
   const context = await newContext(browser, server.baseUrl, options);
   const page = await context.newPage();
-  await login(page);
-  await page.goto('/tickets');
+  await openSignedIn(page, '/tickets');
   await page.getByTestId('tickets-manager').waitFor();
   return { context, page };
 }
@@ -246,8 +245,7 @@ describe('tickets list', () => {
     });
     const shown = () => page.evaluate(() => ('shownNotifications' in window && Array.isArray(window.shownNotifications) ? window.shownNotifications.map(String) : []));
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets');
     await page.getByTestId('tickets-manager').waitFor();
     const bell = page.getByTestId('notifications-button');
     await expect.poll(async () => Number(await bell.getAttribute('data-count')), POLL).toBeGreaterThan(0);
@@ -328,8 +326,7 @@ describe('tickets list', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page, agent);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets', agent);
     await page.getByTestId('tickets-manager').waitFor();
     await expect(page.getByTestId('tickets-show-all').count()).resolves.toBe(0);
     await expect(page.getByTestId('tickets-queue-filter-count').textContent()).resolves.toBe('1/1');

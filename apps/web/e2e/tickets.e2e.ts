@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, scanWhenReady, signIn } from './simulator';
 
@@ -57,7 +57,7 @@ describe('tickets', () => {
   it('follows a conversation live from the queue to resolved', async () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
+    await openSignedIn(page);
     await page.getByTestId('menu-tickets').click();
     await page.getByTestId('tickets-page').waitFor();
     await page.getByTestId('ticket-placeholder').waitFor();
@@ -213,8 +213,7 @@ describe('tickets', () => {
   it('shows one column at a time on a phone', async () => {
     const context = await newContext(browser, server.baseUrl, { mobile: true });
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets');
     const row = page.getByTestId('tickets-list-open').getByTestId('ticket-row').filter({ hasText: CONTACT.name });
     await row.waitFor();
     await expect(page.getByTestId('ticket-placeholder').isVisible()).resolves.toBe(false);
@@ -248,8 +247,7 @@ describe('tickets', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto(`/tickets/${ticketId}`);
+    await openSignedIn(page, `/tickets/${ticketId}`);
     await messages(page).filter({ hasText: 'Mensagem 25' }).waitFor();
     // The newest page (20) shows, scrolled to the bottom; scrolling to the top brings the rest.
     await expect(messages(page).count()).resolves.toBe(20);
@@ -303,8 +301,7 @@ describe('tickets', () => {
     await expect.poll(pendingNow).toBe(21);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets');
     await page.getByTestId('tab-pending').click();
     await expect.poll(() => countOf(page, 'pending')).toBe('21');
     // The list is virtualized: it loaded 20 tickets but holds only the rows in view.
@@ -333,8 +330,7 @@ describe('tickets', () => {
     expect((await api('/users', { method: 'POST', body: { ...agent, profile: 'user', queueIds: [queueId] } })).status).toBe(201);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
-    await login(page, agent);
-    await page.goto('/tickets');
+    await openSignedIn(page, '/tickets', agent);
     await page.getByTestId('tickets-manager').waitFor();
     await expect(page.getByTestId('tickets-show-all').count()).resolves.toBe(0);
     // The admin's own conversation is not hers; the unassigned queue is: with nothing of hers

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, signIn, type Api } from './simulator';
 
@@ -86,7 +86,7 @@ describe('webhooks', () => {
     const context = await newContext(browser, server.baseUrl, { locale: 'pt-BR' });
     const page = await context.newPage();
     await wide(page);
-    await login(page);
+    await openSignedIn(page);
 
     // The page is in the admin menu; empty, it says what a webhook is for and how to check a signature.
     await page.getByTestId('menu-webhooks').click();
@@ -197,8 +197,7 @@ describe('webhooks', () => {
     // On a phone: the list, the deliveries and the detail.
     const phone = await newContext(browser, server.baseUrl, { locale: 'pt-BR', mobile: true });
     const phonePage = await phone.newPage();
-    await login(phonePage);
-    await phonePage.goto('/webhooks');
+    await openSignedIn(phonePage, '/webhooks');
     await phonePage.getByTestId('webhook-row').waitFor();
     await shoot(phonePage, 'webhooks-08-list-390');
     await phonePage.getByTestId('webhook-more').click();
