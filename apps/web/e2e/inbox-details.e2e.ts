@@ -550,6 +550,32 @@ describe('small things that looked broken', () => {
     await context.close();
   });
 
+  it('counts a message that came while the page was still joining its live rooms', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    expect((await api('/ticketsClosed', { method: 'POST', body: {} })).status).toBe(200);
+    // The page's joins (socket.io frames '42<ack>["join…') wait in the socket until the customer has written.
+    const held: string[] = [];
+    const live = { holding: true, toServer: (_frame: string) => {} };
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const upstream = ws.connectToServer();
+      live.toServer = (frame) => upstream.send(frame);
+      ws.onMessage((message) => {
+        if (live.holding && typeof message === 'string' && /^42\d*\["join/.test(message)) held.push(message);
+        else upstream.send(message);
+      });
+      upstream.onMessage((message) => ws.send(message));
+    });
+    await openSignedIn(page);
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('0');
+    await writeIn('5511977770012', 'Íris Cedo', 'Cheguei antes de a página entrar nas salas');
+    live.holding = false;
+    for (const frame of held) live.toServer(frame);
+    await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('1');
+    await context.close();
+  });
+
   it('writes dates in the interface’s language', async () => {
     const pad = (n: number) => String(n).padStart(2, '0');
     for (const [locale, expected] of [

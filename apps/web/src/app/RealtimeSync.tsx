@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import type { ServerToClientEvents } from '@zapdesk/shared/realtime';
 import { endSessionLocally } from '../core/api/client';
 import { useAuth } from '../core/auth/AuthProvider';
-import { useSocket } from '../core/realtime/SocketProvider';
+import { onRoomsJoined, useSocket } from '../core/realtime/SocketProvider';
 import { applyCampaignEvent } from '../features/campaigns/campaigns.api';
 import { applyContactEvent } from '../features/contacts/contacts.api';
 import { applyLabelEvent } from '../features/labels/labels.api';
@@ -50,13 +50,9 @@ export function RealtimeSync() {
     const onAppMessage: ServerToClientEvents['appMessage'] = (payload) => applyAppMessageEvent(queryClient, payload, userRef.current);
     const onCampaign: ServerToClientEvents['campaign'] = (payload) => applyCampaignEvent(queryClient, payload);
     const onLabel: ServerToClientEvents['label'] = (payload) => applyLabelEvent(queryClient, payload);
-    // Events missed while the socket was down (a network blip) are not replayed: read the tickets again.
-    let connectedBefore = socket.connected;
-    const onConnect = () => {
-      if (connectedBefore) void queryClient.invalidateQueries({ queryKey: ticketsKeys.all });
-      connectedBefore = true;
-    };
-    socket.on('connect', onConnect);
+    // Ticket events sent before the socket had joined its rooms (while the page was opening, or
+    // during a network blip) are not replayed: once joined, the tickets are read again.
+    const stopJoined = onRoomsJoined(socket, () => void queryClient.invalidateQueries({ queryKey: ticketsKeys.all }));
     socket.on('user', onUser);
     socket.on('ticket', onTicket);
     socket.on('appMessage', onAppMessage);
@@ -69,7 +65,7 @@ export function RealtimeSync() {
     socket.on('campaign', onCampaign);
     socket.on('label', onLabel);
     return () => {
-      socket.off('connect', onConnect);
+      stopJoined();
       socket.off('user', onUser);
       socket.off('ticket', onTicket);
       socket.off('appMessage', onAppMessage);

@@ -14,6 +14,21 @@ export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const SocketContext = createContext<AppSocket | null>(null);
 
+/** Who hears that a socket has joined its rooms (onRoomsJoined). */
+const joinedListeners = new WeakMap<AppSocket, Set<() => void>>();
+
+/**
+ * Calls `listener` each time the socket has joined its rooms after a connect, the first one
+ * included. An event sent before then reached no room of this tab and is not replayed: what was
+ * read before it may have missed one. Returns the unsubscribe.
+ */
+export function onRoomsJoined(socket: AppSocket, listener: () => void): () => void {
+  const listeners = joinedListeners.get(socket) ?? new Set();
+  joinedListeners.set(socket, listeners);
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** How many refresh-and-reconnect rounds to try before waiting for the next token change. */
 const MAX_RECOVERIES = 3;
 
@@ -49,8 +64,10 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     // the notification room (the bell) and every status list (tickets lists, Kanban, dashboard).
     next.on('connect', () => {
       recoveries = 0;
-      next.emit('joinNotification');
-      for (const status of TICKET_STATUSES) next.emit('joinTickets', status);
+      const joins = [new Promise((joined) => next.emit('joinNotification', joined)), ...TICKET_STATUSES.map((status) => new Promise((joined) => next.emit('joinTickets', status, joined)))];
+      void Promise.all(joins).then(() => {
+        if (!disposed && next.connected) for (const listener of joinedListeners.get(next) ?? []) listener();
+      });
     });
     next.on('connect_error', () => {
       // While `active`, the client retries by itself (a network blip); otherwise the server said no.
