@@ -73,6 +73,7 @@ let refreshInFlight: Promise<TLoginResponse | null> | null = null;
 let rotationInFlight: Promise<unknown> | null = null;
 /** A sign-out is under way: the server ends the session (and drops the socket) before it answers. */
 let signingOut = false;
+const LOGOUT_PATH = '/auth/logout';
 
 /**
  * Signs out: the server ends every session of the user, then this tab forgets its token. While
@@ -81,7 +82,7 @@ let signingOut = false;
 export async function signOut(): Promise<void> {
   signingOut = true;
   try {
-    await requestRaw('/auth/logout', { method: 'DELETE' });
+    await requestRaw(LOGOUT_PATH, { method: 'DELETE' });
   } catch {
     // The session ends locally whatever the server answered.
   } finally {
@@ -149,6 +150,9 @@ export function refreshSession(): Promise<TLoginResponse | null> {
 
 /** Sends a request and returns the raw response once it succeeded (after one refresh-and-retry). */
 export async function requestRaw(path: string, options: RequestOptions = {}): Promise<Response> {
+  // Signing out: the server may already have ended the session and would answer 403 to a call that
+  // needs it (a list or the dashboard refreshing meanwhile), an error in the console for nothing.
+  if (signingOut && !options.sessionless && path !== LOGOUT_PATH) throw new ApiError({ status: 401, code: 'ERR_SESSION_EXPIRED', message: 'signing out' });
   let response = await send(path, options);
   if (!options.sessionless && response.status === 403) {
     const error = await ApiError.fromResponse(response.clone());
