@@ -4,7 +4,7 @@
  * a change there applies at once. Errors leave here as AppErrors carrying Vonage's status or
  * code only: the SDK's own errors hold the request, with its credentials, and are never logged.
  */
-import { Vonage } from '@vonage/server-sdk';
+import type { Vonage } from '@vonage/server-sdk';
 import type { CallLanguage } from '@zapdesk/shared/vonage';
 import type { AppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -25,7 +25,12 @@ async function readCredentials(ctx: AppContext): Promise<Credentials> {
   };
 }
 
-function client(ctx: AppContext, credentials: Partial<Credentials>): Vonage {
+/**
+ * The SDK is loaded on the first call to Vonage: it brings every Vonage API (about 800 modules,
+ * a third of what the server loads), and most servers never send an SMS.
+ */
+async function client(ctx: AppContext, credentials: Partial<Credentials>): Promise<Vonage> {
+  const { Vonage } = await import('@vonage/server-sdk');
   return new Vonage(credentials, { restHost: ctx.config.vonageRestUrl, apiHost: ctx.config.vonageApiUrl, timeout: REQUEST_TIMEOUT_MS });
 }
 
@@ -65,7 +70,7 @@ export async function getBalance(ctx: AppContext): Promise<{ value: number; auto
   const { apiKey, apiSecret } = await readCredentials(ctx);
   if (!apiKey || !apiSecret) throw new AppError('ERR_VONAGE_NOT_CONFIGURED');
   try {
-    const balance = await client(ctx, { apiKey, apiSecret }).accounts.getBalance();
+    const balance = await (await client(ctx, { apiKey, apiSecret })).accounts.getBalance();
     return { value: Number(balance.value), autoReload: Boolean(balance.autoReload) };
   } catch (error) {
     throw classify(error);
@@ -77,7 +82,9 @@ export async function sendSms(ctx: AppContext, sms: { from: string; to: string; 
   const { apiKey, apiSecret } = await readCredentials(ctx);
   if (!apiKey || !apiSecret) throw new AppError('ERR_VONAGE_NOT_CONFIGURED');
   try {
-    const answer = await client(ctx, { apiKey, apiSecret }).sms.send({
+    const answer = await (
+      await client(ctx, { apiKey, apiSecret })
+    ).sms.send({
       from: sms.from,
       to: sms.to,
       text: sms.text,
@@ -98,7 +105,9 @@ export async function createCall(ctx: AppContext, call: { from: string; to: stri
   const { applicationId, privateKey } = await readCredentials(ctx);
   if (!applicationId || !privateKey) throw new AppError('ERR_VONAGE_NOT_CONFIGURED');
   try {
-    const answer = await client(ctx, { applicationId, privateKey }).voice.createOutboundCall({
+    const answer = await (
+      await client(ctx, { applicationId, privateKey })
+    ).voice.createOutboundCall({
       to: [{ type: 'phone', number: call.to }],
       from: { type: 'phone', number: call.from },
       ncco: [{ action: 'talk', text: call.text, language: call.language }],
