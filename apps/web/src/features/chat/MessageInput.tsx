@@ -104,10 +104,11 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     await runSend(() => sendTextMessage(ticket.id, body, replyTo?.id));
   };
 
-  // Picked, pasted or dropped files wait in the preview until Send.
+  // Picked, pasted or dropped files wait in the preview until Send. A pick while the last
+  // message is still being sent is kept (the preview's Send waits for it), not dropped unseen.
   const [pendingFiles, setPendingFiles] = useState<File[]>([]);
   const addFiles = (files: File[]) => {
-    if (files.length === 0 || !enabled || sending) return;
+    if (files.length === 0 || !enabled) return;
     setPendingFiles((current) => [...current, ...files].slice(0, LIMITS.filesPerMessage));
   };
   const pickFiles = (event: ChangeEvent<HTMLInputElement>) => {
