@@ -70,7 +70,8 @@ export async function getBalance(ctx: AppContext): Promise<{ value: number; auto
   const { apiKey, apiSecret } = await readCredentials(ctx);
   if (!apiKey || !apiSecret) throw new AppError('ERR_VONAGE_NOT_CONFIGURED');
   try {
-    const balance = await (await client(ctx, { apiKey, apiSecret })).accounts.getBalance();
+    const vonage = await client(ctx, { apiKey, apiSecret });
+    const balance = await vonage.accounts.getBalance();
     return { value: Number(balance.value), autoReload: Boolean(balance.autoReload) };
   } catch (error) {
     throw classify(error);
@@ -82,9 +83,8 @@ export async function sendSms(ctx: AppContext, sms: { from: string; to: string; 
   const { apiKey, apiSecret } = await readCredentials(ctx);
   if (!apiKey || !apiSecret) throw new AppError('ERR_VONAGE_NOT_CONFIGURED');
   try {
-    const answer = await (
-      await client(ctx, { apiKey, apiSecret })
-    ).sms.send({
+    const vonage = await client(ctx, { apiKey, apiSecret });
+    const answer = await vonage.sms.send({
       from: sms.from,
       to: sms.to,
       text: sms.text,
@@ -105,9 +105,8 @@ export async function createCall(ctx: AppContext, call: { from: string; to: stri
   const { applicationId, privateKey } = await readCredentials(ctx);
   if (!applicationId || !privateKey) throw new AppError('ERR_VONAGE_NOT_CONFIGURED');
   try {
-    const answer = await (
-      await client(ctx, { applicationId, privateKey })
-    ).voice.createOutboundCall({
+    const vonage = await client(ctx, { applicationId, privateKey });
+    const answer = await vonage.voice.createOutboundCall({
       to: [{ type: 'phone', number: call.to }],
       from: { type: 'phone', number: call.from },
       ncco: [{ action: 'talk', text: call.text, language: call.language }],
