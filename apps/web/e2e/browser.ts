@@ -92,6 +92,34 @@ export async function openSignedIn(page: Page, path = '/', credentials: { email:
   await page.getByTestId('app-bar').waitFor();
 }
 
+/**
+ * What a page asked the API and heard on its socket, with the milliseconds since the call, for a
+ * failure to say what the page saw (`explain` adds it to the error).
+ */
+export function recordTrail(page: Page): { explain: (error: unknown) => Error } {
+  const started = Date.now();
+  const lines: string[] = [];
+  const note = (line: string) => lines.push(`${Date.now() - started} ms ${line}`);
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/api/')) note(`${response.request().method()} ${url.pathname} ${response.status()}`);
+  });
+  page.on('websocket', (socket) => {
+    note('socket opened');
+    socket.on('framereceived', ({ payload }) => {
+      // socket.io's connect, connect_error and disconnect packets (40, 44, 41), not the events.
+      if (typeof payload === 'string' && /^4[014]/.test(payload)) note(`socket heard ${payload.slice(0, 80)}`);
+    });
+    socket.on('close', () => note('socket closed'));
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`at ${new URL(frame.url()).pathname}`);
+  });
+  return {
+    explain: (error) => new Error(`${error instanceof Error ? error.message : String(error)}\n--- what the page saw ---\n${lines.join('\n')}`),
+  };
+}
+
 /** Opens an MUI select found by its test id and picks the option with the given text. */
 export async function pickOption(page: Page, selectTestId: string, optionText: string): Promise<void> {
   await page.getByTestId(selectTestId).getByRole('combobox').click();

@@ -5,7 +5,7 @@
  */
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newContext, pageErrors, screenshot } from './browser';
+import { launchBrowser, login, newContext, pageErrors, recordTrail, screenshot } from './browser';
 import { ADMIN, startServer, type RunningServer } from './server';
 
 let server: RunningServer;
@@ -66,6 +66,7 @@ describe('session', () => {
 
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
+    const trail = recordTrail(page);
     await login(page, { email: 'pat@e2e.test', password: 'first-pass' });
     await page.getByTestId('user-menu-button').click();
     await page.getByTestId('user-menu-profile').click();
@@ -95,9 +96,25 @@ describe('session', () => {
     await otherPage.getByTestId('user-menu-button').click();
     await otherPage.getByTestId('user-menu-logout').click();
     await otherPage.waitForURL('**/login');
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login').catch((error: unknown) => {
+      throw trail.explain(error);
+    });
 
     await other.close();
+    await context.close();
+  });
+
+  it('ends the session on the server when signing out after the access token expired', async () => {
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await login(page);
+    await page.getByTestId('user-menu-button').click();
+    // The tab was left open past its access token's life (3 s here, 15 minutes by default).
+    await sleep(4000);
+    await page.getByTestId('user-menu-logout').click();
+    await page.waitForURL('**/login');
+    // The browser's refresh cookie no longer opens a session: the server ended it, not only the tab.
+    expect((await context.request.post('/api/auth/refresh_token')).status()).toBe(401);
     await context.close();
   });
 

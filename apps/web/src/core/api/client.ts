@@ -118,9 +118,15 @@ export async function withSessionRotation<T>(work: () => Promise<T>): Promise<T>
  * Resolves null (and ends the local session) when there is no valid cookie, or no token stored.
  */
 export function refreshSession(): Promise<TLoginResponse | null> {
-  // Nobody is signed in on this browser (no token stored), or the user is signing out: nothing to
-  // restore, and asking would only be a 401 in the console.
+  // The user is signing out: nothing to restore (the socket the server drops would ask), and
+  // asking would only be a 401 in the console.
   if (signingOut) return Promise.resolve(null);
+  return refreshNow();
+}
+
+/** The refresh itself. The sign-out's own call uses it when it found the access token expired. */
+function refreshNow(): Promise<TLoginResponse | null> {
+  // Nobody is signed in on this browser (no token stored): nothing to restore.
   if (getToken() === null) {
     endSessionLocally();
     return Promise.resolve(null);
@@ -157,7 +163,9 @@ export async function requestRaw(path: string, options: RequestOptions = {}): Pr
   if (!options.sessionless && response.status === 403) {
     const error = await ApiError.fromResponse(response.clone());
     if (error.code === 'ERR_SESSION_EXPIRED') {
-      const session = await refreshSession();
+      // The sign-out refreshes too: a tab left open past its access token's life must still end
+      // the session on the server, not only forget it here.
+      const session = await (path === LOGOUT_PATH ? refreshNow() : refreshSession());
       if (!session) throw error;
       response = await send(path, options);
     }
