@@ -386,4 +386,58 @@ describe('chat', () => {
     expect(pageErrors).toEqual([]);
     await context.close();
   });
+
+  it('keeps a picture picked while the last message is still being sent, without that text as its caption, and sends it after', async () => {
+    const contact = z.object({ id: z.number() }).parse(await (await api('/contacts', { method: 'POST', body: { name: 'Rita Rápida', number: '5511955554444', email: '' } })).json());
+    const created = await api('/tickets', { method: 'POST', body: { contactId: contact.id, status: 'open', userId: adminId } });
+    expect(created.status).toBe(201);
+    const ticketId = await idOf(created);
+
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    await openSignedIn(page, `/tickets/${ticketId}`);
+    // The server stores and sends the text at once; its answer to the browser is held, as on a
+    // slow network, so the live event shows the message while the input is still sending it.
+    let release = () => {};
+    const answerHeld = new Promise<void>((resolve) => (release = resolve));
+    let textSends = 0;
+    await page.route(`**/api/messages/${ticketId}`, async (route) => {
+      if (route.request().method() !== 'POST' || !(route.request().headers()['content-type'] ?? '').includes('json')) return route.fallback();
+      textSends += 1;
+      const response = await route.fetch();
+      await answerHeld;
+      await route.fulfill({ response });
+    });
+
+    const input = page.getByTestId('message-input');
+    await input.fill('Já te mando a foto');
+    await input.press('Enter');
+    await messages(page).filter({ hasText: 'Já te mando a foto' }).waitFor();
+    expect(textSends).toBe(1);
+    await expect(page.getByTestId('message-attach').isDisabled()).resolves.toBe(true);
+
+    // A quick user picks the picture now (or pastes or drops it): it waits in the preview.
+    await page.getByTestId('message-file').setInputFiles({ name: 'comprovante.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+    const preview = page.getByTestId('attachments-preview');
+    await preview.waitFor();
+    await expect(preview.textContent()).resolves.toContain('comprovante.png');
+    // The text in the input is the message on its way, not this picture's caption.
+    await expect(page.getByTestId('attachment-caption').inputValue()).resolves.toBe('');
+    await expect(page.getByTestId('attachments-send').isDisabled()).resolves.toBe(true);
+
+    // The text's answer comes; the preview's Send is free and sends the picture alone.
+    release();
+    await expect.poll(() => page.getByTestId('attachments-send').isEnabled()).toBe(true);
+    await page.getByTestId('attachments-send').click();
+    await messages(page)
+      .filter({ has: page.getByTestId('message-image') })
+      .waitFor();
+    const media = () => outbox().then((items) => items.filter((item) => item.kind === 'media' && item.to.startsWith('5511955554444')));
+    await expect.poll(async () => (await media()).length).toBe(1);
+    expect((await media())[0]?.body).toBe('');
+    await expect(messages(page).filter({ hasText: 'Já te mando a foto' }).count()).resolves.toBe(1);
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
 });

@@ -12,7 +12,7 @@ import InputBase from '@mui/material/InputBase';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ChangeEvent, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@zapdesk/shared/domain';
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
@@ -24,6 +24,7 @@ import { toastError } from '../../core/ui/toastError';
 import { AttachmentsPreview } from './AttachmentsPreview';
 import { AudioRecorder, type RecorderState } from './AudioRecorder';
 import { EmojiPickerButton } from './EmojiPickerButton';
+import { usePendingFiles } from './usePendingFiles';
 import { QUICK_ANSWERS_LIST_ID, QuickAnswerSuggestions, quickAnswerOptionId, quickAnswerSearch, useQuickAnswers } from './QuickAnswerSuggestions';
 import { saveMessageInCache, sendMediaMessage, sendTextMessage } from '../tickets/tickets.api';
 
@@ -104,30 +105,10 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     await runSend(() => sendTextMessage(ticket.id, body, replyTo?.id));
   };
 
-  // Picked, pasted or dropped files wait in the preview until Send. A pick while the last
-  // message is still being sent is kept (the preview's Send waits for it), not dropped unseen.
-  const [pendingFiles, setPendingFiles] = useState<File[]>([]);
-  const addFiles = (files: File[]) => {
-    if (files.length === 0 || !enabled) return;
-    setPendingFiles((current) => [...current, ...files].slice(0, LIMITS.filesPerMessage));
-  };
-  const pickFiles = (event: ChangeEvent<HTMLInputElement>) => {
-    addFiles(Array.from(event.target.files ?? []));
-    event.target.value = '';
-  };
+  const attachments = usePendingFiles(enabled);
   const sendFiles = async (caption: string) => {
-    if (await runSend(() => sendMediaMessage(ticket.id, pendingFiles, caption.trim(), replyTo?.id))) setPendingFiles([]);
-  };
-  const onPaste = (event: ClipboardEvent<HTMLElement>) => {
-    const files = Array.from(event.clipboardData.files);
-    if (files.length === 0) return;
-    event.preventDefault();
-    addFiles(files);
-  };
-  const onDrop = (event: DragEvent<HTMLElement>) => {
-    if (!event.dataTransfer.types.includes('Files')) return;
-    event.preventDefault();
-    addFiles(Array.from(event.dataTransfer.files));
+    const files = attachments.files;
+    if (await runSend(() => sendMediaMessage(ticket.id, files, caption.trim(), replyTo?.id))) attachments.sent(files);
   };
 
   const sendAudio = async (file: File) => {
@@ -208,16 +189,19 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
     <Box
       sx={{ position: 'relative', borderTop: 1, borderColor: 'divider', bgcolor: '#F0F2F5', px: 1, py: 1 }}
       onDragOver={(event) => event.dataTransfer.types.includes('Files') && event.preventDefault()}
-      onDrop={onDrop}
+      onDrop={attachments.drop}
       data-testid="message-input-bar"
     >
-      {pendingFiles.length ? (
+      {attachments.files.length ? (
         <AttachmentsPreview
-          files={pendingFiles}
-          caption={text}
+          key={attachments.round}
+          files={attachments.files}
+          // While a text is being sent, the input still holds it: that text is on its way and must
+          // not go out again as the picture's caption.
+          caption={sending ? '' : text}
           sending={sending}
-          onRemove={(index) => setPendingFiles((current) => current.filter((_, i) => i !== index))}
-          onCancel={() => setPendingFiles([])}
+          onRemove={attachments.remove}
+          onCancel={attachments.clear}
           onSend={(caption) => void sendFiles(caption)}
         />
       ) : null}
@@ -244,7 +228,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
         {recording ? null : (
           <>
             <EmojiPickerButton disabled={!enabled || sending} onPick={insertAtCursor} />
-            <input ref={fileRef} type="file" multiple hidden onChange={pickFiles} data-testid="message-file" />
+            <input ref={fileRef} type="file" multiple hidden onChange={attachments.pick} data-testid="message-file" />
             <IconButton disabled={!enabled || sending} onClick={() => fileRef.current?.click()} aria-label={t('chat.attach')} data-testid="message-attach">
               <AttachFile />
             </IconButton>
@@ -254,7 +238,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: Props) {
                 value={text}
                 onChange={(event) => changeText(event.target.value)}
                 onKeyDown={onKeyDown}
-                onPaste={onPaste}
+                onPaste={attachments.paste}
                 disabled={!enabled}
                 placeholder={enabled ? t('chat.inputPlaceholder') : ticket.status === 'pending' ? t('ticketStates.waitingPlaceholder') : t('ticketStates.resolvedPlaceholder')}
                 multiline
