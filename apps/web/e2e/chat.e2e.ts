@@ -44,6 +44,18 @@ async function ticket(id: number) {
   return ZTicketSchema.parse(await (await api(`/tickets/${id}`)).json());
 }
 
+/** An open ticket of the admin's with a new contact, its chat opened in a fresh browser context. */
+async function openChatWith(contact: { name: string; number: string }) {
+  const created = z.object({ id: z.number() }).parse(await (await api('/contacts', { method: 'POST', body: { ...contact, email: '' } })).json());
+  const ticket = await api('/tickets', { method: 'POST', body: { contactId: created.id, status: 'open', userId: adminId } });
+  expect(ticket.status).toBe(201);
+  const ticketId = await idOf(ticket);
+  const context = await newContext(browser, server.baseUrl);
+  const page = await context.newPage();
+  await openSignedIn(page, `/tickets/${ticketId}`);
+  return { context, page, ticketId, contactId: created.id };
+}
+
 function messages(page: Page) {
   return page.getByTestId('messages-list').getByTestId('message');
 }
@@ -355,14 +367,7 @@ describe('chat', () => {
 
   it("shows a reply the phone network refuses as 'Not sent' with Retry, which sends it once the number is right", async () => {
     // Numbers of the country code 999 have no account on the simulated network.
-    const contact = z.object({ id: z.number() }).parse(await (await api('/contacts', { method: 'POST', body: { name: 'Número Errado', number: '+9991199887766', email: '' } })).json());
-    const created = await api('/tickets', { method: 'POST', body: { contactId: contact.id, status: 'open', userId: adminId } });
-    expect(created.status).toBe(201);
-    const ticketId = await idOf(created);
-
-    const context = await newContext(browser, server.baseUrl);
-    const page = await context.newPage();
-    await openSignedIn(page, `/tickets/${ticketId}`);
+    const { context, page, contactId } = await openChatWith({ name: 'Número Errado', number: '+9991199887766' });
     const input = page.getByTestId('message-input');
     await input.fill('Seu pedido saiu para entrega');
     await input.press('Enter');
@@ -375,7 +380,7 @@ describe('chat', () => {
     expect((await outbox()).some((item) => item.body === 'Seu pedido saiu para entrega')).toBe(false);
 
     // The number is corrected; Retry sends the same message, once.
-    expect((await api(`/contacts/${contact.id}`, { method: 'PUT', body: { name: 'Número Certo', number: '5511998877665', email: '' } })).status).toBe(200);
+    expect((await api(`/contacts/${contactId}`, { method: 'PUT', body: { name: 'Número Certo', number: '5511998877665', email: '' } })).status).toBe(200);
     await bubble.getByTestId('message-retry').click();
     await expect.poll(() => bubble.getByTestId('message-send-failed').count()).toBe(0);
     await bubble.getByTestId('message-ack').waitFor();
@@ -388,14 +393,7 @@ describe('chat', () => {
   });
 
   it('keeps a picture picked while the last message is still being sent, without that text as its caption, and sends it after', async () => {
-    const contact = z.object({ id: z.number() }).parse(await (await api('/contacts', { method: 'POST', body: { name: 'Rita Rápida', number: '5511955554444', email: '' } })).json());
-    const created = await api('/tickets', { method: 'POST', body: { contactId: contact.id, status: 'open', userId: adminId } });
-    expect(created.status).toBe(201);
-    const ticketId = await idOf(created);
-
-    const context = await newContext(browser, server.baseUrl);
-    const page = await context.newPage();
-    await openSignedIn(page, `/tickets/${ticketId}`);
+    const { context, page, ticketId } = await openChatWith({ name: 'Rita Rápida', number: '5511955554444' });
     // The server stores and sends the text at once; its answer to the browser is held, as on a
     // slow network, so the live event shows the message while the input is still sending it.
     let release = () => {};
