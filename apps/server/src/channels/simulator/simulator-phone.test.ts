@@ -34,6 +34,15 @@ describe('simulated phone state', () => {
       body: 'oi',
       timestamp: new Date('2026-11-20T10:00:00Z'),
     });
+    // The same message tried again (its sender had no acknowledgement yet) is kept once.
+    phone.remember({
+      providerId: 'IN-1',
+      chat: { kind: 'person', number: '5511999990000' },
+      sender: { number: '5511999990000' },
+      fromMe: false,
+      body: 'oi',
+      timestamp: new Date('2026-11-20T10:00:00Z'),
+    });
     phone.edit('IN-1', 'oi, tudo bem?');
     phone.read(['IN-1']);
 
@@ -75,5 +84,38 @@ describe('simulated phone state', () => {
     expect(again.outbox().map((o) => o.id)).toEqual(['OUT-1']);
     again.receive(sent('OUT-3', 'Tchau'));
     expect(new SimulatorPhone(file).outbox().map((o) => o.id)).toEqual(['OUT-1', 'OUT-3']);
+  });
+
+  it('compacts a log kept in the database once it has doubled, not at every write once its state is past the limit', async () => {
+    const rows: string[] = [];
+    let rewrites = 0;
+    const log = {
+      lines: async () => [...rows],
+      append: async (line: string) => void rows.push(line),
+      replace: async (lines: string[]) => {
+        rewrites += 1;
+        rows.splice(0, rows.length, ...lines);
+      },
+    };
+    const phone = new SimulatorPhone(log);
+    await phone.load();
+    // 200 chats: a chat's history keeps its last 500 messages, the phone's state holds them all.
+    const chat = (i: number) => ({ kind: 'person' as const, number: String(5511999990000 + (i % 200)) });
+    const say = (i: number) => phone.remember({ providerId: `IN-${i}`, chat: chat(i), sender: { number: chat(i).number }, fromMe: false, body: `m${i}`, timestamp: new Date(1_800_000_000_000 + i) });
+    // A state of 50,001 messages: the log passes the limit and is compacted once.
+    for (let i = 0; i <= 50_000; i += 1) say(i);
+    await phone.flushed();
+    expect(rewrites).toBe(1);
+    // Each message after it is appended: the state is past the limit, but the log has not doubled.
+    for (let i = 50_001; i < 50_101; i += 1) say(i);
+    await phone.flushed();
+    expect(rewrites).toBe(1);
+    expect(rows.length).toBeGreaterThan(50_100);
+
+    const again = new SimulatorPhone(log);
+    await again.load();
+    expect(again.history(chat(50_100))).toHaveLength(251);
+    expect(again.history(chat(50_100)).at(-1)).toMatchObject({ providerId: 'IN-50100', body: 'm50100' });
+    expect(again.history(chat(0))[0]).toMatchObject({ providerId: 'IN-0', body: 'm0' });
   });
 });

@@ -69,6 +69,12 @@ export class SimulatorPhone {
   readonly #groups = new Map<string, SimGroup>();
   readonly #calls = new Map<string, TSimulatorCallItem>();
   #lines = 0;
+  /**
+   * The log is compacted when it passes this many lines: twice what the last compaction left, at
+   * least COMPACT_AFTER_LINES. A state larger than the bare limit would otherwise be rewritten
+   * whole at every write.
+   */
+  #compactAt = COMPACT_AFTER_LINES;
 
   /** A file path, a log kept elsewhere (read by load()), or undefined: in memory only. */
   constructor(place: string | PhoneLog | undefined) {
@@ -96,7 +102,7 @@ export class SimulatorPhone {
         this.#apply(parsed);
         this.#lines += 1;
       }
-      if (this.#lines > COMPACT_AFTER_LINES) this.#compact();
+      if (this.#lines > this.#compactAt) this.#compact();
     }
   }
 
@@ -169,7 +175,9 @@ export class SimulatorPhone {
     this.#write({ t: 'ack', id, ack });
   }
 
+  /** Adds a message to its chat's history; a message tried again is already there and kept once. */
   remember(message: InboundMessage): void {
+    if (this.#history.get(chatKey(message.chat))?.some((m) => m.providerId === message.providerId)) return;
     this.#write({ t: 'hist', m: toStored(message) });
   }
 
@@ -187,8 +195,8 @@ export class SimulatorPhone {
     if (log) {
       this.#lines += 1;
       const text = JSON.stringify(line);
-      const compact = this.#lines > COMPACT_AFTER_LINES ? this.#compacted() : undefined;
-      if (compact) this.#lines = compact.length;
+      const compact = this.#lines > this.#compactAt ? this.#compacted() : undefined;
+      if (compact) this.#compactedTo(compact.length);
       const written = this.#writes.then(() => (compact ? log.replace(compact.map((l) => JSON.stringify(l))) : log.append(text)));
       // The next write goes on after a failed one; flushed() says whether the last one failed.
       this.#last = written;
@@ -199,7 +207,7 @@ export class SimulatorPhone {
     // Written before the caller goes on: once the product hears 'sent', the phone has it.
     fs.appendFileSync(this.#file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
     this.#lines += 1;
-    if (this.#lines > COMPACT_AFTER_LINES) this.#compact();
+    if (this.#lines > this.#compactAt) this.#compact();
   }
 
   #apply(line: LogLine): void {
@@ -267,7 +275,12 @@ export class SimulatorPhone {
     const temp = `${this.#file}.tmp`;
     fs.writeFileSync(temp, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
     fs.renameSync(temp, this.#file);
-    this.#lines = lines.length;
+    this.#compactedTo(lines.length);
+  }
+
+  #compactedTo(lines: number): void {
+    this.#lines = lines;
+    this.#compactAt = Math.max(COMPACT_AFTER_LINES, 2 * lines);
   }
 
   /** The log as the lines that lead to the state it holds now. */
