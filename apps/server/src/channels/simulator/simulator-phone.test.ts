@@ -26,23 +26,17 @@ describe('simulated phone state', () => {
     const phone = new SimulatorPhone(file);
     phone.receive(sent('OUT-1', 'Olá'));
     phone.ack('OUT-1', 3);
-    phone.remember({
+    const inbound = {
       providerId: 'IN-1',
-      chat: { kind: 'person', number: '5511999990000' },
+      chat: { kind: 'person' as const, number: '5511999990000' },
       sender: { number: '5511999990000' },
       fromMe: false,
       body: 'oi',
       timestamp: new Date('2026-11-20T10:00:00Z'),
-    });
+    };
+    phone.remember(inbound);
     // The same message tried again (its sender had no acknowledgement yet) is kept once.
-    phone.remember({
-      providerId: 'IN-1',
-      chat: { kind: 'person', number: '5511999990000' },
-      sender: { number: '5511999990000' },
-      fromMe: false,
-      body: 'oi',
-      timestamp: new Date('2026-11-20T10:00:00Z'),
-    });
+    phone.remember({ ...inbound });
     phone.edit('IN-1', 'oi, tudo bem?');
     phone.read(['IN-1']);
 
