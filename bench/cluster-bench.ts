@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,12 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     /** Count what each node does per message (bench/cluster-count.ts). */
     count: { type: 'boolean', default: false },
+    /**
+     * The phone gives a message up this many seconds after its first try (counted as given up):
+     * past the cluster's capacity the tries grow with the backlog, and a run without a bound
+     * never ends.
+     */
+    'give-up-after': { type: 'string', default: '90' },
   },
 });
 const rate = Number(values.rate);
@@ -47,21 +54,47 @@ const killAt = Number(values['kill-at']);
 const socketCount = Number(values.sockets);
 const watcherCount = Number(values.watchers);
 const contacts = Number(values.contacts);
+const giveUpAfterMs = Number(values['give-up-after']) * 1000;
 const ADMIN = { email: 'admin@bench.local', password: 'bench-pass' };
 
 function percentile(sorted: number[], p: number): number {
   return Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN).toFixed(1));
 }
 
-async function api<T>(node: ClusterNode, method: string, url: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${node.url}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
+/**
+ * The phone's and the admin's calls, on kept-alive connections (node:http): fetch spent about
+ * twice the CPU a call, and the client shares the machine's two cores with the cluster it measures.
+ */
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+function api<T>(node: ClusterNode, method: string, url: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${node.url}${url}`,
+      {
+        method,
+        agent: keepAlive,
+        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        signal: AbortSignal.timeout(10_000),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          try {
+            resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : null) as T });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
 async function openSocket(node: ClusterNode, token: string): Promise<Socket> {
@@ -101,6 +134,7 @@ async function main(): Promise<void> {
       LOGIN_RATE_LIMIT: '100000',
       WEB_DIST: path.join(dir, 'no-web'),
       CLUSTER_COUNT_DIR: countDir,
+      CLUSTER_COUNT_SQL: process.env.CLUSTER_COUNT_SQL,
     },
     // The nodes' own output, when asked for (CLUSTER_BENCH_LOG=file).
     ...(process.env.CLUSTER_BENCH_LOG ? { output: (line: string) => fs.appendFileSync(process.env.CLUSTER_BENCH_LOG ?? '', `${line}\n`) } : {}),
@@ -152,17 +186,27 @@ async function main(): Promise<void> {
     });
 
     // The phone: each message goes to the nodes in turn; refused or unanswered, it is tried
-    // again (on the next node) until one takes it.
+    // again (on the next node) until one takes it, or given up after --give-up-after seconds.
     let turn = 0;
     const accepted = new Set<string>();
+    const gaveUp = new Set<string>();
+    // Each try's answer (0: no answer within 10 s, or the connection failed), for the result.
+    const tries = new Map<string, number>();
     const deliver = async (id: string, body: string, contact: number) => {
+      const firstTry = performance.now();
       for (;;) {
+        if (performance.now() - firstTry > giveUpAfterMs) {
+          gaveUp.add(id);
+          return;
+        }
         const node = nodes[turn % nodes.length] as ClusterNode;
         turn += 1;
         if (node.child.exitCode === null && node.child.signalCode === null) {
-          const res = await api(node, 'POST', `/api/simulator/${whatsappId}/inbound`, token, { id, from: `55119${String(20000000 + contact)}`, name: `Cliente ${contact}`, body }).catch(() => ({
-            status: 0,
-          }));
+          const res = await api(node, 'POST', `/api/simulator/${whatsappId}/inbound`, token, { id, from: `55119${String(20000000 + contact)}`, name: `Cliente ${contact}`, body }).catch(
+            (error: unknown) => ({ status: 0, error }),
+          );
+          const answer = 'error' in res ? `failed: ${res.error instanceof Error ? res.error.message : String(res.error)}` : String(res.status);
+          tries.set(answer, (tries.get(answer) ?? 0) + 1);
           if (res.status === 200) {
             if (id.startsWith('bench-')) accepted.add(id);
             return;
@@ -274,7 +318,18 @@ async function main(): Promise<void> {
       },
       takeover: { newOwner: takenAt?.owner, generation: takenAt?.generation, phoneBackAfterMs: backAt ? Math.round(backAt.at + backAt.ms - killTime) : null },
       watcher: { node: others[0]?.name, disconnected: watcherDropped ?? null },
-      messages: { accepted: accepted.size, stored: Number(stored?.distinct ?? 0), lost, duplicated, eventsAtWatcher: latencies.length },
+      messages: {
+        accepted: accepted.size,
+        stored: Number(stored?.distinct ?? 0),
+        lost,
+        duplicated,
+        eventsAtWatcher: latencies.length,
+        // Not accepted by any node within --give-up-after seconds of the first try: the cluster
+        // was past its capacity (the phone's tries were not served in time), not a message lost.
+        gaveUp: gaveUp.size,
+        gaveUpAfterSeconds: giveUpAfterMs / 1000,
+        triesByAnswer: Object.fromEntries(tries),
+      },
       targets: { p99Ms: 100, lost: 0, duplicated: 0 },
       pass: { p99BeforeKill: percentile(sortAsc(before), 99) < 100, lost: lost === 0, duplicated: duplicated === 0 },
     };
@@ -282,6 +337,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(values.out, JSON.stringify(result, null, 2) + '\n');
     console.log(JSON.stringify(result, null, 2));
   } finally {
+    keepAlive.destroy();
     for (const socket of sockets) socket.close();
     for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGTERM');
     await Promise.all(nodes.map((node) => node.exited));

@@ -27,7 +27,15 @@ function wrap(proto: Proto, name: string, count: (self: unknown, args: unknown[]
 }
 
 const pg = require('pg') as { Client: { prototype: Proto } };
-wrap(pg.Client.prototype, 'query', () => add('pg.query'));
+// With CLUSTER_COUNT_SQL=1, also by statement (its first 90 characters): which queries a message costs.
+const bySql = process.env.CLUSTER_COUNT_SQL === '1';
+wrap(pg.Client.prototype, 'query', (_self, args) => {
+  add('pg.query');
+  if (!bySql) return;
+  const first = args[0];
+  const text = typeof first === 'string' ? first : typeof first === 'object' && first !== null && 'text' in first ? String(first.text) : '?';
+  add(`sql ${text.replace(/\s+/g, ' ').slice(0, 90)}`);
+});
 
 const Redis = require('ioredis') as { prototype: Proto };
 wrap(Redis.prototype, 'publish', (_self, args) => {

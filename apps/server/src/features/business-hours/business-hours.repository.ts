@@ -1,4 +1,5 @@
 import { ZBusinessHoursSchema, type BusinessHours, type TBusinessHoursEntry } from '@zapdesk/shared/business-hours';
+import { configCache } from '../../core/db/config-cache.js';
 import type { Db } from '../../core/db/database.js';
 import type { BusinessHoursTable } from '../../core/db/schema-hours.js';
 
@@ -30,6 +31,34 @@ export async function findOwnEntry(db: Db, queueId: number | null): Promise<TBus
   return { queueId, hours: row ? hoursOf(row) : null, outOfHoursMessage: row?.outOfHoursMessage ?? '' };
 }
 
+/** What applies to a queue: its hours (null: always open) and its out-of-hours message. */
+export type QueueRule = { hours: BusinessHours | null; message: string };
+type SavedRule = { queueId: number | null; hours: BusinessHours | null; message: string };
+
+/**
+ * Every saved row, parsed: read for every inbound message, so kept for a moment (see
+ * config-cache.ts); saveEntry and deleteEntry tell it of their changes.
+ */
+const savedRules = configCache(async (db): Promise<readonly SavedRule[]> => {
+  const rows = await db.selectFrom('businessHours').select(columns).execute();
+  return rows.map((row) => ({ queueId: row.queueId, hours: hoursOf(row), message: row.outOfHoursMessage }));
+});
+
+/** The queue's own hours and message, else the default's (a queue's empty message falls back to the default's). */
+function ruleFrom(rules: readonly SavedRule[], queueId: number | null): QueueRule {
+  const own = queueId === null ? undefined : rules.find((r) => r.queueId === queueId);
+  const fallback = own && own.message.trim() !== '' ? undefined : rules.find((r) => r.queueId === null);
+  const hours = own ? own.hours : fallback ? fallback.hours : null;
+  const message = own?.message.trim() ? own.message : (fallback?.message ?? '');
+  return { hours, message };
+}
+
+/** Each queue's rule (null queueId: the default), from one read of the saved rows. */
+export async function readQueueRules(db: Db): Promise<(queueId: number | null) => QueueRule> {
+  const rules = await savedRules.read(db);
+  return (queueId) => ruleFrom(rules, queueId);
+}
+
 /**
  * The hours that apply to a queue: its own, else the default's. Null queueId = the default hours.
  * Null when none are set: always open.
@@ -39,12 +68,8 @@ export async function findHoursOfQueue(db: Db, queueId: number | null): Promise<
 }
 
 /** The hours that apply to a queue and the out-of-hours message (the queue's own, else the default's). */
-export async function findRuleOfQueue(db: Db, queueId: number | null): Promise<{ hours: BusinessHours | null; message: string }> {
-  const own = queueId === null ? undefined : await rowOf(db, queueId);
-  const fallback = own && own.outOfHoursMessage.trim() !== '' ? undefined : await rowOf(db, null);
-  const hours = own ? hoursOf(own) : fallback ? hoursOf(fallback) : null;
-  const message = own?.outOfHoursMessage.trim() ? own.outOfHoursMessage : (fallback?.outOfHoursMessage ?? '');
-  return { hours, message };
+export async function findRuleOfQueue(db: Db, queueId: number | null): Promise<QueueRule> {
+  return (await readQueueRules(db))(queueId);
 }
 
 /** Every saved row: the default (queueId null) and the queues with their own hours. */
@@ -73,11 +98,13 @@ export async function saveEntry(db: Db, entry: { queueId: number | null; hours: 
     const q = trx.updateTable('businessHours').set(values);
     await (entry.queueId === null ? q.where('queueId', 'is', null) : q.where('queueId', '=', entry.queueId)).execute();
   });
+  savedRules.changed();
 }
 
 export async function deleteEntry(db: Db, queueId: number | null): Promise<boolean> {
   const q = db.deleteFrom('businessHours');
   const result = await (queueId === null ? q.where('queueId', 'is', null) : q.where('queueId', '=', queueId)).executeTakeFirst();
+  savedRules.changed();
   return Number(result.numDeletedRows) > 0;
 }
 

@@ -9,7 +9,7 @@ import { contactNamesByIds } from '../contacts/contacts.repository.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { getSettingValue } from '../settings/settings.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
-import { claimOutOfHoursReply, findHoursOfQueue, findRuleOfQueue, forgetOutOfHoursReply } from './business-hours.repository.js';
+import { claimOutOfHoursReply, findHoursOfQueue, forgetOutOfHoursReply, type QueueRule } from './business-hours.repository.js';
 
 export type OutOfHoursInput = {
   ticket: { id: number; created: boolean; reopened?: boolean; queueId: number | null; userId: number | null };
@@ -17,8 +17,11 @@ export type OutOfHoursInput = {
   routedQueueId: number | undefined;
   whatsappId: number;
   contactId: number;
-  /** The connection's queues: a ticket without a queue follows the connection's only queue. */
-  settings: { queues: readonly { id: number }[] };
+  /**
+   * The connection's queues (a ticket without a queue follows the connection's only queue), and
+   * each queue's rule, read once for the batch (readQueueRules).
+   */
+  settings: { queues: readonly { id: number }[]; ruleOf: (queueId: number | null) => QueueRule };
   message: { fromMe: boolean; chat: { kind: string } };
   /** The chatbot answered this message: it speaks for the product, no second answer. */
   botTook: boolean;
@@ -37,7 +40,7 @@ export async function outOfHoursReply(db: Db, input: OutOfHoursInput): Promise<s
   if (ticket.reopened) await forgetOutOfHoursReply(db, ticket.id);
   const connectionQueues = input.settings.queues;
   const queueId = input.routedQueueId ?? ticket.queueId ?? (connectionQueues.length === 1 ? (connectionQueues[0]?.id ?? null) : null);
-  const rule = await findRuleOfQueue(db, queueId);
+  const rule = input.settings.ruleOf(queueId);
   if (!rule.hours || rule.message.trim() === '' || isOpenAt(rule.hours, Date.parse(input.now))) return '';
   if (!(await claimOutOfHoursReply(db, ticket.id, input.now))) return '';
   const [contact, queue, connection] = await Promise.all([

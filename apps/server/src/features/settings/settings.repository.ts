@@ -1,20 +1,20 @@
 import { SETTINGS, type SettingKey } from '@zapdesk/shared/domain';
+import { CONFIG_CACHE_MS } from '../../core/db/config-cache.js';
 import type { Db } from '../../core/db/database.js';
 
 export type SettingRow = { key: string; value: string; updatedAt: string };
 
 /**
  * The pipeline reads settings on every message: values are kept for a moment. A change made on
- * this node applies at once; one made on another node within SETTINGS_CACHE_MS.
+ * this node applies at once; one made on another node within CONFIG_CACHE_MS (config-cache.ts).
  */
-const SETTINGS_CACHE_MS = 2000;
 const cache = new WeakMap<Db, Map<SettingKey, { value: string; at: number }>>();
 
 export async function getSettingValue(db: Db, key: SettingKey): Promise<string> {
   const entries = cache.get(db) ?? new Map<SettingKey, { value: string; at: number }>();
   cache.set(db, entries);
   const hit = entries.get(key);
-  if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) return hit.value;
+  if (hit && Date.now() - hit.at < CONFIG_CACHE_MS) return hit.value;
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   const value = row?.value ?? SETTINGS[key].default;
   entries.set(key, { value, at: Date.now() });

@@ -12,7 +12,6 @@
 import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import type { WebhookEvent } from '@zapdesk/shared/webhooks';
 import type { AppContext } from '../../core/context.js';
-import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { nowIso } from '../../core/time.js';
 import { MEDIA_URL_TTL_SECONDS, signedMediaUrl } from '../messages/media-store.js';
 import * as deliveries from './deliveries.repository.js';
@@ -55,7 +54,7 @@ export function recordWebhookEvents(ctx: AppContext, onError: (error: unknown) =
   const inOrder = (work: (listening: Set<string>) => Promise<Outgoing[]>) => {
     chain = chain
       .then(async () => {
-        const byEvent = await memoUntilWrite(ctx.db, 'webhooks:enabled', () => listenersByEvent(ctx));
+        const byEvent = await listenersByEvent(ctx);
         if (byEvent.size === 0) return;
         const outgoing = await work(new Set(byEvent.keys()));
         const now = nowIso();

@@ -1,5 +1,6 @@
 /** SQL of the webhook endpoints and of the last states the webhooks told (webhookStates). */
 import type { Selectable } from 'kysely';
+import { configCache } from '../../core/db/config-cache.js';
 import type { Db } from '../../core/db/database.js';
 import type { WebhooksTable } from '../../core/db/schema-webhooks.js';
 
@@ -29,28 +30,35 @@ export async function findWebhook(db: Db, id: number): Promise<WebhookRow | unde
   return row ? counted(row) : undefined;
 }
 
+/** The enabled endpoints, read for every event: kept for a moment (see config-cache.ts), every write below tells it. */
+const enabled = configCache((db) => db.selectFrom('webhooks').select(['id', 'url', 'events', 'secret']).where('enabled', '=', 1).execute());
+
 export async function insertWebhook(db: Db, values: Omit<Selectable<WebhooksTable>, 'id'>): Promise<number> {
   const row = await db.insertInto('webhooks').values(values).returning('id').executeTakeFirstOrThrow();
+  enabled.changed();
   return row.id;
 }
 
 export async function updateWebhook(db: Db, id: number, patch: Partial<Omit<Selectable<WebhooksTable>, 'id' | 'createdAt'>>): Promise<boolean> {
   const result = await db.updateTable('webhooks').set(patch).where('id', '=', id).executeTakeFirst();
+  enabled.changed();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Its deliveries go with it (the foreign key cascades; deleted here too for SQLite without foreign keys on). */
 export async function deleteWebhook(db: Db, id: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  const deleted = await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('webhookDeliveries').where('webhookId', '=', id).execute();
     const result = await trx.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   });
+  enabled.changed();
+  return deleted;
 }
 
-/** The enabled endpoints, for turning an event into deliveries. */
-export async function enabledEndpoints(db: Db): Promise<EndpointRow[]> {
-  return db.selectFrom('webhooks').select(['id', 'url', 'events', 'secret']).where('enabled', '=', 1).execute();
+/** The enabled endpoints, for turning an event into deliveries (shared: read, never changed). */
+export function enabledEndpoints(db: Db): Promise<readonly EndpointRow[]> {
+  return enabled.read(db);
 }
 
 export async function endpointsByIds(db: Db, ids: number[]): Promise<EndpointRow[]> {

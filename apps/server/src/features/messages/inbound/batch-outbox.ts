@@ -42,7 +42,9 @@ export async function publishOutbox(ctx: AppContext, sessions: SessionManager, w
   for (const [id, created] of outbox.contacts) await publishContact(ctx, id, created);
   const ticketIds = [...new Set(outbox.stored.map((r) => r.ticketId))];
   await assignNewTickets(ctx, ticketIds).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
-  const byId = new Map((await tickets.findTicketsByIds(ctx.db, ticketIds)).map((ticket) => [ticket.id, ticket]));
+  // Read now, not through the memo of findTicketsByIds: the batch's commit has just moved the
+  // data version, so the memo would only add a read of that version.
+  const byId = new Map((await tickets.loadTicketsByIds(ctx.db, ticketIds)).map((ticket) => [ticket.id, ticket]));
   const presented = await presentMessages(ctx, outbox.stored);
   for (const message of presented) {
     const ticket = byId.get(message.ticketId);

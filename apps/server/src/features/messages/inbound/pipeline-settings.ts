@@ -1,11 +1,19 @@
 /** The settings and queues the pipeline reads once per batch of a connection's messages. */
 import type { Db } from '../../../core/db/database.js';
+import { readQueueRules, type QueueRule } from '../../business-hours/business-hours.repository.js';
 import { readBotSettings, type BotSettings } from '../../chatbot/chatbot.service.js';
 import { getSettingValue } from '../../settings/settings.repository.js';
 import { listConnectionQueues } from '../../whatsapps/whatsapps.repository.js';
 
-/** Settings and the connection's queues, read once per batch. */
-export type PipelineSettings = { acceptsGroups: boolean; routesGroups: boolean; reopenWithinSeconds: number; queues: ConnectionQueue[]; bot: BotSettings | undefined };
+/** Settings, the connection's queues and each queue's opening hours, read once per batch. */
+export type PipelineSettings = {
+  acceptsGroups: boolean;
+  routesGroups: boolean;
+  reopenWithinSeconds: number;
+  queues: ConnectionQueue[];
+  bot: BotSettings | undefined;
+  ruleOf: (queueId: number | null) => QueueRule;
+};
 
 export type ConnectionQueue = Awaited<ReturnType<typeof listConnectionQueues>>[number];
 
@@ -17,5 +25,6 @@ export async function readPipelineSettings(db: Db, whatsappId: number): Promise<
     routesGroups: (await getSettingValue(db, 'groups')) === 'enabled',
     reopenWithinSeconds: Number(await getSettingValue(db, 'timeCreateNewTicket')) || 0,
     bot: await readBotSettings(db),
+    ruleOf: await readQueueRules(db),
   };
 }
