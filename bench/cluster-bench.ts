@@ -205,7 +205,8 @@ async function main(): Promise<void> {
           const res = await api(node, 'POST', `/api/simulator/${whatsappId}/inbound`, token, { id, from: `55119${String(20000000 + contact)}`, name: `Cliente ${contact}`, body }).catch(
             (error: unknown) => ({ status: 0, error }),
           );
-          const answer = 'error' in res ? `failed: ${res.error instanceof Error ? res.error.message : String(res.error)}` : String(res.status);
+          const code = 'body' in res && res.status !== 200 ? (res.body as { error?: string } | null)?.error : undefined;
+          const answer = 'error' in res ? `failed: ${res.error instanceof Error ? res.error.message : String(res.error)}` : `${res.status}${code ? ` ${code}` : ''}`;
           tries.set(answer, (tries.get(answer) ?? 0) + 1);
           if (res.status === 200) {
             if (id.startsWith('bench-')) accepted.add(id);

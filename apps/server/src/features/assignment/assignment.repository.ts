@@ -1,6 +1,17 @@
 /** Auto-assignment's SQL: the per-queue settings row (also the lock), waiting tickets, agents' loads. */
 import { ASSIGNMENT_DEFAULT_MAX_PER_AGENT, type TQueueAssignment, type TQueueAssignmentInput } from '@zapdesk/shared/assignment';
+import { configCache } from '../../core/db/config-cache.js';
 import type { Db, DbKind } from '../../core/db/database.js';
+
+/**
+ * Whether any queue has auto-assignment on: asked for every inbound batch, kept for a moment
+ * (config-cache.ts; a queue turned on elsewhere is caught by the job's sweep meanwhile).
+ */
+const anyOn = configCache(async (db) => (await db.selectFrom('queueAssignment').select('queueId').where('enabled', '=', 1).limit(1).execute()).length > 0);
+
+export function anyQueueAssigns(db: Db): Promise<boolean> {
+  return anyOn.read(db);
+}
 
 export async function findAssignment(db: Db, queueId: number): Promise<TQueueAssignment> {
   const row = await db.selectFrom('queueAssignment').select(['queueId', 'enabled', 'maxPerAgent']).where('queueId', '=', queueId).executeTakeFirst();
@@ -22,6 +33,7 @@ export async function saveAssignment(db: Db, queueId: number, input: TQueueAssig
     .values({ queueId, lastUserId: null, ...values })
     .onConflict((oc) => oc.column('queueId').doUpdateSet(values))
     .execute();
+  anyOn.changed();
 }
 
 /**

@@ -66,6 +66,7 @@ export async function handOutsUnderWay(ctx: AppContext): Promise<void> {
  * waiting ticket of the queue first), so the agent hears of a new ticket already in 'Atendendo'.
  */
 export async function assignNewTickets(ctx: AppContext, ticketIds: number[]): Promise<void> {
+  if (!(await repo.anyQueueAssigns(ctx.db))) return;
   const queueIds = await repo.queuesWithWaiting(ctx.db, ticketIds);
   await Promise.all(queueIds.map((queueId) => scheduleHandOut(ctx, queueId)));
 }

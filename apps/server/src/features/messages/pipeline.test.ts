@@ -624,3 +624,51 @@ describe('messages API', () => {
     );
   });
 });
+
+// Last in the file: its eleven new tickets would push older ones off the first page that the tests above read.
+describe('inbound pipeline, many chats at once', () => {
+  it("writes a batch of many chats side by side: one ticket per chat, each chat's messages once and in order, a sender shared by two chats once", async () => {
+    const w = await connected();
+    const driver = t.sessions.driver(w.id) as SimulatorDriver;
+    await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'disabled' } });
+    const people = Array.from({ length: 9 }, () => number());
+    // A new number who writes on her own chat and, in the same batch, in two groups: three
+    // writers may each try to create her contact.
+    const shared = people[0] as string;
+    const groups = [`grp-side-${n}-a`, `grp-side-${n}-b`];
+    const at = (providerId: string, chat: { kind: 'person'; number: string } | { kind: 'group'; groupId: string }, sender: string, body: string) => ({
+      providerId,
+      chat,
+      sender: { number: sender, name: `Pessoa ${sender.slice(-4)}` },
+      fromMe: false,
+      body,
+      timestamp: new Date(),
+      ...(chat.kind === 'group' ? { group: { subject: `Grupo ${chat.groupId.slice(-1)}` } } : {}),
+    });
+    const deliveries = [];
+    for (let round = 1; round <= 3; round += 1) {
+      for (const [i, person] of people.entries()) deliveries.push(at(`SIDE-${person}-${round}`, { kind: 'person', number: person }, person, `p${i} m${round}`));
+      for (const groupId of groups) deliveries.push(at(`SIDE-${groupId}-${round}`, { kind: 'group', groupId }, shared, `${groupId.slice(-1)} m${round}`));
+    }
+    // Delivered in one turn of the event loop: one batch, split by chat over the writers.
+    await Promise.all(deliveries.map((d) => driver.deliver(d)));
+    await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'enabled' } });
+
+    for (const [i, person] of people.entries()) {
+      const tickets = await ticketsOf(person);
+      expect(tickets).toHaveLength(1);
+      expect((await messagesOf(tickets[0]!.id)).map((m) => m.body)).toEqual([`p${i} m1`, `p${i} m2`, `p${i} m3`]);
+    }
+    for (const groupId of groups) {
+      const tickets = await ticketsOf(groupId);
+      expect(tickets).toHaveLength(1);
+      const messages = await messagesOf(tickets[0]!.id);
+      expect(messages.map((m) => m.body)).toEqual([1, 2, 3].map((round) => `${groupId.slice(-1)} m${round}`));
+      expect(new Set(messages.map((m) => m.contact?.id)).size).toBe(1);
+    }
+    const sharedContacts = await t.ctx.db.selectFrom('contacts').select('id').where('number', '=', shared).execute();
+    expect(sharedContacts).toHaveLength(1);
+    const stored = await t.ctx.db.selectFrom('messages').select('providerId').where('providerId', 'like', 'SIDE-%').where('whatsappId', '=', w.id).execute();
+    expect(stored).toHaveLength(deliveries.length);
+  });
+});
