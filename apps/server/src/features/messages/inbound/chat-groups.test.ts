@@ -10,12 +10,7 @@ describe('splitByChat', () => {
   it("keeps each chat's messages in one group in arrival order, chats dealt round the groups by first appearance", () => {
     const batch = [person('1', 'a1'), person('2', 'b1'), person('1', 'a2'), group('1', 'g1'), person('3', 'c1'), person('4', 'd1'), person('2', 'b2'), person('5', 'e1'), group('1', 'g2')];
     // Chats in order: person 1, person 2, group 1 (a group and a person with the same digits are two chats), person 3, person 4, person 5.
-    expect(ids(splitByChat(batch, 4))).toEqual([
-      ['a1', 'a2', 'd1'],
-      ['b1', 'b2', 'e1'],
-      ['g1', 'g2'],
-      ['c1'],
-    ]);
+    expect(ids(splitByChat(batch, 4))).toEqual([['a1', 'a2', 'd1'], ['b1', 'b2', 'e1'], ['g1', 'g2'], ['c1']]);
   });
 
   it('makes one group per chat when there are fewer chats than writers, and one group of everything with one writer', () => {
