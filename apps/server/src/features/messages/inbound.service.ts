@@ -14,7 +14,7 @@ import * as tickets from '../tickets/tickets.repository.js';
 import { createCallHandler } from './call-notice.service.js';
 import { recentChatsOfConnection } from './history.repository.js';
 import { emptyOutbox, publishContact, publishOutbox, type Outbox } from './inbound/batch-outbox.js';
-import { splitByChat } from './inbound/chat-groups.js';
+import { INBOUND_WRITERS, splitByChat } from './inbound/chat-groups.js';
 import { storeMedia } from './inbound/media.js';
 import { readPipelineSettings, type PipelineSettings } from './inbound/pipeline-settings.js';
 import { routeToQueue } from './inbound/queue-menu.js';
@@ -94,7 +94,7 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
     /**
      * A batch of messages in arrival order (the session manager collects what arrives while the
      * previous batch is written), split by chat into up to INBOUND_WRITERS groups written side by
-     * side: each group in one transaction (one commit for all its messages instead of one per
+     * side on PostgreSQL: each group in one transaction (one commit for all its messages instead of one per
      * write), a chat's messages one after the other in one group. Each write waits for its
      * database round trips, so one writer alone stored fewer than 200 messages a second on
      * PostgreSQL with the cores half idle. Should a group fail (a race with another writer aborts
@@ -104,7 +104,9 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
       const settings = await readPipelineSettings(ctx.db, whatsappId);
       const prepared = (await Promise.all(batch.map((m) => prepare(whatsappId, m, settings)))).filter((p) => p !== undefined);
       if (prepared.length === 0) return;
-      const results = await Promise.allSettled(splitByChat(prepared).map((group) => writeGroup(whatsappId, group, settings)));
+      // SQLite writes one transaction at a time: one group there, as side by side they would only wait for each other.
+      const writers = ctx.dbKind === 'postgres' ? INBOUND_WRITERS : 1;
+      const results = await Promise.allSettled(splitByChat(prepared, writers).map((group) => writeGroup(whatsappId, group, settings)));
       // A message that could not be written fails the batch, so its sender is not told it
       // arrived (it sends again, and the provider id keeps one row).
       const failure = results.find((r) => r.status === 'rejected');

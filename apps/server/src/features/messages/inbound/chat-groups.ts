@@ -6,7 +6,7 @@
  */
 import type { InboundMessage } from '../../../channels/channel.js';
 
-/** How many transactions one connection's batch is written in at most, side by side. */
+/** How many transactions one connection's batch is written in at most, side by side (PostgreSQL). */
 export const INBOUND_WRITERS = 4;
 
 function chatKey(message: InboundMessage): string {
