@@ -4,8 +4,8 @@ import type { Db } from './database.js';
  * Configuration read for every message (settings, opening hours, webhook endpoints) is kept for
  * a moment instead of read again each time: a change made on this node applies at once (its
  * writer calls `changed()` once the change is committed), one made on another node of a cluster
- * within CONFIG_CACHE_MS. Under 200 messages a second the pipeline's reads of these tables were a
- * quarter of its statements.
+ * within CONFIG_CACHE_MS. Read for each message, these tables were a fifth of the statements the
+ * pipeline ran (docs/benchmarks.md, 'The cluster at ten times the data').
  */
 export const CONFIG_CACHE_MS = 2000;
 
