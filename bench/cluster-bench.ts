@@ -15,15 +15,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { benchDatabase } from './bench-database.js';
+import { api, keepAlive, openSocket } from './cluster-client.js';
+import { cpuSnapshot, percentile, perMessage, perMessageCounts, queryAll, queryOne, readCounts, type Counts, type CpuSnapshot } from './cluster-measure.js';
 import { startClusterNodes, type ClusterNode } from './cluster-nodes.js';
 
 const { values } = parseArgs({
@@ -40,11 +39,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     /** Count what each node does per message (bench/cluster-count.ts). */
     count: { type: 'boolean', default: false },
-    /**
-     * The phone gives a message up this many seconds after its first try (counted as given up):
-     * past the cluster's capacity the tries grow with the backlog, and a run without a bound
-     * never ends.
-     */
+    /** The phone gives a message up this many seconds after its first try: past capacity, tries grow with the backlog. */
     'give-up-after': { type: 'string', default: '90' },
   },
 });
@@ -56,57 +51,6 @@ const watcherCount = Number(values.watchers);
 const contacts = Number(values.contacts);
 const giveUpAfterMs = Number(values['give-up-after']) * 1000;
 const ADMIN = { email: 'admin@bench.local', password: 'bench-pass' };
-
-function percentile(sorted: number[], p: number): number {
-  return Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN).toFixed(1));
-}
-
-/**
- * The phone's and the admin's calls, on kept-alive connections (node:http): fetch spent about
- * twice the CPU a call, and the client shares the machine's two cores with the cluster it measures.
- */
-const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-function api<T>(node: ClusterNode, method: string, url: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${node.url}${url}`,
-      {
-        method,
-        agent: keepAlive,
-        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        signal: AbortSignal.timeout(10_000),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          try {
-            resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : null) as T });
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-async function openSocket(node: ClusterNode, token: string): Promise<Socket> {
-  const socket = connect(node.url, { path: '/socket.io', auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  // Message events reach the sockets that joined a room carrying them: the bell's, like the web app.
-  await socket.emitWithAck('joinNotification');
-  return socket;
-}
 
 async function main(): Promise<void> {
   const database = await benchDatabase('postgres');
@@ -345,99 +289,6 @@ async function main(): Promise<void> {
     fs.rmSync(dir, { recursive: true, force: true });
     await database.drop();
   }
-}
-
-type CpuSnapshot = Record<string, number>;
-type Counts = Record<string, Record<string, number>>;
-
-/** CPU milliseconds (user + system) of a process so far, from /proc. */
-function processCpuMs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-async function cpuSnapshot(databaseUrl: string, nodes: ClusterNode[]): Promise<CpuSnapshot> {
-  const backends = await queryAll<{ pid: number }>(databaseUrl, 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  const redisPid = await redisServerPid();
-  const usage = process.cpuUsage();
-  return {
-    ...Object.fromEntries(nodes.map((node) => [node.name, processCpuMs(node.child.pid)])),
-    postgres: backends.reduce((sum, b) => sum + processCpuMs(b.pid), 0),
-    redis: processCpuMs(redisPid),
-    client: (usage.user + usage.system) / 1000,
-  };
-}
-
-let redisPidFound: number | undefined;
-/** The Redis server's process id (INFO server), to read its CPU time. */
-async function redisServerPid(): Promise<number | undefined> {
-  if (redisPidFound !== undefined) return redisPidFound;
-  const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  const info = await new Promise<string>((resolve, reject) => {
-    const socket = net.connect(Number(url.port || 6379), url.hostname);
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk.toString();
-      if (text.includes('process_id:')) socket.end();
-    });
-    socket.on('close', () => resolve(text));
-    socket.on('error', reject);
-    socket.write('INFO server\r\n');
-  });
-  redisPidFound = Number(/process_id:(\d+)/.exec(info)?.[1]);
-  return redisPidFound;
-}
-
-function perMessage(from: CpuSnapshot, to: CpuSnapshot | undefined, messages: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [key, value] of Object.entries(to ?? {})) out[key] = Number(((value - (from[key] ?? 0)) / messages).toFixed(3));
-  return out;
-}
-
-async function readCounts(dir: string, nodes: ClusterNode[]): Promise<Counts | undefined> {
-  if (!fs.existsSync(dir)) return undefined;
-  // Each node writes its counts now (bench/cluster-count.ts).
-  for (const node of nodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGUSR2');
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  return Object.fromEntries(
-    nodes.map((node) => {
-      try {
-        return [node.name, (JSON.parse(fs.readFileSync(path.join(dir, `${node.name}.json`), 'utf8')) as { counts: Record<string, number> }).counts];
-      } catch {
-        return [node.name, {}];
-      }
-    }),
-  );
-}
-
-function perMessageCounts(from: Counts | undefined, to: Counts, messages: number): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
-  for (const [node, counts] of Object.entries(to)) {
-    out[node] = {};
-    for (const [key, value] of Object.entries(counts)) {
-      const delta = value - (from?.[node]?.[key] ?? 0);
-      if (delta > 0) out[node][key] = Number((delta / messages).toFixed(2));
-    }
-  }
-  return out;
-}
-
-async function queryAll<T>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
-async function queryOne<T>(url: string, text: string): Promise<T | undefined> {
-  return (await queryAll<T>(url, text))[0];
 }
 
 main().catch((error: unknown) => {
