@@ -24,16 +24,17 @@ npm run build --silent || fail "build failed"
 # apps/server/src/test/server-process.ts): it starts in half the time of the sources through tsx.
 export TEST_SERVER_BUILT=1
 
-# The API suite runs with the type check and lint beside it (its files wait much of their time:
-# the database's writes, a campaign's pacing, a restart), then the browser suite. Its lines start
-# with "api |" and "e2e |". TEST_SUITES_SIDE_BY_SIDE=1 runs the browser suite beside the API suite
-# instead: faster on a fast machine (21 minutes instead of 27 for .ci/run), but on a slower one of
-# the same kind the API suite's kill -9 and PostgreSQL tests then ran out of time.
+# Two phases. First the API suite on SQLite, the type check and lint, and the browser suite, side by
+# side: the API files wait much of their time (the database's writes, a campaign's pacing, a
+# restart) and the browser suite fills those waits. Then, when TEST_DATABASE_URL is set, the API
+# suite on PostgreSQL alone: beside the browser suite, on a slower machine of this kind, its kill -9
+# and PostgreSQL files ran out of time. Lines start with "api |", "e2e |" and "pg |".
+# TEST_SUITES_ONE_BY_ONE=1 runs the browser suite after the API suite on SQLite instead.
 started=$(date +%s)
-api_suite() {
-  npx vitest run --reporter=default --reporter=json --outputFile=test-results/api.json 2>&1 | sed -u 's/^/api | /'
+api_suite() { # project, report name, line prefix
+  npx vitest run --project "$1" --reporter=default --reporter=json --outputFile="test-results/$2.json" 2>&1 | sed -u "s/^/$3 | /"
   rc=${PIPESTATUS[0]}
-  echo "== API tests ended after $(elapsed "$started") (exit $rc)"
+  echo "== API tests ($1) ended after $(elapsed "$started") (exit $rc)"
   return "$rc"
 }
 e2e_suite() {
@@ -43,11 +44,11 @@ e2e_suite() {
   return "$rc"
 }
 
-echo "== API tests, with the type check and lint beside them"
-api_suite &
+echo "== API tests on SQLite, with the type check and lint beside them"
+api_suite api-sqlite api-sqlite api &
 api_pid=$!
-if [ -n "${TEST_SUITES_SIDE_BY_SIDE:-}" ]; then
-  echo "== browser tests, beside the API tests"
+if [ -z "${TEST_SUITES_ONE_BY_ONE:-}" ]; then
+  echo "== browser tests, beside them"
   e2e_suite &
   e2e_pid=$!
 fi
@@ -58,7 +59,7 @@ npm run lint --silent || { echo "lint failed (npm run format fixes the formattin
 
 wait "$api_pid"
 api_rc=$?
-if [ -n "${TEST_SUITES_SIDE_BY_SIDE:-}" ]; then
+if [ -z "${TEST_SUITES_ONE_BY_ONE:-}" ]; then
   wait "$e2e_pid"
   e2e_rc=$?
 else
@@ -67,7 +68,14 @@ else
   e2e_rc=$?
 fi
 
+pg_rc=0
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  echo "== API tests on PostgreSQL"
+  api_suite api-postgres api-postgres pg
+  pg_rc=$?
+fi
+
 # A failed check counts as a failed test in the last line.
 node scripts/summarize-tests.mjs test-results "$checks_failed"
 summary_rc=$?
-if [ $api_rc -ne 0 ] || [ $e2e_rc -ne 0 ] || [ $summary_rc -ne 0 ]; then exit 1; fi
+if [ $api_rc -ne 0 ] || [ $e2e_rc -ne 0 ] || [ $pg_rc -ne 0 ] || [ $summary_rc -ne 0 ]; then exit 1; fi

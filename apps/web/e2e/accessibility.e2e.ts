@@ -104,3 +104,41 @@ describe.each([
     expect(violations, violations.join('\n')).toEqual([]);
   });
 });
+
+/** The longest transition or animation of an element, in seconds, as the browser computed it. */
+function longestMotion(page: Page, selector: string): Promise<number> {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const style = getComputedStyle(element);
+      const seconds = (list: string) => Math.max(...list.split(',').map((part) => parseFloat(part) * (part.trim().endsWith('ms') ? 0.001 : 1)));
+      return Math.max(seconds(style.transitionDuration), seconds(style.animationDuration));
+    });
+}
+
+describe('less motion, when the system asks for it', () => {
+  it('moves nothing but keeps the toasts on screen for their time', async () => {
+    const still = await newContext(browser, server.baseUrl);
+    const moving = await newContext(browser, server.baseUrl, { motion: true });
+    try {
+      const calm = await still.newPage();
+      const lively = await moving.newPage();
+      for (const page of [calm, lively]) await page.goto('/login');
+      // A button's hover and focus colours fade in MUI's default theme; with less motion they change at once.
+      expect(await longestMotion(lively, '[data-testid="login-submit"]')).toBeGreaterThan(0.1);
+      expect(await longestMotion(calm, '[data-testid="login-submit"]')).toBeLessThan(0.001);
+      // The welcome toast: its timer bar still runs its full time, since its end is what closes the toast.
+      await login(calm);
+      const toast = calm.locator('.Toastify__toast');
+      await toast.first().waitFor();
+      expect(await longestMotion(calm, '.Toastify__progress-bar--animated')).toBeGreaterThanOrEqual(1);
+      await calm.waitForTimeout(500);
+      expect(await toast.count()).toBe(1);
+      await toast.first().waitFor({ state: 'detached' });
+    } finally {
+      await still.close();
+      await moving.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { enUS, esES, ptBR } from '@mui/material/locale';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -13,7 +14,7 @@ import { SocketProvider } from '../core/realtime/SocketProvider';
 import { AppRouter } from './AppRouter';
 import { RealtimeSync } from './RealtimeSync';
 import { currentLanguage, type Language } from '../i18n/i18n';
-import { theme } from './theme';
+import { reducedMotion, theme } from './theme';
 
 /** MUI's own texts (pagination, 'No options', 'Close') in the interface's language. */
 const MUI_LOCALES: Record<Language, typeof enUS> = { en: enUS, pt: ptBR, es: esES };
@@ -39,7 +40,8 @@ export function App() {
   // Re-renders when the language changes.
   useTranslation();
   const language = currentLanguage();
-  const localized = useMemo(() => createTheme(theme, MUI_LOCALES[language]), [language]);
+  const lessMotion = useMediaQuery('(prefers-reduced-motion: reduce)', { noSsr: true });
+  const localized = useMemo(() => createTheme(theme, MUI_LOCALES[language], lessMotion ? reducedMotion : {}), [language, lessMotion]);
   return (
     <ThemeProvider theme={localized}>
       <CssBaseline />
