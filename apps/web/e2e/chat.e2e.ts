@@ -280,10 +280,9 @@ describe('chat', () => {
     await page.waitForTimeout(2000);
     expect(pagesAsked).toEqual(['1']);
 
-    // Within 50px of the top: page 2 comes, and the reader stays where they were.
-    await list.evaluate((element) => {
-      element.scrollTop = 0;
-    });
+    // Within 50px of the top (the reader's wheel): page 2 comes, and the reader stays where they were.
+    await list.hover();
+    await page.mouse.wheel(0, -100_000);
     await expect.poll(() => pagesAsked.includes('2')).toBe(true);
     await list
       .getByTestId('message-body')
@@ -294,9 +293,7 @@ describe('chat', () => {
     // Not thrown to the end either: the rows the reader saw are still in view.
     await expect(list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).resolves.toBeGreaterThan(500);
     expect(pagesAsked.includes('3')).toBe(false);
-    await list.evaluate((element) => {
-      element.scrollTop = 0;
-    });
+    await page.mouse.wheel(0, -100_000);
     await expect.poll(() => pagesAsked.includes('3')).toBe(true);
     await list
       .getByTestId('message-body')

@@ -201,10 +201,9 @@ describe('messages-loading alerts', () => {
       await expect
         .poll(
           async () => {
-            await page.evaluate(() => {
-              const scroller = document.querySelector('[data-testid="messages-list"]');
-              if (scroller) scroller.scrollTop = 0;
-            });
+            // The reader's wheel, up to the top.
+            await page.getByTestId('messages-list').hover();
+            await page.mouse.wheel(0, -100_000);
             return failed.isVisible();
           },
           { timeout: 30_000 },

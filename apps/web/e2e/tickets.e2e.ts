@@ -258,9 +258,8 @@ describe('tickets', () => {
     await expect(messages(page).first().textContent()).resolves.toContain('Mensagem 6');
     const list = page.getByTestId('messages-list');
     await expect.poll(() => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeLessThan(5);
-    await list.evaluate((element) => {
-      element.scrollTop = 0;
-    });
+    await list.hover();
+    await page.mouse.wheel(0, -100_000);
     await expect.poll(() => messages(page).count()).toBe(25);
     await expect(messages(page).first().textContent()).resolves.toContain('Mensagem 1');
     // The view stays where the reader was instead of jumping to the oldest message.

@@ -64,12 +64,7 @@ export async function readQueueRules(db: Db): Promise<(queueId: number | null) =
  * Null when none are set: always open.
  */
 export async function findHoursOfQueue(db: Db, queueId: number | null): Promise<BusinessHours | null> {
-  return (await findRuleOfQueue(db, queueId)).hours;
-}
-
-/** The hours that apply to a queue and the out-of-hours message (the queue's own, else the default's). */
-export async function findRuleOfQueue(db: Db, queueId: number | null): Promise<QueueRule> {
-  return (await readQueueRules(db))(queueId);
+  return (await readQueueRules(db))(queueId).hours;
 }
 
 /** Every saved row: the default (queueId null) and the queues with their own hours. */

@@ -9,7 +9,7 @@ import { contactNamesByIds } from '../contacts/contacts.repository.js';
 import { findQueueById } from '../queues/queues.repository.js';
 import { getSettingValue } from '../settings/settings.repository.js';
 import { findWhatsappById } from '../whatsapps/whatsapps.repository.js';
-import { claimOutOfHoursReply, findHoursOfQueue, forgetOutOfHoursReply, type QueueRule } from './business-hours.repository.js';
+import { claimOutOfHoursReply, forgetOutOfHoursReply, type QueueRule } from './business-hours.repository.js';
 
 export type OutOfHoursInput = {
   ticket: { id: number; created: boolean; reopened?: boolean; queueId: number | null; userId: number | null };
@@ -54,17 +54,22 @@ export async function outOfHoursReply(db: Db, input: OutOfHoursInput): Promise<s
 const CLOSED_NOW = { pt: ' (fechado agora)', en: ' (closed now)', es: ' (cerrado ahora)' } as const;
 
 /**
- * With `businessHoursInMenu` enabled, the suffix of each queue closed now in the numbered menu,
- * in the product's default language (the emailLanguage setting). Empty when disabled.
+ * The suffix the numbered menu puts after a queue closed now, in the product's default language
+ * (the emailLanguage setting), or '' when `businessHoursInMenu` is disabled.
  */
-export async function closedQueueMarks(db: Db, queues: readonly { id: number }[], now = Date.now()): Promise<Map<number, string>> {
-  const marks = new Map<number, string>();
-  if (queues.length === 0 || (await getSettingValue(db, 'businessHoursInMenu')) !== 'enabled') return marks;
+export async function closedNowSuffix(db: Db): Promise<string> {
+  if ((await getSettingValue(db, 'businessHoursInMenu')) !== 'enabled') return '';
   const language = await getSettingValue(db, 'emailLanguage');
-  const suffix = language === 'en' || language === 'es' ? CLOSED_NOW[language] : CLOSED_NOW.pt;
+  return language === 'en' || language === 'es' ? CLOSED_NOW[language] : CLOSED_NOW.pt;
+}
+
+/** Each queue closed now and its suffix in the menu, by the rules read for the batch. */
+export function closedQueueMarks(queues: readonly { id: number }[], rules: { ruleOf: (queueId: number | null) => QueueRule; closedNowSuffix: string }, now = Date.now()): Map<number, string> {
+  const marks = new Map<number, string>();
+  if (rules.closedNowSuffix === '') return marks;
   for (const queue of queues) {
-    const hours = await findHoursOfQueue(db, queue.id);
-    if (hours && !isOpenAt(hours, now)) marks.set(queue.id, suffix);
+    const { hours } = rules.ruleOf(queue.id);
+    if (hours && !isOpenAt(hours, now)) marks.set(queue.id, rules.closedNowSuffix);
   }
   return marks;
 }

@@ -18,6 +18,8 @@ import { INBOUND_WRITERS, splitByChat } from './inbound/chat-groups.js';
 import { storeMedia } from './inbound/media.js';
 import { readPipelineSettings, type PipelineSettings } from './inbound/pipeline-settings.js';
 import { routeToQueue } from './inbound/queue-menu.js';
+import { readQueueRules } from '../business-hours/business-hours.repository.js';
+import { closedNowSuffix } from '../business-hours/out-of-hours.js';
 import { writeInbound, type Prepared } from './inbound/write-inbound.js';
 import { listConnectionQueues } from '../whatsapps/whatsapps.repository.js';
 import { publishMessageUpdate } from './messages.presenter.js';
@@ -31,7 +33,8 @@ import { createReactionHandler } from '../reactions/reactions.service.js';
  */
 export async function queueMenuFor(ctx: AppContext, ticket: { id: number; whatsappId: number; contactId: number }): Promise<{ queueId?: number; reply: string }> {
   const queues = await listConnectionQueues(ctx.db, ticket.whatsappId);
-  return routeToQueue(ctx.db, { ticketId: ticket.id, whatsappId: ticket.whatsappId, contactId: ticket.contactId, queues }, '', true);
+  const rules = { ruleOf: await readQueueRules(ctx.db), closedNowSuffix: await closedNowSuffix(ctx.db) };
+  return routeToQueue(ctx.db, { ticketId: ticket.id, whatsappId: ticket.whatsappId, contactId: ticket.contactId, queues }, '', true, rules);
 }
 
 /** After a crash, the chats active this long before the restart are read again from the phone. */

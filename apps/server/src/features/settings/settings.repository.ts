@@ -1,24 +1,21 @@
 import { SETTINGS, type SettingKey } from '@zapdesk/shared/domain';
-import { CONFIG_CACHE_MS } from '../../core/db/config-cache.js';
+import { configCache } from '../../core/db/config-cache.js';
 import type { Db } from '../../core/db/database.js';
 
 export type SettingRow = { key: string; value: string; updatedAt: string };
 
 /**
- * The pipeline reads settings on every message: values are kept for a moment. A change made on
- * this node applies at once; one made on another node within CONFIG_CACHE_MS (config-cache.ts).
+ * The pipeline reads settings on every message: all of them are read in one statement and kept
+ * for a moment. A change made on this node applies at once; one made on another node within
+ * CONFIG_CACHE_MS (config-cache.ts).
  */
-const cache = new WeakMap<Db, Map<SettingKey, { value: string; at: number }>>();
+const stored = configCache(async (db) => {
+  const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
+  return new Map(rows.map((row) => [row.key, row.value]));
+});
 
 export async function getSettingValue(db: Db, key: SettingKey): Promise<string> {
-  const entries = cache.get(db) ?? new Map<SettingKey, { value: string; at: number }>();
-  cache.set(db, entries);
-  const hit = entries.get(key);
-  if (hit && Date.now() - hit.at < CONFIG_CACHE_MS) return hit.value;
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  const value = row?.value ?? SETTINGS[key].default;
-  entries.set(key, { value, at: Date.now() });
-  return value;
+  return (await stored.read(db)).get(key) ?? SETTINGS[key].default;
 }
 
 export function listSettingRows(db: Db): Promise<SettingRow[]> {
@@ -36,7 +33,7 @@ export async function upsertSetting(db: Db, key: SettingKey, value: string, now:
     .onConflict((oc) => oc.column('key').doUpdateSet({ value, updatedAt: now }))
     .returning(['key', 'value', 'updatedAt'])
     .executeTakeFirstOrThrow();
-  cache.get(db)?.set(key, { value, at: Date.now() });
+  stored.changed();
   return row;
 }
 
@@ -48,4 +45,5 @@ export async function insertMissingSettings(db: Db, values: Record<SettingKey, s
     .values(rows)
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
+  stored.changed();
 }

@@ -12,8 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import type { SettingKey } from '@zapdesk/shared/domain';
 import { toastError } from '../../core/ui/toastError';
-import type { TSetting } from '@zapdesk/shared/schemas';
-import { saveSettingInCache, settingsKey, updateSetting, useSettings } from '../settings/settings.api';
+import { saveSetting, useSettings } from '../settings/settings.api';
 import { HoursDialog } from './HoursDialog';
 import { useBusinessHours } from './businessHours.api';
 import { hoursSummary } from './hoursSummary';
@@ -28,17 +27,18 @@ export function BusinessHoursSettings() {
   const [editing, setEditing] = useState(false);
   const byDefault = entries.data?.find((entry) => entry.queueId === null);
 
-  // The switch moves at once; a refused change moves it back.
+  // The switch moves at once (its own state: the list's update reaches it a moment later); a
+  // refused change moves it back.
+  const [moving, setMoving] = useState<Partial<Record<(typeof TOGGLES)[number], boolean>>>({});
   const toggle = async (key: (typeof TOGGLES)[number], on: boolean) => {
-    const value = on ? 'enabled' : 'disabled';
-    const previous = queryClient.getQueryData<TSetting[]>(settingsKey);
-    queryClient.setQueryData<TSetting[]>(settingsKey, (rows) => rows?.map((row) => (row.key === key ? { ...row, value } : row)));
+    setMoving((now) => ({ ...now, [key]: on }));
     try {
-      saveSettingInCache(queryClient, await updateSetting(key, value));
+      await saveSetting(queryClient, key, on ? 'enabled' : 'disabled');
       toast.success(t('hours.settingSaved'), { toastId: `setting-${key}` });
     } catch (error) {
-      queryClient.setQueryData(settingsKey, previous);
       toastError(error);
+    } finally {
+      setMoving(({ [key]: _done, ...rest }) => rest);
     }
   };
 
@@ -59,7 +59,7 @@ export function BusinessHoursSettings() {
         </Button>
       </Stack>
       {TOGGLES.map((key) => {
-        const on = settings.data?.find((s) => s.key === key)?.value === 'enabled';
+        const on = moving[key] ?? settings.data?.find((s) => s.key === key)?.value === 'enabled';
         return (
           <Box key={key}>
             <Divider sx={{ mx: 3 }} />

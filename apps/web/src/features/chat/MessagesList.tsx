@@ -19,6 +19,7 @@ import { MessageBubble } from './MessageBubble';
 import { NoteBubble } from '../notes/NoteBubble';
 import { MessagesLoadFailed, OlderMessagesAlert } from './MessagesLoadingAlerts';
 import { placePhoneSends } from './phoneTimeline';
+import { useFollowEnd } from './useFollowEnd';
 import { MessagesSkeleton } from './MessagesSkeleton';
 import { deleteMessage, fetchMessagesPage, markTicketReadInCache, retryMessage, ticketsKeys } from '../tickets/tickets.api';
 
@@ -137,13 +138,9 @@ export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
     timer = setTimeout(settleWhenOpened, SETTLE_FALLBACK_MS);
     return () => clearTimeout(timer);
   }, [hasRows]);
-  // Virtuoso measures rows in whole pixels: over a screen of rows the fractions add up to a few
-  // pixels short of the real end, so 'the bottom' is set on the scroller itself.
   const scroller = useRef<HTMLElement | null>(null);
-  /** How far from the end the reader was at the last scroll: rows growing keep a reader at the end there. */
-  const distanceFromEnd = useRef(0);
-  const wasAtEnd = () => distanceFromEnd.current < AT_END_PX;
   const [scrollerElement, setScrollerElement] = useState<HTMLElement | null>(null);
+  const { stickToBottom, isAtEnd } = useFollowEnd(scroller, scrollerElement, AT_END_PX);
   // Each scroll within 50px of the top asks for the next older page (Virtuoso's top state only
   // reports changes, and stays 'at top' when a page arrives while the reader is still there).
   const loadOlderRef = useRef(loadOlder);
@@ -151,20 +148,13 @@ export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
   useEffect(() => {
     if (!scrollerElement) return;
     const onScroll = () => {
-      distanceFromEnd.current = scrollerElement.scrollHeight - scrollerElement.scrollTop - scrollerElement.clientHeight;
       if (scrollerElement.scrollTop < TOP_THRESHOLD_PX) loadOlderRef.current();
     };
     scrollerElement.addEventListener('scroll', onScroll, { passive: true });
     return () => scrollerElement.removeEventListener('scroll', onScroll);
   }, [scrollerElement]);
-  const stickToBottom = () => {
-    requestAnimationFrame(() => {
-      const element = scroller.current;
-      if (element) element.scrollTop = element.scrollHeight;
-    });
-  };
   const onMediaLoad = () => {
-    if (wasAtEnd()) stickToBottom();
+    if (isAtEnd()) stickToBottom();
   };
   // New messages (sent or received) bring the list to the bottom. (Not Virtuoso's followOutput,
   // which also scrolled to the end when an older page was put above.)
@@ -235,7 +225,7 @@ export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
           // Rows measured taller than estimated (a wrapped text, a picture) would leave a reader who
           // was at the bottom a few pixels short of it.
           totalListHeightChanged={() => {
-            if (wasAtEnd()) stickToBottom();
+            if (isAtEnd()) stickToBottom();
           }}
           style={{ height: '100%', overflowX: 'hidden' }}
           data={messages}

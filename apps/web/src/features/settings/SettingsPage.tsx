@@ -24,7 +24,7 @@ import { EmailPanel } from './EmailPanel';
 import { VonagePanel } from './VonagePanel';
 import { BusinessHoursSettings } from '../business-hours/BusinessHoursSettings';
 import { ApiTokenControl, SecretControl, SelectControl, TextControl, ToggleControl } from './SettingControls';
-import { saveSettingInCache, settingsKey, updateSetting, useSettings } from './settings.api';
+import { saveSetting, useSettings } from './settings.api';
 
 type Group = (typeof SETTINGS)[SettingKey]['group'];
 const GROUPS: readonly Group[] = ['general', 'typebot', 'email', 'vonage', 'api'];
@@ -50,15 +50,12 @@ export default function SettingsPage() {
     // '+55' is how a country code is usually written: the setting keeps the digits.
     const value = key === 'defaultCountryCode' ? typed.replace(/^\+/, '') : typed;
     // Toggles and the select move at once; a refused change moves back.
-    const previous = queryClient.getQueryData<TSetting[]>(settingsKey);
-    if (!isSecret(key)) queryClient.setQueryData<TSetting[]>(settingsKey, (rows) => rows?.map((row) => (row.key === key ? { ...row, value } : row)));
     try {
-      saveSettingInCache(queryClient, await updateSetting(key, value));
+      await saveSetting(queryClient, key, value, { secret: isSecret(key) });
       if (key === 'defaultCountryCode') forgetDefaultCountryCode(queryClient);
       toast.success(t('settings.saved'), { toastId: `setting-${key}` });
       return true;
     } catch (error) {
-      queryClient.setQueryData(settingsKey, previous);
       toastError(error);
       return false;
     }

@@ -27,6 +27,25 @@ export function saveSettingInCache(queryClient: QueryClient, setting: TSetting):
   });
 }
 
+/**
+ * Saves a setting and shows it at once: the list holds the new value while it is saved (never a
+ * secret's), and the value from before again if the save is refused (the error is thrown).
+ */
+export async function saveSetting(queryClient: QueryClient, key: SettingKey, value: string, options: { secret?: boolean } = {}): Promise<TSetting> {
+  // A read of the list already under way would bring back the value from before the change.
+  await queryClient.cancelQueries({ queryKey: settingsKey });
+  const previous = queryClient.getQueryData<TSetting[]>(settingsKey);
+  if (!options.secret) queryClient.setQueryData<TSetting[]>(settingsKey, (rows) => rows?.map((row) => (row.key === key ? { ...row, value } : row)));
+  try {
+    const saved = await updateSetting(key, value);
+    saveSettingInCache(queryClient, saved);
+    return saved;
+  } catch (error) {
+    queryClient.setQueryData(settingsKey, previous);
+    throw error;
+  }
+}
+
 export function applySettingsEvent(queryClient: QueryClient, payload: Parameters<ServerToClientEvents['settings']>[0]): void {
   saveSettingInCache(queryClient, payload.setting);
 }

@@ -94,7 +94,9 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onAccepted,
           <Typography fontWeight={600} noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-contact">
             {ticket.contact.name}
           </Typography>
-          {ticket.status === 'closed' ? <Chip label={t('tickets.closedBadge')} size="small" color="success" variant="outlined" sx={{ height: 20 }} data-testid="ticket-closed-badge" /> : null}
+          {ticket.status === 'closed' ? (
+            <Chip label={t('tickets.closedBadge')} size="small" color="success" variant="outlined" sx={{ height: 20, color: 'success.dark' }} data-testid="ticket-closed-badge" />
+          ) : null}
           <Typography variant="caption" color={unread > 0 ? 'secondary.main' : 'text.secondary'} sx={{ flexShrink: 0 }} data-testid="ticket-time">
             {formatRecent(ticket.updatedAt)}
           </Typography>

@@ -1,6 +1,7 @@
 /** The settings and queues the pipeline reads once per batch of a connection's messages. */
 import type { Db } from '../../../core/db/database.js';
 import { readQueueRules, type QueueRule } from '../../business-hours/business-hours.repository.js';
+import { closedNowSuffix } from '../../business-hours/out-of-hours.js';
 import { readBotSettings, type BotSettings } from '../../chatbot/chatbot.service.js';
 import { getSettingValue } from '../../settings/settings.repository.js';
 import { listConnectionQueues } from '../../whatsapps/whatsapps.repository.js';
@@ -13,6 +14,8 @@ export type PipelineSettings = {
   queues: ConnectionQueue[];
   bot: BotSettings | undefined;
   ruleOf: (queueId: number | null) => QueueRule;
+  /** What the numbered menu puts after a queue closed now; '' when the menu shows no such mark. */
+  closedNowSuffix: string;
 };
 
 export type ConnectionQueue = Awaited<ReturnType<typeof listConnectionQueues>>[number];
@@ -26,5 +29,6 @@ export async function readPipelineSettings(db: Db, whatsappId: number): Promise<
     reopenWithinSeconds: Number(await getSettingValue(db, 'timeCreateNewTicket')) || 0,
     bot: await readBotSettings(db),
     ruleOf: await readQueueRules(db),
+    closedNowSuffix: await closedNowSuffix(db),
   };
 }

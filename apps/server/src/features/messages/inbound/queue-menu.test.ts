@@ -23,7 +23,9 @@ afterAll(async () => {
   await t.close();
 });
 
-const route = (queues: ConnectionQueue[], body: string, isNewTicket: boolean) => routeToQueue(t.ctx.db, { ticketId: 7, whatsappId, contactId, queues }, body, isNewTicket);
+// Always open, no 'closed now' marks (the marks are tested with the hours, out-of-hours.test.ts).
+const open = { ruleOf: () => ({ hours: null, message: '' }), closedNowSuffix: '' };
+const route = (queues: ConnectionQueue[], body: string, isNewTicket: boolean) => routeToQueue(t.ctx.db, { ticketId: 7, whatsappId, contactId, queues }, body, isNewTicket, open);
 
 describe('queue menu step', () => {
   it('greets a new ticket on a connection without queues, and says nothing later', async () => {

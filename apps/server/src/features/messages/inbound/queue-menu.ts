@@ -3,7 +3,7 @@ import { renderVariables } from '@zapdesk/shared/variables';
 import type { Db } from '../../../core/db/database.js';
 import { contactNamesByIds } from '../../contacts/contacts.repository.js';
 import { findWhatsappById } from '../../whatsapps/whatsapps.repository.js';
-import type { ConnectionQueue } from './pipeline-settings.js';
+import type { ConnectionQueue, PipelineSettings } from './pipeline-settings.js';
 import { closedQueueMarks } from '../../business-hours/out-of-hours.js';
 
 /**
@@ -16,6 +16,7 @@ export async function routeToQueue(
   ticket: { ticketId: number; whatsappId: number; contactId: number; queues: ConnectionQueue[] },
   body: string,
   isNewTicket: boolean,
+  rules: Pick<PipelineSettings, 'ruleOf' | 'closedNowSuffix'>,
 ): Promise<{ queueId?: number; reply: string }> {
   const { queues } = ticket;
   // The common case, a queue-less connection in an ongoing chat, needs nothing more.
@@ -31,7 +32,7 @@ export async function routeToQueue(
     const greeting = choice.greetingMessage || (queues.length === 1 && isNewTicket ? connection.greetingMessage : '');
     return { queueId: choice.id, reply: queues.length === 1 && !isNewTicket ? '' : renderVariables(greeting, values(choice.name)) };
   }
-  const closed = await closedQueueMarks(db, queues);
+  const closed = closedQueueMarks(queues, rules);
   const menu = queues.map((q, i) => `*${i + 1}* - ${q.name}${closed.get(q.id) ?? ''}`).join('\n');
   return { reply: `${renderVariables(connection.greetingMessage, values())}\n\n${menu}` };
 }

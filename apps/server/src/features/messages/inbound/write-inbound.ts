@@ -62,7 +62,7 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
   // (and no list shows it) before its queue is known.
   const routing =
     !botTook && !message.fromMe && ticketRef.queueId === null && ticketRef.userId === null && !(isGroup && !settings.routesGroups)
-      ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id, queues: settings.queues }, message.body, ticketRef.created)
+      ? await routeToQueue(db, { ticketId: ticketRef.id, whatsappId, contactId: contact.id, queues: settings.queues }, message.body, ticketRef.created, settings)
       : undefined;
   const closedReply = await outOfHoursReply(db, { ticket: ticketRef, routedQueueId: routing?.queueId, whatsappId, contactId: contact.id, settings, message, botTook, now });
   await tickets.touchTicket(db, ticketRef.id, { lastMessage: lastMessageText(message), incoming: !message.fromMe, byPerson: true, queueId: routing?.queueId }, now);
