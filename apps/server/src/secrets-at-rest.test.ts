@@ -14,6 +14,7 @@ import type { TMessage, TTicket } from '@zapdesk/shared/messaging';
 import { buildApp } from './app.js';
 import { loadConfig } from './core/config.js';
 import { keyFromPassphrase, seal, unseal } from './core/secret-box.js';
+import { upsertSetting } from './features/settings/settings.repository.js';
 import { readSecretSetting, seedSettings } from './features/settings/settings.service.js';
 import { createTestApp, type TestApp } from './test/harness.js';
 import { serverArgs } from './test/server-process.js';
@@ -245,7 +246,7 @@ describe('secret settings at rest', () => {
   it('refuses to read a value sealed with another key (SECRETS_KEY changed) with ERR_SECRET_UNREADABLE, and the API still shows it masked', async () => {
     const t = await app({ SECRETS_KEY: 'the key this server runs with' });
     const other = seal(keyFromPassphrase('the key of another install'), 'sealed-elsewhere');
-    await t.ctx.db.updateTable('settings').set({ value: other }).where('key', '=', 'emailPass').execute();
+    await upsertSetting(t.ctx.db, 'emailPass', other, new Date().toISOString());
     await expect(readSecretSetting(t.ctx, 'emailPass')).rejects.toMatchObject({ code: 'ERR_SECRET_UNREADABLE' });
     const list = await t.request({ method: 'GET', url: '/api/settings', token: t.adminToken });
     expect(list.json<{ key: string }[]>().find((s) => s.key === 'emailPass')).toMatchObject({ value: MASKED_VALUE, isSet: true });

@@ -317,10 +317,20 @@ describe('tickets', () => {
       list.getByTestId('tickets-scroller').evaluate((element) => {
         element.scrollTop = element.scrollHeight;
       });
-    await toBottom();
-    await expect.poll(() => list.getAttribute('data-loaded')).toBe('21');
-    await toBottom();
-    await expect.poll(() => rows.last().getByTestId('ticket-contact').textContent()).toBe('Cliente 1');
+    // Scrolled to the bottom until the next page is there: rows measured after the first jump can
+    // make the list taller than the jump saw, as a reader scrolling on would find.
+    await expect
+      .poll(async () => {
+        await toBottom();
+        return list.getAttribute('data-loaded');
+      })
+      .toBe('21');
+    await expect
+      .poll(async () => {
+        await toBottom();
+        return rows.last().getByTestId('ticket-contact').textContent();
+      })
+      .toBe('Cliente 1');
     await context.close();
   });
 
