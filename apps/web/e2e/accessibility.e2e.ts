@@ -119,8 +119,8 @@ function longestMotion(page: Page, selector: string): Promise<number> {
 
 describe('less motion, when the system asks for it', () => {
   it('moves nothing but keeps the toasts on screen for their time', async () => {
-    const still = await newContext(browser, server.baseUrl);
-    const moving = await newContext(browser, server.baseUrl, { motion: true });
+    const still = await newContext(browser, server.baseUrl, { lessMotion: true });
+    const moving = await newContext(browser, server.baseUrl);
     try {
       const calm = await still.newPage();
       const lively = await moving.newPage();

@@ -42,15 +42,11 @@ export function launchBrowser(options: { fakeMedia?: boolean } = {}): Promise<Br
 /** Uncaught exceptions and Content-Security-Policy violations in any page; the tests assert there were none. */
 export const pageErrors: string[] = [];
 
-/**
- * The contexts ask for less motion (the app then skips transitions, ripples and spinning, see
- * reducedMotion in src/app/theme.ts): no test looks at an animation, and animation frames were
- * about a tenth of the browser's work. `motion: true` keeps the system's default.
- */
-export async function newContext(browser: Browser, baseURL: string, options: { locale?: string; mobile?: boolean; motion?: boolean } = {}): Promise<BrowserContext> {
+/** `lessMotion`: the context asks for less motion (prefers-reduced-motion: reduce), as some people's systems do. */
+export async function newContext(browser: Browser, baseURL: string, options: { locale?: string; mobile?: boolean; lessMotion?: boolean } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL,
-    reducedMotion: options.motion ? 'no-preference' : 'reduce',
+    reducedMotion: options.lessMotion ? 'reduce' : 'no-preference',
     locale: options.locale ?? 'en-US',
     viewport: options.mobile ? { width: 390, height: 844 } : { width: 1366, height: 820 },
     deviceScaleFactor: 1,

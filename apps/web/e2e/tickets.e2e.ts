@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTicketListSchema } from '@zapdesk/shared/messaging';
-import { launchBrowser, newContext, pageErrors, screenshot, openSignedIn } from './browser';
+import { launchBrowser, newContext, pageErrors, recordTrail, screenshot, openSignedIn } from './browser';
 import { startServer, type RunningServer } from './server';
 import { apiAs, scanWhenReady, signIn } from './simulator';
 
@@ -304,6 +304,7 @@ describe('tickets', () => {
     await expect.poll(pendingNow).toBe(21);
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
+    const trail = recordTrail(page);
     await openSignedIn(page, '/tickets');
     await page.getByTestId('tab-pending').click();
     await expect.poll(() => countOf(page, 'pending')).toBe('21');
@@ -319,12 +320,22 @@ describe('tickets', () => {
       });
     // Scrolled to the bottom until the next page is there: rows measured after the first jump can
     // make the list taller than the jump saw, as a reader scrolling on would find.
-    await expect
-      .poll(async () => {
-        await toBottom();
-        return list.getAttribute('data-loaded');
-      })
-      .toBe('21');
+    try {
+      await expect
+        .poll(async () => {
+          await toBottom();
+          return list.getAttribute('data-loaded');
+        })
+        .toBe('21');
+    } catch (error) {
+      const state = await list
+        .getByTestId('tickets-scroller')
+        .evaluate(
+          (e) =>
+            `scrollTop ${e.scrollTop} scrollHeight ${e.scrollHeight} clientHeight ${e.clientHeight} rows ${e.querySelectorAll('[data-testid="ticket-row"]').length} visible ${e.checkVisibility()} footer ${e.textContent?.slice(-80)}`,
+        );
+      throw trail.explain(new Error(`${String(error)}\n${state}`));
+    }
     await expect
       .poll(async () => {
         await toBottom();
