@@ -74,10 +74,16 @@ export class SimulatorPhone {
    * least COMPACT_AFTER_LINES. A state larger than the bare limit would otherwise be rewritten
    * whole at every write.
    */
-  #compactAt = COMPACT_AFTER_LINES;
+  #compactAt: number;
+  readonly #compactAfter: number;
 
-  /** A file path, a log kept elsewhere (read by load()), or undefined: in memory only. */
-  constructor(place: string | PhoneLog | undefined) {
+  /**
+   * A file path, a log kept elsewhere (read by load()), or undefined: in memory only.
+   * `compactAfterLines` is the least size that is compacted (COMPACT_AFTER_LINES by default).
+   */
+  constructor(place: string | PhoneLog | undefined, options: { compactAfterLines?: number } = {}) {
+    this.#compactAfter = options.compactAfterLines ?? COMPACT_AFTER_LINES;
+    this.#compactAt = this.#compactAfter;
     if (typeof place !== 'string') {
       this.#log = place;
       return;
@@ -280,7 +286,7 @@ export class SimulatorPhone {
 
   #compactedTo(lines: number): void {
     this.#lines = lines;
-    this.#compactAt = Math.max(COMPACT_AFTER_LINES, 2 * lines);
+    this.#compactAt = Math.max(this.#compactAfter, 2 * lines);
   }
 
   /** The log as the lines that lead to the state it holds now. */
