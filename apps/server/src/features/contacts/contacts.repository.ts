@@ -4,7 +4,8 @@ import type { RawBuilder, SqlBool } from 'kysely';
 import type { Db, DbKind } from '../../core/db/database.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool, pageWindow } from '../../core/db/sql-helpers.js';
-import { contactHasAnyLabel, labelsOfContacts } from '../labels/labels.repository.js';
+import { contactHasAnyLabel } from '../labels/labels.repository.js';
+import { readDetails } from './contact-details.repository.js';
 import { contactMatches } from './contact-text-match.js';
 
 const columns = ['id', 'name', 'number', 'email', 'profilePicUrl', 'isGroup', 'createdAt', 'updatedAt'] as const;
@@ -16,31 +17,14 @@ export function contactSearchText(data: ContactWrite): string {
   return foldText(`${data.name} ${data.number} ${data.email}`);
 }
 
+/** The contact rows with their extra info and labels (one more statement, whatever the number). */
 async function withExtraInfo(
   db: Db,
   rows: { id: number; name: string; number: string; email: string; profilePicUrl: string; isGroup: number; createdAt: string; updatedAt: string }[],
 ): Promise<TContact[]> {
   if (rows.length === 0) return [];
-  const extra = await db
-    .selectFrom('contactExtraInfo')
-    .select(['id', 'contactId', 'name', 'value'])
-    .where(
-      'contactId',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('id')
-    .execute();
-  const labels = await labelsOfContacts(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => ({
-    ...r,
-    isGroup: bool(r.isGroup),
-    extraInfo: extra.filter((e) => e.contactId === r.id).map((e) => ({ id: e.id, name: e.name, value: e.value })),
-    labels: labels.get(r.id) ?? [],
-  }));
+  const details = await readDetails(db, { contactIds: rows.map((r) => r.id) });
+  return rows.map((r) => ({ ...r, isGroup: bool(r.isGroup), extraInfo: details.extraInfo.get(r.id) ?? [], labels: details.contactLabels.get(r.id) ?? [] }));
 }
 
 /**
@@ -68,7 +52,7 @@ export async function listContacts(
   return { contacts: await withExtraInfo(db, rows), count, hasMore: count > offset + rows.length };
 }
 
-/** Contacts by id, with their extra info, in two queries whatever the number. */
+/** Contacts by id, with their extra info and labels, in two statements whatever the number. */
 export async function findContactsByIds(db: Db, ids: number[]): Promise<Map<number, TContact>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('contacts').select(columns).where('id', 'in', ids).execute();

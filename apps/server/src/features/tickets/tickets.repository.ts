@@ -5,8 +5,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../core/db/database.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool } from '../../core/db/sql-helpers.js';
-import { findContactsByIds } from '../contacts/contacts.repository.js';
-import { labelsOfTickets } from '../labels/labels.repository.js';
+import { readDetails } from '../contacts/contact-details.repository.js';
 
 function asStatus(value: string): TicketStatus {
   return TICKET_STATUSES.find((s) => s === value) ?? 'pending';
@@ -42,6 +41,7 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
   const rows = await db
     .selectFrom('tickets')
     .innerJoin('whatsapps', 'whatsapps.id', 'tickets.whatsappId')
+    .innerJoin('contacts', 'contacts.id', 'tickets.contactId')
     .leftJoin('queues', 'queues.id', 'tickets.queueId')
     .leftJoin('users', 'users.id', 'tickets.userId')
     .leftJoin('chatbotSessions', 'chatbotSessions.ticketId', 'tickets.id')
@@ -53,14 +53,32 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
       'queues.color as queueColor',
       'users.name as userName',
       'chatbotSessions.status as botStatus',
+      'contacts.name as contactName',
+      'contacts.number as contactNumber',
+      'contacts.email as contactEmail',
+      'contacts.profilePicUrl as contactPicture',
+      'contacts.isGroup as contactIsGroup',
+      'contacts.createdAt as contactCreatedAt',
+      'contacts.updatedAt as contactUpdatedAt',
     ])
     .where('tickets.id', 'in', ids)
     .execute();
-  const [contacts, labels] = await Promise.all([findContactsByIds(db, [...new Set(rows.map((r) => r.contactId))]), labelsOfTickets(db, ids)]);
+  if (rows.length === 0) return [];
+  const details = await readDetails(db, { contactIds: rows.map((r) => r.contactId), ticketIds: ids });
   const byId = new Map<number, TTicket>();
   for (const r of rows) {
-    const contact = contacts.get(r.contactId);
-    if (!contact) continue;
+    const contact = {
+      id: r.contactId,
+      name: r.contactName,
+      number: r.contactNumber,
+      email: r.contactEmail,
+      profilePicUrl: r.contactPicture,
+      isGroup: bool(r.contactIsGroup),
+      createdAt: r.contactCreatedAt,
+      updatedAt: r.contactUpdatedAt,
+      extraInfo: details.extraInfo.get(r.contactId) ?? [],
+      labels: details.contactLabels.get(r.contactId) ?? [],
+    };
     byId.set(r.id, {
       id: r.id,
       status: asStatus(r.status),
@@ -75,7 +93,7 @@ export async function loadTicketsByIds(db: Db, ids: number[]): Promise<TTicket[]
       isGroup: bool(r.isGroup),
       chatbot: r.botStatus === 'active' && r.status === 'pending' && r.userId === null,
       contact,
-      labels: labels.get(r.id) ?? [],
+      labels: details.ticketLabels.get(r.id) ?? [],
       queue: r.queueId !== null && r.queueName !== null && r.queueColor !== null ? { id: r.queueId, name: r.queueName, color: r.queueColor } : null,
       user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
       whatsapp: { id: r.whatsappId, name: r.whatsappName, channel: CHANNELS.find((c) => c === r.whatsappChannel) ?? 'whatsapp' },
