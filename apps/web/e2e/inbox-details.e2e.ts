@@ -576,6 +576,42 @@ describe('small things that looked broken', () => {
     await context.close();
   });
 
+  it('leaves, saying so, a ticket deleted while the page was still joining its live rooms', async () => {
+    await writeIn('5511977770013', 'Teo Apagado', 'Vou ser apagado já já');
+    const findTicket = async () => {
+      const { tickets } = ZTicketListSchema.parse(await (await api('/tickets?status=pending&showAll=true')).json());
+      return tickets.find((ticket) => ticket.contact.number === '5511977770013')?.id ?? 0;
+    };
+    await expect.poll(findTicket).toBeGreaterThan(0);
+    const ticketId = await findTicket();
+    const context = await newContext(browser, server.baseUrl);
+    const page = await context.newPage();
+    // The page's joins wait in the socket: the deletion's live event reaches nobody on this page.
+    const held: string[] = [];
+    const live = { holding: true, toServer: (_frame: string) => {} };
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      const upstream = ws.connectToServer();
+      live.toServer = (frame) => upstream.send(frame);
+      ws.onMessage((message) => {
+        if (live.holding && typeof message === 'string' && /^42\d*\["join/.test(message)) held.push(message);
+        else upstream.send(message);
+      });
+      upstream.onMessage((message) => ws.send(message));
+    });
+    await openSignedIn(page, `/tickets/${ticketId}`);
+    await page.getByTestId('ticket-view').getByText('Vou ser apagado já já').waitFor();
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    expect((await api(`/tickets/${ticketId}`, { method: 'DELETE' })).status).toBe(204);
+    live.holding = false;
+    for (const frame of held) live.toServer(frame);
+    // Joined: the ticket read again is gone, and the page says it as the live event would have.
+    await page.locator('.Toastify__toast', { hasText: 'The ticket you were on has been deleted.' }).first().waitFor();
+    await page.waitForURL('**/tickets');
+    await page.waitForTimeout(300);
+    await expect(page.locator('.Toastify__toast--error').count()).resolves.toBe(0);
+    await context.close();
+  });
+
   it('writes dates in the interface’s language', async () => {
     const pad = (n: number) => String(n).padStart(2, '0');
     for (const [locale, expected] of [

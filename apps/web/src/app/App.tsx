@@ -21,9 +21,12 @@ const MUI_LOCALES: Record<Language, typeof enUS> = { en: enUS, pt: ptBR, es: esE
 
 const queryClient = new QueryClient({
   // A list that fails to load says why; a 401 needs no toast, the session just ends (to /login).
+  // A query with `meta.notFound: 'quiet'` leaves its 404 to its screen (an open ticket that is
+  // gone is said once, by the ticket's view).
   queryCache: new QueryCache({
-    onError: (error) => {
-      if (!(error instanceof ApiError && error.status === 401)) toastError(error);
+    onError: (error, query) => {
+      if (error instanceof ApiError && (error.status === 401 || (error.status === 404 && query.meta?.['notFound'] === 'quiet'))) return;
+      toastError(error);
     },
   }),
   defaultOptions: {

@@ -50,6 +50,8 @@ export function MessagesList({ ticketId, contactId, isGroup, onReply }: Props) {
     // Reopening a chat reads it again from the server (which also clears its unread count).
     staleTime: 0,
     gcTime: 0,
+    // A 404: the ticket is gone, which the ticket's view says.
+    meta: { notFound: 'quiet' },
   });
   const { data, hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = query;
 

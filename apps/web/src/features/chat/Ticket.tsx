@@ -20,7 +20,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -41,6 +41,7 @@ import { ChatComposer } from '../notes/ChatComposer';
 import { useReadsByMention } from '../notes/readsByMention';
 import { MessagesList } from './MessagesList';
 import { TicketSkeleton } from './TicketSkeleton';
+import { leaveDeletedTicket, useLeaveOnReadError } from './useLeaveGoneTicket';
 import { fetchTicket, saveTicketInCache, ticketsKeys, updateTicketStatus } from '../tickets/tickets.api';
 import { newestOf } from '../tickets/ticketLists';
 import { TransferTicketModal } from '../tickets/TransferTicketModal';
@@ -78,15 +79,12 @@ export function Ticket({ ticketId }: { ticketId: number }) {
   const wide = useMediaQuery((theme) => theme.breakpoints.up('lg'));
   const compact = useMediaQuery((theme) => theme.breakpoints.down('sm'));
   const isAdmin = user ? isAdminProfile(user.profile) : false;
-  const { data: ticket, error } = useQuery({ queryKey: ticketsKeys.detail(ticketId), queryFn: () => fetchTicket(ticketId) });
+  // A failed read is said by useLeaveOnReadError (a 404 of a ticket on screen: deleted).
+  const { data: ticket, error } = useQuery({ queryKey: ticketsKeys.detail(ticketId), queryFn: () => fetchTicket(ticketId), meta: { notFound: 'quiet' } });
   // Opened through a mention: read and notes only, none of the ticket's actions.
   const byMention = useReadsByMention(ticket);
 
-  useEffect(() => {
-    if (!error) return;
-    toastError(error);
-    void navigate('/tickets');
-  }, [error, navigate]);
+  useLeaveOnReadError({ error, shown: ticket !== undefined, ticketId, t, navigate });
 
   const subscribe = useCallback(
     (socket: AppSocket) => {
@@ -100,8 +98,7 @@ export function Ticket({ ticketId }: { ticketId: number }) {
         }
         if (payload.action !== 'delete' || payload.ticketId !== ticketId || deletingHere.current) return;
         // Someone else deleted the ticket on screen: say so, and leave it.
-        toast.info(t('tickets.deletedWhileOpen'));
-        void navigate('/tickets');
+        leaveDeletedTicket(t, navigate, ticketId);
       };
       // An edited contact shows at once in the header and the drawer.
       const onContact: ServerToClientEvents['contact'] = (payload) => {
