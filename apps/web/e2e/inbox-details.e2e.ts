@@ -24,6 +24,28 @@ async function writeIn(from: string, name: string, body: string): Promise<void> 
   expect(response.status).toBe(200);
 }
 
+/** The page's joins (socket.io frames '42<ack>["join…') wait in the socket until `release()`. */
+async function holdJoins(page: Page): Promise<{ held: string[]; release: () => void }> {
+  const held: string[] = [];
+  const live = { holding: true, toServer: (_frame: string) => {} };
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const upstream = ws.connectToServer();
+    live.toServer = (frame) => upstream.send(frame);
+    ws.onMessage((message) => {
+      if (live.holding && typeof message === 'string' && /^42\d*\["join/.test(message)) held.push(message);
+      else upstream.send(message);
+    });
+    upstream.onMessage((message) => ws.send(message));
+  });
+  return {
+    held,
+    release: () => {
+      live.holding = false;
+      for (const frame of held) live.toServer(frame);
+    },
+  };
+}
+
 /** The bell's badge: MUI keeps the element and hides it with a class. */
 function bellBadge(page: Page) {
   return page.getByTestId('notifications-count').locator('.MuiBadge-badge');
@@ -555,23 +577,12 @@ describe('small things that looked broken', () => {
     const page = await context.newPage();
     expect((await api('/ticketsClosed', { method: 'POST', body: {} })).status).toBe(200);
     // The page's joins (socket.io frames '42<ack>["join…') wait in the socket until the customer has written.
-    const held: string[] = [];
-    const live = { holding: true, toServer: (_frame: string) => {} };
-    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
-      const upstream = ws.connectToServer();
-      live.toServer = (frame) => upstream.send(frame);
-      ws.onMessage((message) => {
-        if (live.holding && typeof message === 'string' && /^42\d*\["join/.test(message)) held.push(message);
-        else upstream.send(message);
-      });
-      upstream.onMessage((message) => ws.send(message));
-    });
+    const { held, release } = await holdJoins(page);
     await openSignedIn(page);
     await expect.poll(() => held.length).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('0');
     await writeIn('5511977770012', 'Íris Cedo', 'Cheguei antes de a página entrar nas salas');
-    live.holding = false;
-    for (const frame of held) live.toServer(frame);
+    release();
     await expect.poll(() => page.getByTestId('notifications-button').getAttribute('data-count')).toBe('1');
     await context.close();
   });
@@ -587,23 +598,12 @@ describe('small things that looked broken', () => {
     const context = await newContext(browser, server.baseUrl);
     const page = await context.newPage();
     // The page's joins wait in the socket: the deletion's live event reaches nobody on this page.
-    const held: string[] = [];
-    const live = { holding: true, toServer: (_frame: string) => {} };
-    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
-      const upstream = ws.connectToServer();
-      live.toServer = (frame) => upstream.send(frame);
-      ws.onMessage((message) => {
-        if (live.holding && typeof message === 'string' && /^42\d*\["join/.test(message)) held.push(message);
-        else upstream.send(message);
-      });
-      upstream.onMessage((message) => ws.send(message));
-    });
+    const { held, release } = await holdJoins(page);
     await openSignedIn(page, `/tickets/${ticketId}`);
     await page.getByTestId('ticket-view').getByText('Vou ser apagado já já').waitFor();
     await expect.poll(() => held.length).toBeGreaterThan(0);
     expect((await api(`/tickets/${ticketId}`, { method: 'DELETE' })).status).toBe(204);
-    live.holding = false;
-    for (const frame of held) live.toServer(frame);
+    release();
     // Joined: the ticket read again is gone, and the page says it as the live event would have.
     await page.locator('.Toastify__toast', { hasText: 'The ticket you were on has been deleted.' }).first().waitFor();
     await page.waitForURL('**/tickets');
