@@ -77,10 +77,7 @@ export class SimulatorPhone {
   #compactAt: number;
   readonly #compactAfter: number;
 
-  /**
-   * A file path, a log kept elsewhere (read by load()), or undefined: in memory only.
-   * `compactAfterLines` is the least size that is compacted (COMPACT_AFTER_LINES by default).
-   */
+  /** A file path, a log kept elsewhere (read by load()), or undefined: in memory only; `compactAfterLines`: COMPACT_AFTER_LINES. */
   constructor(place: string | PhoneLog | undefined, options: { compactAfterLines?: number } = {}) {
     this.#compactAfter = options.compactAfterLines ?? COMPACT_AFTER_LINES;
     this.#compactAt = this.#compactAfter;
