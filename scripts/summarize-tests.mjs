@@ -1,5 +1,7 @@
 // Adds up the JSON reports in a folder (vitest's format) and prints "N passed, N failed"; a
-// second argument adds failures found outside the reports (the type check, the lint).
+// second argument adds failures found outside the reports (the type check, the lint). Each failed
+// test is named above that line, with the first line of its error, so that the end of a long log
+// says what failed.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -7,14 +9,28 @@ const dir = process.argv[2] ?? 'test-results';
 let passed = 0;
 let failed = Number(process.argv[3] ?? 0);
 let skipped = 0;
+const failures = [];
 const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
 for (const file of files) {
   const report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrors ?? 0);
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const suite of report.testResults ?? []) {
+    const where = path.relative(process.cwd(), suite.name ?? '');
+    const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const test of failedTests) failures.push(`${file} ${where} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
+    // A file that failed outside its tests (an import, a hook) has a message and no failed test.
+    if (suite.status === 'failed' && failedTests.length === 0) failures.push(`${file} ${where}: ${firstLine([suite.message])}`);
+  }
   console.log(`${file}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
 }
 if (files.length === 0) failed += 1;
+for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
+
+function firstLine(messages) {
+  const text = (messages ?? []).find((m) => typeof m === 'string' && m.trim() !== '') ?? '';
+  return text.trim().split('\n')[0].slice(0, 300);
+}
