@@ -58,11 +58,18 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * Kysely prepares every query anew; preparing costs as much as running a small one. The same
  * SQL text reuses its prepared statement (the queries are parameterised, so the texts repeat).
+ *
+ * Kysely opens a transaction with a plain (deferred) `begin`, which here becomes `begin
+ * immediate`: the transaction takes the write lock at its start, waiting for another process's
+ * write (the whaticket importer, a CLI) as long as busy_timeout allows. A deferred one reads a
+ * snapshot first; if another process commits before its first write, that write fails at once
+ * with 'database is locked' (SQLITE_BUSY_SNAPSHOT), a wait that no busy_timeout covers.
  */
 function withStatementCache(sqlite: SQLite.Database): { prepare: (sql: string) => SQLite.Statement; close: () => void } {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    prepare(sql) {
+    prepare(text) {
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = cache.get(sql);
       if (statement) {
         cache.delete(sql);
