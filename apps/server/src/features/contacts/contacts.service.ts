@@ -10,7 +10,7 @@ import { contactVisibleTo } from '../tickets/tickets-list.repository.js';
 import { userQueueIds } from '../tickets/tickets.repository.js';
 import { PROBLEM_CODES, typedNumber, typedNumberReader } from '../settings/typed-numbers.js';
 import type { AuthUser } from '../users/users.repository.js';
-import { labelsOfContacts } from '../labels/labels.repository.js';
+import { readDetails } from './contact-details.repository.js';
 import { contactsCsvChunk } from './contacts.csv.js';
 import * as repo from './contacts.repository.js';
 
@@ -36,10 +36,7 @@ export async function exportContactsCsv(ctx: AppContext, actor: AuthUser): Promi
   let csv = '';
   let first = true;
   for await (const rows of repo.allContacts(ctx.db, await visibility(ctx, actor))) {
-    const labels = await labelsOfContacts(
-      ctx.db,
-      rows.map((r) => r.id),
-    );
+    const { contactLabels: labels } = await readDetails(ctx.db, { contactIds: rows.map((r) => r.id) });
     csv += contactsCsvChunk(
       rows.map((r) => ({ ...r, labels: (labels.get(r.id) ?? []).map((l) => l.name).join(', ') })),
       first,

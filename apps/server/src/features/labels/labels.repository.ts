@@ -65,44 +65,6 @@ export async function deleteLabel(db: Db, id: number): Promise<boolean> {
 
 // ---------- links ----------
 
-function group<K extends number>(rows: { ownerId: K; id: number; name: string; color: string }[]): Map<K, LabelRef[]> {
-  const byOwner = new Map<K, LabelRef[]>();
-  for (const { ownerId, ...label } of rows) {
-    const list = byOwner.get(ownerId);
-    if (list) list.push(label);
-    else byOwner.set(ownerId, [label]);
-  }
-  return byOwner;
-}
-
-/** The labels of each ticket among `ticketIds`, by name (a ticket without labels is absent). */
-export async function labelsOfTickets(db: Db, ticketIds: readonly number[]): Promise<Map<number, LabelRef[]>> {
-  if (ticketIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('ticketLabels as tl')
-    .innerJoin('labels as l', 'l.id', 'tl.labelId')
-    .select(['tl.ticketId as ownerId', 'l.id', 'l.name', 'l.color'])
-    .where('tl.ticketId', 'in', [...new Set(ticketIds)])
-    .orderBy('l.name')
-    .orderBy('l.id')
-    .execute();
-  return group(rows);
-}
-
-/** The labels of each contact among `contactIds`, by name (a contact without labels is absent). */
-export async function labelsOfContacts(db: Db, contactIds: readonly number[]): Promise<Map<number, LabelRef[]>> {
-  if (contactIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('contactLabels as cl')
-    .innerJoin('labels as l', 'l.id', 'cl.labelId')
-    .select(['cl.contactId as ownerId', 'l.id', 'l.name', 'l.color'])
-    .where('cl.contactId', 'in', [...new Set(contactIds)])
-    .orderBy('l.name')
-    .orderBy('l.id')
-    .execute();
-  return group(rows);
-}
-
 /** Puts a label on a ticket; true when it was not there yet. */
 export async function addTicketLabel(db: Db, ticketId: number, labelId: number): Promise<boolean> {
   const result = await db
