@@ -1,7 +1,7 @@
 // Adds up the JSON reports in a folder (vitest's format) and prints "N passed, N failed"; a
 // second argument adds failures found outside the reports (the type check, the lint). Each failed
 // test is named above that line, with the first line of its error, so that the end of a long log
-// says what failed.
+// says what failed; so is what a failed browser test's open pages showed.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -26,6 +26,14 @@ for (const file of files) {
   console.log(`${file}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
 }
 if (files.length === 0) failed += 1;
+// What the browser tests' open pages showed when a test failed (apps/web/e2e/failure-evidence.ts).
+const evidence = path.join(dir, 'e2e-failures.txt');
+if (fs.existsSync(evidence)) {
+  const lines = fs.readFileSync(evidence, 'utf8').trimEnd().split('\n');
+  console.log(`what the open pages showed when a browser test failed (${path.relative(process.cwd(), evidence)}):`);
+  for (const line of lines.slice(0, 80)) console.log(`  ${line.slice(0, 400)}`);
+  if (lines.length > 80) console.log(`  … ${lines.length - 80} more lines in that file`);
+}
 for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

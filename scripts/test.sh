@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
-rm -f test-results/*.json
+rm -f test-results/*.json test-results/*.txt
 # Ctrl-C stops the suites running in the background too.
 trap 'trap - INT TERM; kill 0' INT TERM
 

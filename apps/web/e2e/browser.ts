@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { ADMIN } from './server';
+import { ADMIN, REPO_ROOT } from './server';
 
 export const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -21,9 +21,12 @@ const DISABLED_FEATURES = [
   ...['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'],
 ];
 
+/** The browsers this file launched, whose open pages a failed test leaves as evidence (failure-evidence.ts). */
+const launched = new Set<Browser>();
+
 /** fakeMedia: a fake microphone and camera that need no permission prompt, for recording tests. */
-export function launchBrowser(options: { fakeMedia?: boolean } = {}): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(options: { fakeMedia?: boolean } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -37,6 +40,9 @@ export function launchBrowser(options: { fakeMedia?: boolean } = {}): Promise<Br
       ...(options.fakeMedia ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : []),
     ],
   });
+  launched.add(browser);
+  browser.on('disconnected', () => launched.delete(browser));
+  return browser;
 }
 
 /** Uncaught exceptions and Content-Security-Policy violations in any page; the tests assert there were none. */
@@ -53,6 +59,7 @@ export async function newContext(browser: Browser, baseURL: string, options: { l
   });
   context.setDefaultTimeout(15_000);
   context.on('page', (page) => {
+    keepRecentAnswers(page);
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
     // The server's policy allows what the app needs; anything it blocks is a defect.
     page.on('console', (message) => {
@@ -126,4 +133,48 @@ export function recordTrail(page: Page): { explain: (error: unknown) => Error } 
 export async function pickOption(page: Page, selectTestId: string, optionText: string): Promise<void> {
   await page.getByTestId(selectTestId).getByRole('combobox').click();
   await page.getByRole('option', { name: optionText, exact: true }).click();
+}
+
+/** The last API answers of each page opened through newContext, for a failed test's evidence. */
+const recentAnswers = new WeakMap<Page, string[]>();
+function keepRecentAnswers(page: Page): void {
+  const started = Date.now();
+  const lines: string[] = [];
+  recentAnswers.set(page, lines);
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith('/api/')) return;
+    lines.push(`${Date.now() - started} ms ${response.request().method()} ${url.pathname} ${response.status()}`);
+    if (lines.length > 15) lines.shift();
+  });
+}
+
+/**
+ * What every page still open shows when a test failed: a screenshot in artifacts/failed/, and its
+ * address, the end of its text and its last API answers in the returned lines. Never throws.
+ */
+export async function openPagesEvidence(testName: string): Promise<string[]> {
+  const slug = testName.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 80);
+  const dir = path.join(ARTIFACTS, 'failed');
+  mkdirSync(dir, { recursive: true });
+  const lines: string[] = [];
+  let n = 0;
+  for (const browser of launched) {
+    for (const context of browser.contexts()) {
+      for (const page of context.pages()) {
+        n += 1;
+        const file = path.join(dir, `${slug}-${n}.png`);
+        const shot = await page.screenshot({ path: file, timeout: 5_000 }).then(
+          () => path.relative(REPO_ROOT, file),
+          (error: unknown) => `none (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+        );
+        const text = await page
+          .evaluate(() => document.body?.innerText ?? '')
+          .then((t) => t.replace(/\s+/g, ' ').trim().slice(-300))
+          .catch(() => '(unreadable)');
+        lines.push(`page ${n} at ${page.url()}; screenshot ${shot}`, `  text: ${text}`, ...(recentAnswers.get(page) ?? []).map((l) => `  ${l}`));
+      }
+    }
+  }
+  return lines;
 }

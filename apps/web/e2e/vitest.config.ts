@@ -15,6 +15,8 @@ export default defineConfig({
     outputFile: { json: path.join(here, '../../../test-results/e2e.json') },
     include: ['**/*.e2e.ts'],
     globalSetup: ['./global-setup.ts'],
+    // A failed test leaves its open pages' screenshots, addresses and last API answers.
+    setupFiles: ['./failure-evidence.ts'],
     // Two files at a time, each with its own server and browser: a browser test spends most of its
     // time waiting for a page, a poll or the server, so two share the machine's two cores.
     fileParallelism: true,
