@@ -76,6 +76,9 @@ export async function createSourceDatabase(serverUrl: string, name = `wt_${rando
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // drop() ends the pool and then drops the database WITH (FORCE): a client still closing hears
+  // PostgreSQL end its connection (57P01), which the pool re-emits; unheard, that ends the process.
+  pool.on('error', () => undefined);
   return {
     dialect,
     url,
