@@ -23,6 +23,8 @@ for (const file of files) {
     // A file that failed outside its tests (an import, a hook) has a message and no failed test.
     if (suite.status === 'failed' && failedTests.length === 0) failures.push(`${file} ${where}: ${firstLine([suite.message])}`);
   }
+  // An error thrown outside every test (an unheard 'error' event, say) fails the run without failing a test.
+  if ((report.numRuntimeErrors ?? 0) > 0) failures.push(`${file}: ${report.numRuntimeErrors} error(s) outside the tests ('Unhandled Errors' in the log names the file)`);
   console.log(`${file}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
 }
 if (files.length === 0) failed += 1;
