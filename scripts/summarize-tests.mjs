@@ -41,6 +41,12 @@ console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
 
 function firstLine(messages) {
-  const text = (messages ?? []).find((m) => typeof m === 'string' && m.trim() !== '') ?? '';
-  return text.trim().split('\n')[0].slice(0, 300);
+  const found = (messages ?? []).find((m) => typeof m === 'string' && m.trim() !== '') ?? '';
+  // Without the terminal colour codes of Playwright's call log.
+  const text = found.replace(/\u001b\[[0-9;]*m/g, '');
+  const first = text.trim().split('\n')[0].slice(0, 300);
+  // Playwright's call log says what a timed-out call waited for; the stack says which line of the test made it.
+  const waited = /^\s*- (waiting for .+)$/m.exec(text)?.[1];
+  const at = /([\w.-]+\.(?:e2e|test)\.tsx?:\d+)(?::\d+)?\)?$/m.exec(text)?.[1];
+  return [first, waited ? `(${waited.slice(0, 200)})` : '', at ? `at ${at}` : ''].filter(Boolean).join(' ');
 }

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { ADMIN, REPO_ROOT } from './server';
 
 export const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
@@ -59,7 +59,7 @@ export async function newContext(browser: Browser, baseURL: string, options: { l
   });
   context.setDefaultTimeout(15_000);
   context.on('page', (page) => {
-    keepRecentAnswers(page);
+    trailOf(page);
     page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
     // The server's policy allows what the app needs; anything it blocks is a defect.
     page.on('console', (message) => {
@@ -102,30 +102,14 @@ export async function openSignedIn(page: Page, path = '/', credentials: { email:
 }
 
 /**
- * What a page asked the API and heard on its socket, with the milliseconds since the call, for a
- * failure to say what the page saw (`explain` adds it to the error).
+ * What a page asked the API and heard on its socket since this call, with the milliseconds since
+ * the page opened, for a failure to say what the page saw (`explain` adds it to the error).
  */
 export function recordTrail(page: Page): { explain: (error: unknown) => Error } {
-  const started = Date.now();
-  const lines: string[] = [];
-  const note = (line: string) => lines.push(`${Date.now() - started} ms ${line}`);
-  page.on('response', (response) => {
-    const url = new URL(response.url());
-    if (url.pathname.startsWith('/api/')) note(`${response.request().method()} ${url.pathname} ${response.status()}`);
-  });
-  page.on('websocket', (socket) => {
-    note('socket opened');
-    socket.on('framereceived', ({ payload }) => {
-      // socket.io's connect, connect_error and disconnect packets (40, 44, 41), not the events.
-      if (typeof payload === 'string' && /^4[014]/.test(payload)) note(`socket heard ${payload.slice(0, 80)}`);
-    });
-    socket.on('close', () => note('socket closed'));
-  });
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) note(`at ${new URL(frame.url()).pathname}`);
-  });
+  const trail = trailOf(page);
+  const from = trail.lines.length;
   return {
-    explain: (error) => new Error(`${error instanceof Error ? error.message : String(error)}\n--- what the page saw ---\n${lines.join('\n')}`),
+    explain: (error) => new Error(`${error instanceof Error ? error.message : String(error)}\n--- what the page saw ---\n${trail.lines.slice(from).join('\n')}`),
   };
 }
 
@@ -135,23 +119,60 @@ export async function pickOption(page: Page, selectTestId: string, optionText: s
   await page.getByRole('option', { name: optionText, exact: true }).click();
 }
 
-/** The last API answers of each page opened through newContext, for a failed test's evidence. */
-const recentAnswers = new WeakMap<Page, string[]>();
-function keepRecentAnswers(page: Page): void {
-  const started = Date.now();
-  const lines: string[] = [];
-  recentAnswers.set(page, lines);
-  page.on('response', (response) => {
-    const url = new URL(response.url());
-    if (!url.pathname.startsWith('/api/')) return;
-    lines.push(`${Date.now() - started} ms ${response.request().method()} ${url.pathname} ${response.status()}`);
-    if (lines.length > 15) lines.shift();
+type Trail = { lines: string[]; waiting: Map<Request, string>; started: number };
+const trails = new WeakMap<Page, Trail>();
+
+/**
+ * The page's trail, recorded from its first call: its API answers, the API calls still unanswered,
+ * its socket's connects and disconnects and the events it heard, and where it went.
+ */
+function trailOf(page: Page): Trail {
+  const known = trails.get(page);
+  if (known) return known;
+  const trail: Trail = { lines: [], waiting: new Map(), started: Date.now() };
+  trails.set(page, trail);
+  const note = (line: string) => trail.lines.push(`${Date.now() - trail.started} ms ${line}`);
+  const apiCall = (request: Request) => {
+    const url = new URL(request.url());
+    return url.pathname.startsWith('/api/') ? `${request.method()} ${url.pathname}` : null;
+  };
+  page.on('request', (request) => {
+    const call = apiCall(request);
+    if (call) trail.waiting.set(request, `${Date.now() - trail.started} ms ${call}`);
   });
+  page.on('response', (response) => {
+    const call = apiCall(response.request());
+    if (!call) return;
+    trail.waiting.delete(response.request());
+    note(`${call} ${response.status()}`);
+  });
+  page.on('requestfailed', (request) => {
+    const call = apiCall(request);
+    if (!call) return;
+    trail.waiting.delete(request);
+    note(`${call} failed: ${request.failure()?.errorText ?? 'no answer'}`);
+  });
+  page.on('websocket', (socket) => {
+    note('socket opened');
+    socket.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string') return;
+      // socket.io's connect, connect_error and disconnect packets (40, 44, 41), and the events' names.
+      if (/^4[014]/.test(payload)) note(`socket heard ${payload.slice(0, 80)}`);
+      const event = /^42(?:\/[^,]*,)?\d*\["([^"]+)"/.exec(payload)?.[1];
+      if (event) note(`socket heard '${event}'`);
+    });
+    socket.on('close', () => note('socket closed'));
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) note(`at ${new URL(frame.url()).pathname}`);
+  });
+  return trail;
 }
 
 /**
  * What every page still open shows when a test failed: a screenshot in artifacts/failed/, and its
- * address, the end of its text and its last API answers in the returned lines. Never throws.
+ * address, the end of its text, the end of its trail and its unanswered API calls in the returned
+ * lines. Never throws.
  */
 export async function openPagesEvidence(testName: string): Promise<string[]> {
   const slug = testName.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 80);
@@ -172,7 +193,9 @@ export async function openPagesEvidence(testName: string): Promise<string[]> {
           .evaluate(() => document.body?.innerText ?? '')
           .then((t) => t.replace(/\s+/g, ' ').trim().slice(-300))
           .catch(() => '(unreadable)');
-        lines.push(`page ${n} at ${page.url()}; screenshot ${shot}`, `  text: ${text}`, ...(recentAnswers.get(page) ?? []).map((l) => `  ${l}`));
+        const trail = trails.get(page);
+        const waiting = [...(trail?.waiting.values() ?? [])].map((call) => `  ${call}: no answer yet`);
+        lines.push(`page ${n} at ${page.url()}; screenshot ${shot}`, `  text: ${text}`, ...(trail?.lines.slice(-25) ?? []).map((l) => `  ${l}`), ...waiting);
       }
     }
   }

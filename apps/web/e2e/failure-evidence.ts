@@ -1,7 +1,8 @@
 /**
  * When a browser test fails, what its open pages show: each page's screenshot in
- * artifacts/failed/, and its address, the end of its text and its last API answers, printed and
- * added to test-results/e2e-failures.txt, which the suite's summary prints at its end.
+ * artifacts/failed/, and its address, the end of its text, its last API answers and socket events
+ * and its unanswered API calls, printed and added to test-results/e2e-failures.txt, which the
+ * suite's summary prints at its end.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
