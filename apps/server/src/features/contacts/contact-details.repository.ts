@@ -20,9 +20,9 @@ function push<T>(map: Map<number, T[]>, owner: number, item: T): void {
 
 /**
  * Extra info in the order it was added; labels by name, then id. A contact or ticket with none is
- * absent from its map.
+ * absent from its map. `labelsOnly`: the contacts' extra info is not read (its map stays empty).
  */
-export async function readDetails(db: Db, owners: { contactIds: readonly number[]; ticketIds?: readonly number[] }): Promise<Details> {
+export async function readDetails(db: Db, owners: { contactIds: readonly number[]; ticketIds?: readonly number[]; labelsOnly?: boolean }): Promise<Details> {
   const contactIds = [...new Set(owners.contactIds)];
   const ticketIds = [...new Set(owners.ticketIds ?? [])];
   const details: Details = { extraInfo: new Map(), contactLabels: new Map(), ticketLabels: new Map() };
@@ -50,7 +50,8 @@ export async function readDetails(db: Db, owners: { contactIds: readonly number[
     .innerJoin('labels', 'labels.id', 'ticketLabels.labelId')
     .select([sql.lit<string>('t').as('kind'), 'ticketLabels.ticketId as ownerId', 'labels.id as id', 'labels.name as name', 'labels.color as text', 'labels.name as sortKey'])
     .where('ticketLabels.ticketId', 'in', ticketIds);
-  const union = contactIds.length === 0 ? ticketLabels : ticketIds.length === 0 ? extraInfo.unionAll(contactLabels) : extraInfo.unionAll(contactLabels).unionAll(ticketLabels);
+  const parts = [...(contactIds.length > 0 && !owners.labelsOnly ? [extraInfo] : []), ...(contactIds.length > 0 ? [contactLabels] : []), ...(ticketIds.length > 0 ? [ticketLabels] : [])];
+  const union = parts.slice(1).reduce((all, part) => all.unionAll(part), parts[0] ?? ticketLabels);
   const rows = await db.selectFrom(union.as('d')).selectAll().orderBy('d.kind').orderBy('d.sortKey').orderBy('d.id').execute();
   for (const r of rows) {
     if (r.kind === 'e') push(details.extraInfo, r.ownerId, { id: r.id, name: r.name, value: r.text });

@@ -36,7 +36,7 @@ export async function exportContactsCsv(ctx: AppContext, actor: AuthUser): Promi
   let csv = '';
   let first = true;
   for await (const rows of repo.allContacts(ctx.db, await visibility(ctx, actor))) {
-    const { contactLabels: labels } = await readDetails(ctx.db, { contactIds: rows.map((r) => r.id) });
+    const { contactLabels: labels } = await readDetails(ctx.db, { contactIds: rows.map((r) => r.id), labelsOnly: true });
     csv += contactsCsvChunk(
       rows.map((r) => ({ ...r, labels: (labels.get(r.id) ?? []).map((l) => l.name).join(', ') })),
       first,
