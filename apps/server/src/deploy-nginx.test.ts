@@ -12,7 +12,7 @@ import https from 'node:https';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TMessage } from '@zapdesk/shared/messaging';
-import { MEDIA_URL_TTL_SECONDS, signedMediaUrl } from './features/messages/media-store.js';
+import { mediaUrlExpiring } from './features/messages/media-store.js';
 import { startClusterNodes, type ClusterNodes } from './test/cluster-nodes.js';
 import type { TestApp } from './test/harness.js';
 import { freePort, nginxDir, nginxTools, renderConfig, selfSignedCertificate, startNginx, type RunningNginx } from './test/nginx.js';
@@ -183,7 +183,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('three nodes behind real ngin
     // Kept until the address expires, and not a second longer: an address signed to expire in
     // two seconds is served from the cache until then, and refused by a node from then on.
     const id = message?.id ?? 0;
-    const soon = signedMediaUrl(a.ctx, id, Date.now() - (MEDIA_URL_TTL_SECONDS - 2) * 1000);
+    const soon = mediaUrlExpiring(a.ctx, id, Math.floor(Date.now() / 1000) + 2);
     const expires = Number(new URL(soon, base).searchParams.get('expires')) * 1000;
     expect((await call('GET', soon)).headers['x-cache-status']).toBe('MISS');
     const answers: { status: number; cache: string; at: number }[] = [];

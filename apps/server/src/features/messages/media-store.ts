@@ -87,12 +87,25 @@ function signature(ctx: AppContext, messageId: number, expires: number): string 
 }
 
 /**
- * A media address valid for MEDIA_URL_TTL_SECONDS. Given the file's name, the address ends with
- * it (`&name=photo.png`, not signed, not read): whaticket's chat shows a picture only when its
- * address ends in .jpg, .jpeg, .png or .gif, and offers a download button otherwise.
+ * A media address valid for MEDIA_URL_TTL_SECONDS, give or take MEDIA_URL_STEP_SECONDS. Given the
+ * file's name, the address ends with it (`&name=photo.png`, not signed, not read): whaticket's chat
+ * shows a picture only when its address ends in .jpg, .jpeg, .png or .gif, and offers a download
+ * button otherwise.
+ *
+ * Its expiry is rounded down to the step, so a message presented again within the step (each of
+ * its ticks, an edit) keeps the same address: the page neither downloads its picture again nor
+ * redraws it, and the browser's cache and the proxy's serve it.
  */
 export function signedMediaUrl(ctx: AppContext, messageId: number, nowMs = Date.now(), name?: string | null): string {
-  const expires = Math.floor(nowMs / 1000) + MEDIA_URL_TTL_SECONDS;
+  const step = Math.floor(nowMs / 1000 / MEDIA_URL_STEP_SECONDS) * MEDIA_URL_STEP_SECONDS;
+  return mediaUrlExpiring(ctx, messageId, step + MEDIA_URL_TTL_SECONDS, name);
+}
+
+/** The step by which media addresses' expiries are rounded (see signedMediaUrl). */
+export const MEDIA_URL_STEP_SECONDS = 5 * 60;
+
+/** A media address signed to expire at `expires` (seconds since the epoch). */
+export function mediaUrlExpiring(ctx: AppContext, messageId: number, expires: number, name?: string | null): string {
   const tail = name ? `&name=${encodeURIComponent(name.slice(-MEDIA_NAME_IN_URL_MAX))}` : '';
   return `/api/media/${messageId}?expires=${expires}&signature=${signature(ctx, messageId, expires)}${tail}`;
 }

@@ -5,6 +5,7 @@ import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { findOrCreateTicket } from './inbound/ticket-choice.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
+import { MEDIA_URL_STEP_SECONDS, MEDIA_URL_TTL_SECONDS, signedMediaUrl } from './media-store.js';
 
 let t: TestApp;
 let n = 0;
@@ -339,6 +340,16 @@ describe('inbound pipeline', () => {
     );
     expect(message).toMatchObject({ mediaType: 'image', body: 'photo' });
     expect(message!.mediaUrl).toMatch(/^\/api\/media\/\d+\?expires=\d+&signature=/);
+    // Valid for about an hour. Its expiry is rounded to a step, so a message presented again
+    // within the step (a tick, an edit) keeps its address: the page does not download it again.
+    const expiresOf = (url: string | null | undefined) => Number(new URL(url ?? '', 'http://x').searchParams.get('expires'));
+    const nowSeconds = Date.now() / 1000;
+    expect(expiresOf(message!.mediaUrl)).toBeGreaterThan(nowSeconds + MEDIA_URL_TTL_SECONDS - MEDIA_URL_STEP_SECONDS - 5);
+    expect(expiresOf(message!.mediaUrl)).toBeLessThanOrEqual(nowSeconds + MEDIA_URL_TTL_SECONDS);
+    const stepStart = Math.floor(nowSeconds / MEDIA_URL_STEP_SECONDS) * MEDIA_URL_STEP_SECONDS * 1000;
+    const stepEnd = stepStart + MEDIA_URL_STEP_SECONDS * 1000;
+    expect(signedMediaUrl(t.ctx, message!.id, stepStart, 'photo.png')).toBe(signedMediaUrl(t.ctx, message!.id, stepEnd - 1, 'photo.png'));
+    expect(signedMediaUrl(t.ctx, message!.id, stepEnd, 'photo.png')).not.toBe(signedMediaUrl(t.ctx, message!.id, stepEnd - 1, 'photo.png'));
     const file = await t.request({ method: 'GET', url: message!.mediaUrl ?? '' });
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(bytes)).toBe(true);
