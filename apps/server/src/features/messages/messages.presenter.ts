@@ -17,10 +17,27 @@ export type MessageRefs = {
 };
 
 export async function loadMessageRefs(ctx: AppContext, rows: readonly MessageRow[]): Promise<MessageRefs> {
-  const quoted = new Map((await findMessagesByIds(ctx.db, [...new Set(rows.flatMap((r) => (r.quotedMsgId ? [r.quotedMsgId] : [])))])).map((q) => [q.id, q]));
+  const quoted = await quotedOf(ctx, rows);
   const contactIds = [...new Set([...rows, ...quoted.values()].flatMap((r) => (r.contactId ? [r.contactId] : [])))];
   const authorIds = [...new Set(rows.flatMap((r) => (r.isNote && r.userId ? [r.userId] : [])))];
   return { quoted, contacts: await contactNamesByIds(ctx.db, contactIds), reactions: await reactionsByMessage(ctx.db, rows), authors: await userNamesByIds(ctx.db, authorIds) };
+}
+
+async function quotedOf(ctx: AppContext, rows: readonly MessageRow[]): Promise<Map<number, MessageRow>> {
+  return new Map((await findMessagesByIds(ctx.db, [...new Set(rows.flatMap((r) => (r.quotedMsgId ? [r.quotedMsgId] : [])))])).map((q) => [q.id, q]));
+}
+
+/**
+ * Inbound messages a batch has just stored, with the names of the contacts it wrote for (`names`):
+ * only the senders of quoted messages are read. No reaction can be on them yet: a reaction to a
+ * message of a batch is handled after the batch is announced (session-events.ts).
+ */
+export async function presentNewMessages(ctx: AppContext, rows: readonly MessageRow[], names: ReadonlyMap<number, string>): Promise<TMessage[]> {
+  const quoted = await quotedOf(ctx, rows);
+  const contacts = new Map([...names].map(([id, name]) => [id, { id, name }]));
+  const unknown = [...new Set([...rows, ...quoted.values()].flatMap((r) => (r.contactId && !contacts.has(r.contactId) ? [r.contactId] : [])))];
+  for (const [id, contact] of await contactNamesByIds(ctx.db, unknown)) contacts.set(id, contact);
+  return presentWithRefs(ctx, rows, { quoted, contacts, reactions: new Map() });
 }
 
 /** Shapes stored messages for the API: quoted block, sender name and a signed media address. */

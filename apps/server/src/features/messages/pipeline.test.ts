@@ -430,13 +430,19 @@ describe('inbound pipeline', () => {
     expect(await ticketsOf('grp-ignored')).toHaveLength(0);
 
     await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'disabled' } });
+    const announced: TMessage[] = [];
+    const off = t.ctx.events.subscribe('message.saved', ({ message }) => message.body === 'now it counts' && announced.push(message));
     await inbound(w.id, { from, name: 'Tia', body: 'now it counts', group: { id: 'grp-taken', subject: 'Vendas' } });
     const [ticket] = await waitFor(
       () => ticketsOf('grp-taken'),
       (x) => x.length === 1,
     );
+    off();
     expect(ticket).toMatchObject({ isGroup: true, contact: { name: 'Vendas', isGroup: true } });
-    expect((await messagesOf(ticket!.id))[0]?.contact?.name).toBe('Tia');
+    const [stored] = await messagesOf(ticket!.id);
+    expect(stored?.contact?.name).toBe('Tia');
+    // The live event shows the message as a read of it does: the writer's name, no reactions.
+    expect(announced).toEqual([stored]);
     await t.request({ method: 'PUT', url: '/api/settings/CheckMsgIsGroup', token: t.adminToken, payload: { value: 'enabled' } });
   });
 

@@ -9,7 +9,7 @@ import type { AppContext } from '../../../core/context.js';
 import { nowIso } from '../../../core/time.js';
 import { findContactById, setProfilePicture } from '../../contacts/contacts.repository.js';
 import * as tickets from '../../tickets/tickets.repository.js';
-import { presentMessages } from '../messages.presenter.js';
+import { presentNewMessages } from '../messages.presenter.js';
 import type { MessageRow } from '../messages.repository.js';
 import { sendOnTicket } from '../outbound.service.js';
 import { assignNewTickets } from '../../assignment/assignment.service.js';
@@ -18,11 +18,13 @@ export type Outbox = {
   /** Contacts created (true) or renamed (false). */
   contacts: Map<number, boolean>;
   stored: MessageRow[];
+  /** The names of the contacts the batch wrote for (chats and group writers), as the batch left them. */
+  names: Map<number, string>;
   replies: { ticketId: number; body: string }[];
   pictures: { contactId: number; chat: ChatAddress }[];
 };
 
-export const emptyOutbox = (): Outbox => ({ contacts: new Map(), stored: [], replies: [], pictures: [] });
+export const emptyOutbox = (): Outbox => ({ contacts: new Map(), stored: [], names: new Map(), replies: [], pictures: [] });
 
 export async function publishContact(ctx: AppContext, id: number, created: boolean): Promise<void> {
   const contact = await findContactById(ctx.db, id);
@@ -45,7 +47,7 @@ export async function publishOutbox(ctx: AppContext, sessions: SessionManager, w
   // Read now, not through the memo of findTicketsByIds: the batch's commit has just moved the
   // data version, so the memo would only add a read of that version.
   const byId = new Map((await tickets.loadTicketsByIds(ctx.db, ticketIds)).map((ticket) => [ticket.id, ticket]));
-  const presented = await presentMessages(ctx, outbox.stored);
+  const presented = await presentNewMessages(ctx, outbox.stored, outbox.names);
   for (const message of presented) {
     const ticket = byId.get(message.ticketId);
     if (ticket) ctx.events.publish('message.saved', { message, ticket, created: true });

@@ -26,10 +26,11 @@ describe('chat contact step', () => {
   it('creates a person once, named as they call themself, and announces it as created', async () => {
     const outbox = emptyOutbox();
     const first = await upsertChatContact(t.ctx.db, base, outbox);
-    expect(first.created).toBe(true);
+    expect(first).toMatchObject({ name: 'Duda', created: true });
     expect(outbox.contacts.get(first.id)).toBe(true);
     const again = await upsertChatContact(t.ctx.db, { ...base, sender: { number: base.chat.kind === 'person' ? base.chat.number : '', name: 'Outro Nome' } }, emptyOutbox());
-    expect(again).toEqual({ id: first.id, created: false });
+    // The name they give later does not replace the one they are known by.
+    expect(again).toEqual({ id: first.id, name: 'Duda', created: false });
     expect((await t.request({ method: 'GET', url: `/api/contacts/${first.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Duda', number: '5511966660001' });
   });
 
@@ -37,7 +38,9 @@ describe('chat contact step', () => {
     const number = '5511966660002';
     const created = await upsertChatContact(t.ctx.db, { ...base, chat: { kind: 'person', number }, sender: { number } }, emptyOutbox());
     const outbox = emptyOutbox();
-    await upsertChatContact(t.ctx.db, { ...base, chat: { kind: 'person', number }, sender: { number, name: 'Edu' } }, outbox);
+    expect(created.name).toBe(number);
+    const renamed = await upsertChatContact(t.ctx.db, { ...base, chat: { kind: 'person', number }, sender: { number, name: 'Edu' } }, outbox);
+    expect(renamed).toEqual({ id: created.id, name: 'Edu', created: false });
     expect(outbox.contacts.get(created.id)).toBe(false);
     expect((await t.request({ method: 'GET', url: `/api/contacts/${created.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Edu' });
   });
@@ -47,8 +50,8 @@ describe('chat contact step', () => {
     const outbox = emptyOutbox();
     const contact = await upsertChatContact(t.ctx.db, group, outbox);
     const writer = await upsertSender(t.ctx.db, group, outbox);
-    expect(writer).not.toBeNull();
-    expect(writer).not.toBe(contact.id);
+    expect(writer).toMatchObject({ name: 'Fê' });
+    expect(writer?.id).not.toBe(contact.id);
     expect((await t.request({ method: 'GET', url: `/api/contacts/${contact.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Clientes VIP', isGroup: true });
     expect(await upsertSender(t.ctx.db, { ...group, fromMe: true }, outbox)).toBeNull();
     expect(await upsertSender(t.ctx.db, base, outbox)).toBeNull();

@@ -6,7 +6,7 @@ import { findContactByNumber, insertChatContactIfAbsent, nameUnnamedContact } fr
 import type { Outbox } from './batch-outbox.js';
 
 /** The contact of a chat: the person, or the group itself. Created on first sight. */
-export async function upsertChatContact(db: Db, message: Pick<InboundMessage, 'chat' | 'fromMe' | 'sender' | 'group'>, outbox: Pick<Outbox, 'contacts'>): Promise<{ id: number; created: boolean }> {
+export async function upsertChatContact(db: Db, message: Pick<InboundMessage, 'chat' | 'fromMe' | 'sender' | 'group'>, outbox: Pick<Outbox, 'contacts'>): Promise<{ id: number; name: string; created: boolean }> {
   const isGroup = message.chat.kind === 'group';
   const number = message.chat.kind === 'group' ? message.chat.groupId : message.chat.number;
   const name = (isGroup ? message.group?.subject : message.fromMe ? undefined : message.sender?.name)?.trim() || undefined;
@@ -14,23 +14,26 @@ export async function upsertChatContact(db: Db, message: Pick<InboundMessage, 'c
   const now = nowIso();
   if (existing) {
     // A contact still named by its number takes the name the person gave themself.
-    if (name && existing.name === number && (await nameUnnamedContact(db, existing.id, name, now)) && !outbox.contacts.has(existing.id)) outbox.contacts.set(existing.id, false);
-    return { id: existing.id, created: false };
+    if (name && existing.name === number && (await nameUnnamedContact(db, existing.id, name, now))) {
+      if (!outbox.contacts.has(existing.id)) outbox.contacts.set(existing.id, false);
+      return { id: existing.id, name, created: false };
+    }
+    return { id: existing.id, name: existing.name, created: false };
   }
   const contactName = name ?? number;
   const inserted = await insertChatContactIfAbsent(db, { name: contactName, number, isGroup }, now);
   if (inserted !== undefined) {
     outbox.contacts.set(inserted, true);
-    return { id: inserted, created: true };
+    return { id: inserted, name: contactName, created: true };
   }
   const raced = await findContactByNumber(db, number);
   if (!raced) throw new Error(`contact ${number} vanished while being created`);
-  return { id: raced.id, created: false };
+  return { id: raced.id, name: raced.name, created: false };
 }
 
 /** The sender inside a group: a contact of their own, so messages show who wrote. */
-export async function upsertSender(db: Db, message: InboundMessage, outbox: Outbox): Promise<number | null> {
+export async function upsertSender(db: Db, message: InboundMessage, outbox: Outbox): Promise<{ id: number; name: string } | null> {
   if (message.chat.kind !== 'group' || message.fromMe || !message.sender) return null;
-  const { id } = await upsertChatContact(db, { ...message, chat: { kind: 'person', number: message.sender.number }, group: undefined }, outbox);
-  return id;
+  const { id, name } = await upsertChatContact(db, { ...message, chat: { kind: 'person', number: message.sender.number }, group: undefined }, outbox);
+  return { id, name };
 }

@@ -29,7 +29,9 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
   const { message, mediaPath, mediaName = null, mediaSize = null } = options.prepared;
   const contact = await upsertChatContact(db, message, outbox);
   outbox.pictures.push({ contactId: contact.id, chat: message.chat });
-  const senderId = await upsertSender(db, message, outbox);
+  outbox.names.set(contact.id, contact.name);
+  const sender = await upsertSender(db, message, outbox);
+  if (sender) outbox.names.set(sender.id, sender.name);
   const isGroup = message.chat.kind === 'group';
   // A reply to the satisfaction question stays with the closed ticket it rates.
   if (await takeRatingReply(db, { whatsappId, contactId: contact.id, message, outbox })) return;
@@ -39,7 +41,7 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
     ticketId: ticketRef.id,
     whatsappId,
     providerId: message.providerId,
-    contactId: message.fromMe ? null : (senderId ?? contact.id),
+    contactId: message.fromMe ? null : (sender?.id ?? contact.id),
     body: storedBody(message),
     fromMe: message.fromMe,
     read: message.fromMe,
