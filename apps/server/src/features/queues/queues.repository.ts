@@ -1,5 +1,6 @@
 import type { TQueue } from '@zapdesk/shared/schemas';
 import type { Db } from '../../core/db/database.js';
+import { connectionQueuesChanged } from '../whatsapps/whatsapps.repository.js';
 
 const columns = ['id', 'name', 'color', 'greetingMessage', 'createdAt', 'updatedAt'] as const;
 
@@ -48,16 +49,19 @@ export async function insertQueue(db: Db, data: QueueWrite, now: string): Promis
 }
 
 export async function updateQueue(db: Db, id: number, data: QueueWrite, now: string): Promise<TQueue | undefined> {
-  return db
+  const queue = await db
     .updateTable('queues')
     .set({ ...data, updatedAt: now })
     .where('id', '=', id)
     .returning(columns)
     .executeTakeFirst();
+  connectionQueuesChanged();
+  return queue;
 }
 
 export async function deleteQueue(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('queues').where('id', '=', id).executeTakeFirst();
+  connectionQueuesChanged();
   return Number(result.numDeletedRows) > 0;
 }
 

@@ -2,6 +2,7 @@ import { CHANNELS, CONNECTION_STATUSES, type Channel, type ConnectionStatus } fr
 import type { TInstagramState } from '@zapdesk/shared/instagram';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import type { Db } from '../../core/db/database.js';
+import { configCache } from '../../core/db/config-cache.js';
 import { bool } from '../../core/db/sql-helpers.js';
 
 export async function whatsappExists(db: Db, id: number): Promise<boolean> {
@@ -111,16 +112,34 @@ export async function findWhatsappById(db: Db, id: number): Promise<TWhatsapp | 
   return found;
 }
 
-/** Queues of a connection with their greetings, in menu order. */
-export function listConnectionQueues(db: Db, whatsappId: number) {
-  return db
+type ConnectionQueue = { id: number; name: string; color: string; greetingMessage: string };
+
+/**
+ * Every connection's queues, read in one statement and kept for a moment: the pipeline reads them
+ * for each batch of messages. A change made on this node applies at once (its writers call
+ * connectionQueuesChanged once committed); one made on another node within CONFIG_CACHE_MS.
+ */
+const connectionQueues = configCache(async (db) => {
+  const rows = await db
     .selectFrom('whatsappQueues')
     .innerJoin('queues', 'queues.id', 'whatsappQueues.queueId')
-    .select(['queues.id', 'queues.name', 'queues.color', 'queues.greetingMessage'])
-    .where('whatsappQueues.whatsappId', '=', whatsappId)
+    .select(['whatsappQueues.whatsappId', 'queues.id', 'queues.name', 'queues.color', 'queues.greetingMessage'])
     .orderBy('queues.name')
     .orderBy('queues.id')
     .execute();
+  const byConnection = new Map<number, ConnectionQueue[]>();
+  for (const { whatsappId, ...queue } of rows) byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue]);
+  return byConnection;
+});
+
+/** Queues of a connection with their greetings, in menu order. */
+export async function listConnectionQueues(db: Db, whatsappId: number): Promise<ConnectionQueue[]> {
+  return (await connectionQueues.read(db)).get(whatsappId) ?? [];
+}
+
+/** After a committed change of a connection's queues, or of a queue's name, colour or greeting. */
+export function connectionQueuesChanged(): void {
+  connectionQueues.changed();
 }
 
 export async function countWhatsapps(db: Db): Promise<number> {

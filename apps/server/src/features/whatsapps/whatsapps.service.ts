@@ -74,6 +74,7 @@ export async function createWhatsapp(ctx: AppContext, sessions: SessionManager, 
       return newId;
     })
     .catch(guardName);
+  repo.connectionQueuesChanged();
   if (input.channel === 'instagram') {
     try {
       await saveInstagramConfig(ctx, id, input.instagram);
@@ -107,6 +108,7 @@ export async function updateWhatsapp(ctx: AppContext, sessions: SessionManager, 
       await repo.setWhatsappQueues(trx, id, input.queueIds);
     })
     .catch(guardName);
+  repo.connectionQueuesChanged();
   await publishAll(ctx, [id, ...changed]);
   return getWhatsapp(ctx, id);
 }
@@ -121,6 +123,7 @@ export async function deleteWhatsapp(ctx: AppContext, sessions: SessionManager, 
     const next = current.isDefault ? await repo.firstOtherWhatsappId(trx, id) : undefined;
     if (next !== undefined) changed = [next, ...(await repo.makeOnlyDefault(trx, next, nowIso()))];
   });
+  repo.connectionQueuesChanged();
   ctx.events.publish('whatsapp.deleted', { whatsappId: id });
   await publishAll(ctx, changed);
 }
