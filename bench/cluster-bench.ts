@@ -269,6 +269,9 @@ async function main(): Promise<void> {
         lost,
         duplicated,
         eventsAtWatcher: latencies.length,
+        // The messages whose event the watcher never heard (the first 20), to set beside the kill's message number.
+        notAtWatcher: [...sentAt.keys()].filter((body) => !seen.has(body)).slice(0, 20),
+        killedAtMessage: killedAt === undefined ? null : sentBeforeKill,
         // Not accepted by any node within --give-up-after seconds of the first try: the cluster
         // was past its capacity (the phone's tries were not served in time), not a message lost.
         gaveUp: gaveUp.size,
