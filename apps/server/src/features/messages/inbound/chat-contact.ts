@@ -6,7 +6,11 @@ import { findContactByNumber, insertChatContactIfAbsent, nameUnnamedContact } fr
 import type { Outbox } from './batch-outbox.js';
 
 /** The contact of a chat: the person, or the group itself. Created on first sight. */
-export async function upsertChatContact(db: Db, message: Pick<InboundMessage, 'chat' | 'fromMe' | 'sender' | 'group'>, outbox: Pick<Outbox, 'contacts'>): Promise<{ id: number; name: string; created: boolean }> {
+export async function upsertChatContact(
+  db: Db,
+  message: Pick<InboundMessage, 'chat' | 'fromMe' | 'sender' | 'group'>,
+  outbox: Pick<Outbox, 'contacts'>,
+): Promise<{ id: number; name: string; created: boolean }> {
   const isGroup = message.chat.kind === 'group';
   const number = message.chat.kind === 'group' ? message.chat.groupId : message.chat.number;
   const name = (isGroup ? message.group?.subject : message.fromMe ? undefined : message.sender?.name)?.trim() || undefined;
