@@ -122,8 +122,10 @@ async function main(): Promise<void> {
     let watcherDropped: string | undefined;
     watcher.on('disconnect', (reason) => (watcherDropped = String(reason)));
     watcher.on('appMessage', (payload: { action: string; message: { body: string } }) => {
-      if (payload.action !== 'create') return;
       const body = payload.message.body;
+      // A message's first event, whatever its action: one stored by the killed node before it
+      // could announce it is announced again, as an update, when the phone delivers it again.
+      if (payload.action !== 'create' && seen.has(body)) return;
       seen.set(body, (seen.get(body) ?? 0) + 1);
       const started = sentAt.get(body);
       if (started !== undefined && seen.get(body) === 1) latencies.push({ at: started, ms: performance.now() - started });

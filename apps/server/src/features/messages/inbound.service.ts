@@ -13,7 +13,7 @@ import { findContactIdByNumber, nameUnnamedContact, setProfilePicture } from '..
 import * as tickets from '../tickets/tickets.repository.js';
 import { createCallHandler } from './call-notice.service.js';
 import { recentChatsOfConnection } from './history.repository.js';
-import { emptyOutbox, publishContact, publishOutbox, type Outbox } from './inbound/batch-outbox.js';
+import { announceRedelivered, emptyOutbox, publishContact, publishOutbox, type Outbox } from './inbound/batch-outbox.js';
 import { INBOUND_WRITERS, splitByChat } from './inbound/chat-groups.js';
 import { storeMedia } from './inbound/media.js';
 import { readPipelineSettings, type PipelineSettings } from './inbound/pipeline-settings.js';
@@ -46,9 +46,6 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
 
   async function prepare(whatsappId: number, message: InboundMessage, settings: PipelineSettings): Promise<Prepared | undefined> {
     if (message.chat.kind === 'group' && !settings.acceptsGroups) return undefined;
-    // A redelivery is stopped by the unique provider id at insert time; a read first only
-    // where it saves downloading and storing the same file again.
-    if (message.media && (await messages.findMessageByProviderId(ctx.db, whatsappId, message.providerId))) return undefined;
     return { message, ...(await storeMedia(ctx, whatsappId, message)) };
   }
 
@@ -105,11 +102,19 @@ export function createInboundHandler(ctx: AppContext, sessions: SessionManager):
      */
     async messages(whatsappId, batch) {
       const settings = await readPipelineSettings(ctx.db, whatsappId);
-      const prepared = (await Promise.all(batch.map((m) => prepare(whatsappId, m, settings)))).filter((p) => p !== undefined);
-      if (prepared.length === 0) return;
+      // Redeliveries are found with one read for the batch, before any ticket is chosen: a
+      // message stored already neither opens a ticket again nor downloads its file again.
+      const stored = await messages.storedIdsByProviderId(
+        ctx.db,
+        whatsappId,
+        batch.map((m) => m.providerId),
+      );
+      const fresh = batch.filter((m) => !stored.has(m.providerId));
+      const prepared = (await Promise.all(fresh.map((m) => prepare(whatsappId, m, settings)))).filter((p) => p !== undefined);
       // SQLite writes one transaction at a time: one group there, as side by side they would only wait for each other.
       const writers = ctx.dbKind === 'postgres' ? INBOUND_WRITERS : 1;
       const results = await Promise.allSettled(splitByChat(prepared, writers).map((group) => writeGroup(whatsappId, group, settings)));
+      await announceRedelivered(ctx, stored.values());
       // A message that could not be written fails the batch, so its sender is not told it
       // arrived (it sends again, and the provider id keeps one row).
       const failure = results.find((r) => r.status === 'rejected');

@@ -94,6 +94,18 @@ export async function findMessageByProviderId(db: Db, whatsappId: number, provid
   return r && toRow(r);
 }
 
+/** The ids of the messages of these provider ids already stored on a connection (one statement for a batch). */
+export async function storedIdsByProviderId(db: Db, whatsappId: number, providerIds: readonly string[]): Promise<Map<string, number>> {
+  if (providerIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('messages')
+    .select(['id', 'providerId'])
+    .where('whatsappId', '=', whatsappId)
+    .where('providerId', 'in', [...new Set(providerIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.providerId, r.id]));
+}
+
 /** Own messages stored before their send are 'queued'; everything else arrives 'sent'. */
 export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | 'fromBot' | 'isNote' | 'userId' | 'sendStatus' | 'sendError' | 'mediaName' | 'mediaSize' | 'updatedAt'> & {
   sendStatus?: SendStatus;

@@ -4,6 +4,9 @@ import type { TSimulatorOutboxItem } from '@zapdesk/shared/simulator';
 import type { TWhatsapp } from '@zapdesk/shared/schemas';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { findOrCreateTicket } from './inbound/ticket-choice.js';
+import { emptyOutbox } from './inbound/batch-outbox.js';
+import { readPipelineSettings } from './inbound/pipeline-settings.js';
+import { writeInbound } from './inbound/write-inbound.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator.driver.js';
 import { MEDIA_URL_STEP_SECONDS, MEDIA_URL_TTL_SECONDS, signedMediaUrl } from './media-store.js';
 
@@ -193,6 +196,40 @@ describe('inbound pipeline', () => {
     expect((await messagesOf(ticket!.id)).map((m) => m.body)).toEqual(['first', 'second']);
     expect(await ticketsOf(other)).toHaveLength(1);
     expect(appMessages.filter((b) => b === 'first' || b === 'second' || b === 'someone else').sort()).toEqual(['first', 'second', 'someone else']);
+  });
+
+  it('announces again a message stored by a node that stopped before announcing it, and a redelivery after the ticket closed reopens nothing', async () => {
+    const w = await connected();
+    const driver = t.sessions.driver(w.id) as SimulatorDriver;
+    const from = number();
+    const message = (providerId: string, body: string) => ({
+      providerId,
+      chat: { kind: 'person' as const, number: from },
+      sender: { number: from, name: 'Parou' },
+      fromMe: false,
+      body,
+      timestamp: new Date(),
+    });
+    // Committed and never announced: what a node leaves when it is killed between the two.
+    const settings = await readPipelineSettings(t.ctx.db, w.id);
+    await t.ctx.db.transaction().execute((trx) => writeInbound(trx, { whatsappId: w.id, prepared: { message: message('STOPPED-1', 'sem aviso'), mediaPath: null }, settings, outbox: emptyOutbox() }));
+    const heard: { body: string; created: boolean; ticketId: number }[] = [];
+    const off = t.ctx.events.subscribe('message.saved', ({ message: m, ticket, created }) => heard.push({ body: m.body, created, ticketId: ticket.id }));
+    await driver.deliver(message('STOPPED-1', 'sem aviso'));
+    const [ticket] = await ticketsOf(from);
+    // An update: the app shows it if it had not, and no second alert rings for it.
+    await waitFor(
+      async () => heard,
+      (h) => h.some((x) => x.body === 'sem aviso'),
+    );
+    expect(heard.filter((x) => x.body === 'sem aviso')).toEqual([{ body: 'sem aviso', created: false, ticketId: ticket!.id }]);
+
+    expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket!.id}`, token: t.adminToken, payload: { status: 'closed' } })).statusCode).toBe(200);
+    await driver.deliver(message('STOPPED-1', 'sem aviso'));
+    off();
+    const after = await ticketsOf(from);
+    expect(after.map((x) => ({ id: x.id, status: x.status }))).toEqual([{ id: ticket!.id, status: 'closed' }]);
+    expect((await messagesOf(ticket!.id)).map((m) => m.body)).toEqual(['sem aviso']);
   });
 
   it("shows an edit of the chat's latest text in the ticket's list line, and an older one only in the chat", async () => {

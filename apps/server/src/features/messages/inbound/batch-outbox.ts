@@ -9,8 +9,8 @@ import type { AppContext } from '../../../core/context.js';
 import { nowIso } from '../../../core/time.js';
 import { findContactById, setProfilePicture } from '../../contacts/contacts.repository.js';
 import * as tickets from '../../tickets/tickets.repository.js';
-import { presentNewMessages } from '../messages.presenter.js';
-import type { MessageRow } from '../messages.repository.js';
+import { presentNewMessages, publishMessageUpdate } from '../messages.presenter.js';
+import { storedIdsByProviderId, type MessageRow } from '../messages.repository.js';
 import { sendOnTicket } from '../outbound.service.js';
 import { assignNewTickets } from '../../assignment/assignment.service.js';
 
@@ -22,9 +22,11 @@ export type Outbox = {
   names: Map<number, string>;
   replies: { ticketId: number; body: string }[];
   pictures: { contactId: number; chat: ChatAddress }[];
+  /** Provider ids another writer stored first (a redelivery racing its first delivery). */
+  redelivered: string[];
 };
 
-export const emptyOutbox = (): Outbox => ({ contacts: new Map(), stored: [], names: new Map(), replies: [], pictures: [] });
+export const emptyOutbox = (): Outbox => ({ contacts: new Map(), stored: [], names: new Map(), replies: [], pictures: [], redelivered: [] });
 
 export async function publishContact(ctx: AppContext, id: number, created: boolean): Promise<void> {
   const contact = await findContactById(ctx.db, id);
@@ -37,6 +39,16 @@ export const PROFILE_PICTURE_REFRESH_MS = 24 * 3600 * 1000;
 async function refreshProfilePicture(ctx: AppContext, sessions: SessionManager, whatsappId: number, contactId: number, chat: ChatAddress): Promise<void> {
   const url = await sessions.driver(whatsappId)?.profilePictureUrl(chat);
   if (url && (await setProfilePicture(ctx.db, contactId, url, nowIso()))) await publishContact(ctx, contactId, false);
+}
+
+/**
+ * Messages delivered again that are already stored are announced again, as an update (no
+ * new-message alert): the node that stored them may have stopped between its commit and its
+ * announcement, and the phone delivers again what no node acknowledged. The app keeps a message
+ * by its id, so one it already shows is only refreshed.
+ */
+export async function announceRedelivered(ctx: AppContext, messageIds: Iterable<number>): Promise<void> {
+  for (const id of new Set(messageIds)) await publishMessageUpdate(ctx, id);
 }
 
 /** Announces what a committed batch wrote: contacts, then each message with its ticket, then greetings. */
@@ -63,4 +75,5 @@ export async function publishOutbox(ctx: AppContext, sessions: SessionManager, w
     pictureCheckedAt.set(contactId, Date.now());
     void refreshProfilePicture(ctx, sessions, whatsappId, contactId, chat).catch((error: unknown) => ctx.events.publish('channel.error', { whatsappId, error }));
   }
+  if (outbox.redelivered.length > 0) await announceRedelivered(ctx, (await storedIdsByProviderId(ctx.db, whatsappId, outbox.redelivered)).values());
 }

@@ -82,6 +82,8 @@ describe('write step', () => {
     const again = emptyOutbox();
     await writeInbound(t.ctx.db, { whatsappId, prepared: { message: m, mediaPath: null }, settings, outbox: again });
     expect(again.stored).toHaveLength(0);
+    // Left for the announcement after the commit: another writer may have stored it unannounced.
+    expect(again.redelivered).toEqual([m.providerId]);
     const rows = await t.ctx.db.selectFrom('messages').select('id').where('providerId', '=', m.providerId).execute();
     expect(rows).toHaveLength(1);
     const ticket = await t.ctx.db.selectFrom('tickets').select(['unreadMessages', 'lastMessage', 'status']).where('id', '=', ticketId).executeTakeFirstOrThrow();

@@ -53,7 +53,11 @@ export async function writeInbound(db: Db, options: { whatsappId: number; prepar
     quotedMsgId: quoted?.id ?? null,
     createdAt: message.timestamp.toISOString(),
   });
-  if (!row) return; // a redelivery: the first delivery stored it
+  if (!row) {
+    // A redelivery racing its first delivery, which another writer stored first.
+    outbox.redelivered.push(message.providerId);
+    return;
+  }
   const now = nowIso();
   // The chatbot answers a waiting ticket before the queue menu; a message typed on the phone
   // itself stops it there.
