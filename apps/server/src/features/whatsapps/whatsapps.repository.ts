@@ -36,19 +36,11 @@ async function withQueues(
   }[],
 ): Promise<TWhatsapp[]> {
   const queues = rows.length
-    ? await db
-        .selectFrom('whatsappQueues')
-        .innerJoin('queues', 'queues.id', 'whatsappQueues.queueId')
-        .select(['whatsappQueues.whatsappId', 'queues.id', 'queues.name', 'queues.color', 'queues.greetingMessage'])
-        .where(
-          'whatsappQueues.whatsappId',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .orderBy('queues.name')
-        .orderBy('queues.id')
-        .execute()
-    : [];
+    ? await queuesOfConnections(
+        db,
+        rows.map((r) => r.id),
+      )
+    : new Map<number, ConnectionQueue[]>();
   const instagram = await instagramStates(
     db,
     rows.filter((r) => r.channel === 'instagram').map((r) => r.id),
@@ -60,7 +52,7 @@ async function withQueues(
       channel: asChannel(r.channel),
       status: asStatus(r.status),
       isDefault: bool(r.isDefault),
-      queues: queues.filter((q) => q.whatsappId === r.id).map((q) => ({ id: q.id, name: q.name, color: q.color })),
+      queues: (queues.get(r.id) ?? []).map((q) => ({ id: q.id, name: q.name, color: q.color })),
       ...(state ? { instagram: state } : {}),
     };
   });
@@ -114,23 +106,31 @@ export async function findWhatsappById(db: Db, id: number): Promise<TWhatsapp | 
 
 type ConnectionQueue = { id: number; name: string; color: string; greetingMessage: string };
 
-/**
- * Every connection's queues, read in one statement and kept for a moment: the pipeline reads them
- * for each batch of messages. A change made on this node applies at once (its writers call
- * connectionQueuesChanged once committed); one made on another node within CONFIG_CACHE_MS.
- */
-const connectionQueues = configCache(async (db) => {
-  const rows = await db
+/** The queues of the given connections (every connection's without ids), each in menu order. */
+async function queuesOfConnections(db: Db, whatsappIds?: number[]): Promise<Map<number, ConnectionQueue[]>> {
+  let query = db
     .selectFrom('whatsappQueues')
     .innerJoin('queues', 'queues.id', 'whatsappQueues.queueId')
     .select(['whatsappQueues.whatsappId', 'queues.id', 'queues.name', 'queues.color', 'queues.greetingMessage'])
     .orderBy('queues.name')
-    .orderBy('queues.id')
-    .execute();
+    .orderBy('queues.id');
+  if (whatsappIds) query = query.where('whatsappQueues.whatsappId', 'in', whatsappIds);
   const byConnection = new Map<number, ConnectionQueue[]>();
-  for (const { whatsappId, ...queue } of rows) byConnection.set(whatsappId, [...(byConnection.get(whatsappId) ?? []), queue]);
+  for (const { whatsappId, ...queue } of await query.execute()) {
+    const list = byConnection.get(whatsappId);
+    if (list) list.push(queue);
+    else byConnection.set(whatsappId, [queue]);
+  }
   return byConnection;
-});
+}
+
+/**
+ * Every connection's queues, read in one statement and kept for a moment: the pipeline reads them
+ * for each batch of messages. A change made on this node applies at once (its writers call
+ * connectionQueuesChanged once committed); one made on another node within CONFIG_CACHE_MS.
+ * API reads (withQueues) are not kept, so a connection read through the API is exact on every node.
+ */
+const connectionQueues = configCache((db) => queuesOfConnections(db));
 
 /** Queues of a connection with their greetings, in menu order. */
 export async function listConnectionQueues(db: Db, whatsappId: number): Promise<ConnectionQueue[]> {
