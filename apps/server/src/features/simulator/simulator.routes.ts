@@ -88,6 +88,9 @@ export const simulatorRoutes: FastifyPluginAsyncZod<{ ctx: AppContext; sessions:
 
   /** The simulated phone of a connection, wherever its session runs (another node in the cluster mode). */
   async function simulator(connectionId: number): Promise<SimulatorControl> {
+    // A simulated phone this node runs is a simulator connection's: no need to read it again.
+    const local = sessions.driver(connectionId);
+    if (local instanceof SimulatorDriver) return localControl(local);
     const whatsapp = await getWhatsapp(ctx, connectionId);
     if (whatsapp.channel !== 'simulator') throw new AppError('ERR_NOT_A_SIMULATOR');
     const driver = await sessions.use(connectionId);

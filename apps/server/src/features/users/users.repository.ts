@@ -13,18 +13,37 @@ function asProfile(value: string): Profile {
   return value === 'admin' ? 'admin' : 'user';
 }
 
-/** A user with their permissions: their role's (the built-in agent role's when they have none), all of them for an admin. */
-export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | undefined> {
-  const row = await db
+function authUserQuery(db: Db, id: number) {
+  return db
     .selectFrom('users')
     .leftJoin('roles', (join) => join.on((eb) => eb.or([eb('roles.id', '=', eb.ref('users.roleId')), eb.and([eb('users.roleId', 'is', null), eb('roles.key', '=', AGENT_ROLE_KEY)])])))
     .select(['users.id', 'users.name', 'users.email', 'users.profile', 'users.tokenVersion', 'users.roleId', 'roles.permissions'])
-    .where('users.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { permissions, ...user } = row;
+    .where('users.id', '=', id);
+}
+
+function asAuthUser({ permissions, ...user }: { id: number; name: string; email: string; profile: string; tokenVersion: number; roleId: number | null; permissions: string | null }): AuthUser {
   const profile = asProfile(user.profile);
   return { ...user, profile, permissions: effectivePermissions(profile, parsePermissionList(permissions)) };
+}
+
+/** A user with their permissions: their role's (the built-in agent role's when they have none), all of them for an admin. */
+export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | undefined> {
+  const row = await authUserQuery(db, id).executeTakeFirst();
+  return row && asAuthUser(row);
+}
+
+/**
+ * A token's user and whether its sign-in (refresh family) is still open, in one statement: asked
+ * on every authenticated request. A family not found counts as ended.
+ */
+export async function findAuthSession(db: Db, id: number, family: string | undefined): Promise<{ user: AuthUser | undefined; revoked: boolean }> {
+  if (family === undefined) return { user: await findAuthUserById(db, id), revoked: false };
+  const row = await authUserQuery(db, id)
+    .select((eb) => eb.selectFrom('refreshFamilies').select('refreshFamilies.id').where('refreshFamilies.id', '=', family).where('refreshFamilies.revokedAt', 'is', null).as('openFamily'))
+    .executeTakeFirst();
+  if (!row) return { user: undefined, revoked: true };
+  const { openFamily, ...user } = row;
+  return { user: asAuthUser(user), revoked: openFamily === null };
 }
 
 /** Whether the user's role (the built-in agent role's when they have none) asks for a second factor at sign-in. */
