@@ -100,7 +100,7 @@ export async function buildApp(config: Config, options: { driverFactory?: Driver
     dbKind: handle.kind,
     events: new DomainEventBus(log),
     secrets,
-    identity: createIdentity(handle.db),
+    identity: createIdentity(handle.db, handle.kind),
     audit: createAuditLog(handle.db),
     presence: new Presence(),
     failures: redis ? redisFailureStore(redis.limits, redis.prefix) : memoryFailureStore(),
