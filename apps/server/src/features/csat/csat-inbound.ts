@@ -16,13 +16,15 @@ import { parseRating } from './rating-parser.js';
 /** What the inbound batch announces once committed: the stored message, and the thank-you to send. */
 type Announcements = { stored: messages.MessageRow[]; replies: { ticketId: number; body: string }[] };
 
-type Reply = { whatsappId: number; contactId: number; message: InboundMessage; outbox: Announcements };
+/** `latestRatingId`: the contact's latest question on the connection as the caller read it in this transaction (null: none). */
+type Reply = { whatsappId: number; contactId: number; message: InboundMessage; outbox: Announcements; latestRatingId?: number | null };
 
 /** Answers true when the message was the answer or its comment (stored here); false: the pipeline goes on as usual. */
 export async function takeRatingReply(db: Db, reply: Reply): Promise<boolean> {
   const { message, contactId, whatsappId } = reply;
   if (message.fromMe || message.chat.kind === 'group') return false;
-  const rating = await repo.findLatestRating(db, contactId, whatsappId);
+  if (reply.latestRatingId === null) return false;
+  const rating = reply.latestRatingId === undefined ? await repo.findLatestRating(db, contactId, whatsappId) : await repo.findRatingById(db, reply.latestRatingId);
   // Questions of another day are left alone (an unanswered one expires below, on this message).
   if (!rating || rating.expiredAt !== null || (rating.score !== null && Date.now() - Date.parse(rating.askedAt) >= CSAT_ANSWER_WINDOW_MS + CSAT_COMMENT_WINDOW_MS)) return false;
   // A redelivered answer or comment was taken already: it must not reopen the ticket now.

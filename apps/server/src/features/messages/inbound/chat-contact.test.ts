@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '../../../channels/channel.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { emptyOutbox } from './batch-outbox.js';
-import { upsertChatContact, upsertSender } from './chat-contact.js';
+import { upsertChatContact, upsertChatContactWithState, upsertSender } from './chat-contact.js';
+import { insertRating } from '../../csat/csat.repository.js';
+import { insertActiveTicketOnce, updateTicket } from '../../tickets/tickets.repository.js';
+import { nowIso } from '../../../core/time.js';
 
 let t: TestApp;
 const base: InboundMessage = {
@@ -55,5 +58,25 @@ describe('chat contact step', () => {
     expect((await t.request({ method: 'GET', url: `/api/contacts/${contact.id}`, token: t.adminToken })).json()).toMatchObject({ name: 'Clientes VIP', isGroup: true });
     expect(await upsertSender(t.ctx.db, { ...group, fromMe: true }, outbox)).toBeNull();
     expect(await upsertSender(t.ctx.db, base, outbox)).toBeNull();
+  });
+
+  it('reads, with the contact, its open or pending ticket on the connection and its latest satisfaction question there; a new contact has neither', async () => {
+    const [w, other] = [(await t.insertWhatsapp({ name: 'Estado' })).id, (await t.insertWhatsapp({ name: 'Outra' })).id];
+    const number = '5511966660077';
+    const chat = { ...base, chat: { kind: 'person' as const, number }, sender: { number, name: 'Lia' } };
+    const first = await upsertChatContactWithState(t.ctx.db, chat, emptyOutbox(), w);
+    expect(first).toMatchObject({ name: 'Lia', created: true, active: null, latestRatingId: null });
+    const now = nowIso();
+    const closed = (await insertActiveTicketOnce(t.ctx.db, { contactId: first.id, whatsappId: w, isGroup: false, status: 'open', userId: null }, now)) ?? 0;
+    await updateTicket(t.ctx.db, closed, { status: 'closed' }, now);
+    const older = await insertRating(t.ctx.db, { ticketId: closed, whatsappId: w, contactId: first.id, userId: null, queueId: null, askedAt: '2026-01-01T10:00:00.000Z' });
+    const latest = await insertRating(t.ctx.db, { ticketId: closed, whatsappId: w, contactId: first.id, userId: null, queueId: null, askedAt: '2026-01-02T10:00:00.000Z' });
+    await insertRating(t.ctx.db, { ticketId: closed, whatsappId: other, contactId: first.id, userId: null, queueId: null, askedAt: '2026-01-03T10:00:00.000Z' });
+    expect(latest).not.toBe(older);
+    // A closed ticket is not the chat's ticket; the question of another connection is not its question.
+    expect(await upsertChatContactWithState(t.ctx.db, chat, emptyOutbox(), w)).toMatchObject({ id: first.id, created: false, active: null, latestRatingId: latest });
+    const pending = (await insertActiveTicketOnce(t.ctx.db, { contactId: first.id, whatsappId: w, isGroup: false, status: 'pending', userId: null }, now)) ?? 0;
+    await insertActiveTicketOnce(t.ctx.db, { contactId: first.id, whatsappId: other, isGroup: false, status: 'open', userId: null }, now);
+    expect(await upsertChatContactWithState(t.ctx.db, chat, emptyOutbox(), w)).toMatchObject({ active: { id: pending, queueId: null, userId: null }, latestRatingId: latest });
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from '../../../core/db/database.js';
 import { isUniqueViolation } from '../../../core/db/database.js';
 import { nowIso } from '../../../core/time.js';
 import * as tickets from '../../tickets/tickets.repository.js';
+import type { ActiveTicket } from './chat-state.repository.js';
 
 export type TicketRef = { id: number; created: boolean; queueId: number | null; userId: number | null; reopened?: boolean };
 
@@ -11,8 +12,9 @@ export type TicketRef = { id: number; created: boolean; queueId: number | null; 
  * `timeCreateNewTicket` seconds ago as pending; else creates a pending one. Two first messages
  * racing meet the unique index, and the loser takes the winner's ticket.
  */
-export async function findOrCreateTicket(db: Db, options: { contactId: number; whatsappId: number; isGroup: boolean; reopenWithinSeconds: number }): Promise<TicketRef> {
-  const active = await tickets.findActiveTicket(db, options.contactId, options.whatsappId);
+export async function findOrCreateTicket(db: Db, options: { contactId: number; whatsappId: number; isGroup: boolean; reopenWithinSeconds: number; active?: ActiveTicket | null }): Promise<TicketRef> {
+  // `active`: the open or pending ticket as the caller read it in this transaction (null: none).
+  const active = options.active === undefined ? await tickets.findActiveTicket(db, options.contactId, options.whatsappId) : options.active;
   if (active) return { ...active, created: false };
   const now = nowIso();
   const closed = await tickets.findLastClosedTicket(db, options.contactId, options.whatsappId);

@@ -8,7 +8,7 @@ import { nowIso } from '../../../core/time.js';
 import * as tickets from '../../tickets/tickets.repository.js';
 import * as messages from '../messages.repository.js';
 import type { Outbox } from './batch-outbox.js';
-import { upsertChatContact, upsertSender } from './chat-contact.js';
+import { upsertChatContactWithState, upsertSender } from './chat-contact.js';
 import { lastMessageText, storedBody, storedMediaType } from './message-content.js';
 import type { PipelineSettings } from './pipeline-settings.js';
 import { stopOnPhoneMessage, takeInbound } from '../../chatbot/chatbot.service.js';
@@ -27,15 +27,15 @@ export type Prepared = { message: InboundMessage; mediaPath: string | null; medi
 export async function writeInbound(db: Db, options: { whatsappId: number; prepared: Prepared; settings: PipelineSettings; outbox: Outbox }): Promise<void> {
   const { whatsappId, settings, outbox } = options;
   const { message, mediaPath, mediaName = null, mediaSize = null } = options.prepared;
-  const contact = await upsertChatContact(db, message, outbox);
+  const contact = await upsertChatContactWithState(db, message, outbox, whatsappId);
   outbox.pictures.push({ contactId: contact.id, chat: message.chat });
   outbox.names.set(contact.id, contact.name);
   const sender = await upsertSender(db, message, outbox);
   if (sender) outbox.names.set(sender.id, sender.name);
   const isGroup = message.chat.kind === 'group';
   // A reply to the satisfaction question stays with the closed ticket it rates.
-  if (await takeRatingReply(db, { whatsappId, contactId: contact.id, message, outbox })) return;
-  const ticketRef = await findOrCreateTicket(db, { contactId: contact.id, whatsappId, isGroup, reopenWithinSeconds: settings.reopenWithinSeconds });
+  if (await takeRatingReply(db, { whatsappId, contactId: contact.id, message, outbox, latestRatingId: contact.latestRatingId })) return;
+  const ticketRef = await findOrCreateTicket(db, { contactId: contact.id, whatsappId, isGroup, reopenWithinSeconds: settings.reopenWithinSeconds, active: contact.active });
   const quoted = message.quotedProviderId ? await messages.findMessageByProviderId(db, whatsappId, message.quotedProviderId) : undefined;
   const row = await messages.insertMessageRowOnce(db, {
     ticketId: ticketRef.id,
