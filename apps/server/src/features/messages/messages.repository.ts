@@ -1,6 +1,7 @@
 import { foldText, MEDIA_TYPES, SEND_STATUSES, type MediaType, type SendStatus } from '@zapdesk/shared/domain';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import { prepared } from '../../core/db/prepared.js';
 import type { MessagesTable } from '../../core/db/schema.js';
 import { bool } from '../../core/db/sql-helpers.js';
 
@@ -119,23 +120,86 @@ export type MessageInsert = Omit<MessageRow, 'id' | 'isDeleted' | 'isEdited' | '
 
 /** Inserts unless the provider id is already stored; returns the stored row, or undefined for a redelivery. */
 export async function insertMessageRowOnce(db: Db, data: MessageInsert): Promise<MessageRow | undefined> {
-  const row = await db
-    .insertInto('messages')
-    .values({
-      ...data,
-      fromMe: data.fromMe ? 1 : 0,
-      read: data.read ? 1 : 0,
-      fromBot: data.fromBot ? 1 : 0,
-      automatic: data.automatic ? 1 : 0,
-      isDeleted: 0,
-      searchText: foldText(data.body),
-      updatedAt: data.createdAt,
-    })
-    .onConflict((oc) => oc.columns(['whatsappId', 'providerId']).doNothing())
-    .returning(columns)
-    .executeTakeFirst();
+  const [row] = (
+    await insertOnce(
+      db,
+      data.ticketId,
+      data.whatsappId,
+      data.providerId,
+      data.contactId,
+      data.body,
+      data.fromMe ? 1 : 0,
+      data.read ? 1 : 0,
+      data.ack,
+      data.mediaType,
+      data.mediaPath,
+      data.mediaName ?? null,
+      data.mediaSize ?? null,
+      data.quotedMsgId,
+      data.sendStatus ?? 'sent',
+      data.fromBot ? 1 : 0,
+      data.userId ?? null,
+      data.automatic ? 1 : 0,
+      foldText(data.body),
+      data.createdAt,
+    )
+  ).rows;
   return row && toRow(row);
 }
+
+// Built once (see core/db/prepared.ts): every message stored goes through it. Each column is
+// given, the table's defaults included ('sent', null), so the statement keeps one shape.
+const insertOnce = prepared(
+  (
+    db: Db,
+    ticketId: number,
+    whatsappId: number,
+    providerId: string,
+    contactId: number | null,
+    body: string,
+    fromMe: number,
+    read: number,
+    ack: number,
+    mediaType: string | null,
+    mediaPath: string | null,
+    mediaName: string | null,
+    mediaSize: number | null,
+    quotedMsgId: number | null,
+    sendStatus: string,
+    fromBot: number,
+    userId: number | null,
+    automatic: number,
+    searchText: string,
+    createdAt: string,
+  ) =>
+    db
+      .insertInto('messages')
+      .values({
+        ticketId,
+        whatsappId,
+        providerId,
+        contactId,
+        body,
+        fromMe,
+        read,
+        ack,
+        mediaType,
+        mediaPath,
+        mediaName,
+        mediaSize,
+        quotedMsgId,
+        sendStatus,
+        fromBot,
+        userId,
+        automatic,
+        isDeleted: 0,
+        searchText,
+        createdAt,
+        updatedAt: createdAt,
+      })
+      .onConflict((oc) => oc.columns(['whatsappId', 'providerId']).doNothing())
+      .returning(columns),
+);
 
 /** Inserts unless the provider id is already stored; returns the new id, or undefined for a redelivery. */
 export async function insertMessageOnce(db: Db, data: MessageInsert): Promise<number | undefined> {

@@ -1,8 +1,10 @@
 /** Single tickets: reading them with their contact, queue, user and connection, and writing them. */
 import { CHANNELS, TICKET_STATUSES, type TicketStatus } from '@zapdesk/shared/domain';
 import type { TTicket } from '@zapdesk/shared/messaging';
-import { sql, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../core/db/database.js';
+import { prepared } from '../../core/db/prepared.js';
+import type { Database } from '../../core/db/schema.js';
 import { memoUntilWrite } from '../../core/db/read-cache.js';
 import { bool } from '../../core/db/sql-helpers.js';
 import { readDetails } from '../contacts/contact-details.repository.js';
@@ -216,19 +218,45 @@ export async function touchTicket(
   options: { lastMessage: string; incoming: boolean; byPerson: boolean; queueId?: number | undefined; agentReply?: boolean },
   now: string,
 ): Promise<void> {
-  await db
-    .updateTable('tickets')
-    .set((eb) => ({
-      lastMessage: options.lastMessage,
-      // An agent's message written in the inbox: the first one is the ticket's first response (reports).
-      ...(options.agentReply ? { firstResponseAt: eb.fn.coalesce('firstResponseAt', sql<string>`${now}`) } : {}),
-      ...(options.byPerson ? { previewMessage: options.lastMessage } : {}),
-      updatedAt: now,
-      ...(options.incoming ? { unreadMessages: eb('unreadMessages', '+', 1) } : {}),
-      ...(options.queueId === undefined ? {} : { queueId: options.queueId }),
-    }))
-    .where('id', '=', id)
-    .execute();
+  const shape: TouchShape = { agentReply: options.agentReply === true, byPerson: options.byPerson, incoming: options.incoming };
+  const key = `${+shape.agentReply}${+shape.byPerson}${+shape.incoming}`;
+  let touch = touches.get(key);
+  if (!touch) {
+    touch = touchOfShape(shape);
+    touches.set(key, touch);
+  }
+  if (options.queueId === undefined) await touch.keepingQueue(db, id, options.lastMessage, now);
+  else await touch.settingQueue(db, id, options.lastMessage, now, options.queueId);
+}
+
+// Each message stored touches its ticket: one statement built once per shape of change (see
+// core/db/prepared.ts).
+type TouchShape = { agentReply: boolean; byPerson: boolean; incoming: boolean };
+const touches = new Map<string, ReturnType<typeof touchOfShape>>();
+
+function touchOfShape(shape: TouchShape) {
+  const changes = (eb: ExpressionBuilder<Database, 'tickets'>, lastMessage: string, now: string) => ({
+    lastMessage,
+    // An agent's message written in the inbox: the first one is the ticket's first response (reports).
+    ...(shape.agentReply ? { firstResponseAt: eb.fn.coalesce('firstResponseAt', sql<string>`${now}`) } : {}),
+    ...(shape.byPerson ? { previewMessage: lastMessage } : {}),
+    updatedAt: now,
+    ...(shape.incoming ? { unreadMessages: eb('unreadMessages', '+', 1) } : {}),
+  });
+  return {
+    keepingQueue: prepared((db: Db, id: number, lastMessage: string, now: string) =>
+      db
+        .updateTable('tickets')
+        .set((eb) => changes(eb, lastMessage, now))
+        .where('id', '=', id),
+    ),
+    settingQueue: prepared((db: Db, id: number, lastMessage: string, now: string, queueId: number) =>
+      db
+        .updateTable('tickets')
+        .set((eb) => ({ ...changes(eb, lastMessage, now), queueId }))
+        .where('id', '=', id),
+    ),
+  };
 }
 
 export async function userQueueIds(db: Db, userId: number): Promise<number[]> {

@@ -1,6 +1,7 @@
 import { foldText, type Profile } from '@zapdesk/shared/domain';
 import type { TUser } from '@zapdesk/shared/schemas';
 import type { Db } from '../../core/db/database.js';
+import { prepared } from '../../core/db/prepared.js';
 import { containsLike, pageWindow } from '../../core/db/sql-helpers.js';
 import { sql } from 'kysely';
 import { effectivePermissions } from '../../core/auth/permissions.js';
@@ -34,17 +35,26 @@ export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | u
 
 /**
  * A token's user and whether its sign-in (refresh family) is still open, in one statement: asked
- * on every authenticated request. A family not found counts as ended.
+ * on every authenticated request, so built once (see core/db/prepared.ts). A family not found
+ * counts as ended.
  */
 export async function findAuthSession(db: Db, id: number, family: string | undefined): Promise<{ user: AuthUser | undefined; revoked: boolean }> {
-  if (family === undefined) return { user: await findAuthUserById(db, id), revoked: false };
-  const row = await authUserQuery(db, id)
-    .select((eb) => eb.selectFrom('refreshFamilies').select('refreshFamilies.id').where('refreshFamilies.id', '=', family).where('refreshFamilies.revokedAt', 'is', null).as('openFamily'))
-    .executeTakeFirst();
+  if (family === undefined) {
+    const [row] = (await authUser(db, id)).rows;
+    return { user: row && asAuthUser(row), revoked: false };
+  }
+  const [row] = (await authSession(db, id, family)).rows;
   if (!row) return { user: undefined, revoked: true };
   const { openFamily, ...user } = row;
   return { user: asAuthUser(user), revoked: openFamily === null };
 }
+
+const authUser = prepared((db: Db, id: number) => authUserQuery(db, id));
+const authSession = prepared((db: Db, id: number, family: string) =>
+  authUserQuery(db, id).select((eb) =>
+    eb.selectFrom('refreshFamilies').select('refreshFamilies.id').where('refreshFamilies.id', '=', family).where('refreshFamilies.revokedAt', 'is', null).as('openFamily'),
+  ),
+);
 
 /** Whether the user's role (the built-in agent role's when they have none) asks for a second factor at sign-in. */
 export async function roleRequiresTwoFactor(db: Db, id: number): Promise<boolean> {

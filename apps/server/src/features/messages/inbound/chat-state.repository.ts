@@ -5,12 +5,14 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
+import { prepared } from '../../../core/db/prepared.js';
 
 export type ActiveTicket = { id: number; queueId: number | null; userId: number | null };
 export type ChatState = { id: number; name: string; active: ActiveTicket | null; latestRatingId: number | null };
 
-export async function readChatState(db: Db, number: string, whatsappId: number): Promise<ChatState | undefined> {
-  const row = await db
+// Built once (see core/db/prepared.ts): the pipeline reads it for every message.
+const chatStateQuery = prepared((db: Db, number: string, whatsappId: number) =>
+  db
     .selectFrom('contacts')
     // At most one: the partial unique index on (contactId, whatsappId) where open or pending,
     // whose condition is spelled here as it is there, with literals.
@@ -32,8 +34,11 @@ export async function readChatState(db: Db, number: string, whatsappId: number):
         .limit(1)
         .as('latestRatingId'),
     )
-    .where('contacts.number', '=', number)
-    .executeTakeFirst();
+    .where('contacts.number', '=', number),
+);
+
+export async function readChatState(db: Db, number: string, whatsappId: number): Promise<ChatState | undefined> {
+  const [row] = (await chatStateQuery(db, number, whatsappId)).rows;
   if (!row) return undefined;
   const { ticketId, queueId, userId, latestRatingId, ...contact } = row;
   return { ...contact, active: ticketId === null ? null : { id: ticketId, queueId, userId }, latestRatingId: latestRatingId ?? null };
