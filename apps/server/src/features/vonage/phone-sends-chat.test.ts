@@ -52,7 +52,16 @@ describe("SMS and calls in the contact's chat", () => {
     const ticket: TTicket = await t.inboundTicket(connectionId, 'Oi, recebi um SMS de vocês?');
     const number = ticket.contact.number;
     expect((await t.request({ method: 'PUT', url: `/api/tickets/${ticket.id}`, token: t.adminToken, payload: { queueId: queue.id, userId: agent.user.id, status: 'open' } })).statusCode).toBe(200);
-    const messagesBefore = (await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: t.adminToken })).json<{ messages: TMessage[] }>().messages.length;
+    // What the assignment sends the contact (a notice is stored at once, queued, and reaches the
+    // phone after the answer) is gone out before the phone's outbox is counted.
+    let messagesBefore = 0;
+    for (const until = Date.now() + 10_000; ;) {
+      const messages = (await t.request({ method: 'GET', url: `/api/messages/${ticket.id}`, token: t.adminToken })).json<{ messages: TMessage[] }>().messages;
+      messagesBefore = messages.length;
+      if (messages.every((m) => m.sendStatus !== 'queued')) break;
+      if (Date.now() > until) throw new Error(`messages still queued: ${JSON.stringify(messages.filter((m) => m.sendStatus === 'queued'))}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     const outboxBefore = (await t.request({ method: 'GET', url: `/api/simulator/${connectionId}/outbox`, token: t.adminToken })).json<TSimulatorOutboxItem[]>().length;
 
     // Typed as people write it: '+55 (11) ...' still names the contact's number.
