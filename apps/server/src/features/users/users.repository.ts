@@ -29,7 +29,7 @@ function asAuthUser({ permissions, ...user }: { id: number; name: string; email:
 
 /** A user with their permissions: their role's (the built-in agent role's when they have none), all of them for an admin. */
 export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | undefined> {
-  const row = await authUserQuery(db, id).executeTakeFirst();
+  const [row] = (await authUser(db, id)).rows;
   return row && asAuthUser(row);
 }
 
@@ -39,10 +39,7 @@ export async function findAuthUserById(db: Db, id: number): Promise<AuthUser | u
  * counts as ended.
  */
 export async function findAuthSession(db: Db, id: number, family: string | undefined): Promise<{ user: AuthUser | undefined; revoked: boolean }> {
-  if (family === undefined) {
-    const [row] = (await authUser(db, id)).rows;
-    return { user: row && asAuthUser(row), revoked: false };
-  }
+  if (family === undefined) return { user: await findAuthUserById(db, id), revoked: false };
   const [row] = (await authSession(db, id, family)).rows;
   if (!row) return { user: undefined, revoked: true };
   const { openFamily, ...user } = row;
